@@ -1,0 +1,125 @@
+//! ASCII maps: parsing for examples and tests, printing with a path for failure reports.
+
+use super::bitgrid::BitGrid;
+use super::{MapError, Scenario};
+use crate::grid::{Cell, GridSize};
+
+/// True for the characters that mark an obstacle in ASCII and MovingAI maps.
+#[inline]
+pub fn is_obstacle_char(ch: char) -> bool {
+    matches!(ch, '#' | '@' | 'T' | 'W' | 'O')
+}
+
+/// Parses rows of characters; blank lines around the map and indentation are ignored.
+pub(crate) fn parse(text: &str) -> Result<BitGrid, MapError> {
+    let rows: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let width = rows.first().map_or(0, |r| r.chars().count());
+    if rows.is_empty() || width == 0 {
+        return Err(MapError::Empty);
+    }
+    let mut bits = BitGrid::new(GridSize::new(width as u32, rows.len() as u32), false);
+    for (y, row) in rows.iter().enumerate() {
+        let found = row.chars().count();
+        if found != width {
+            return Err(MapError::RaggedRow {
+                row: y,
+                expected: width,
+                found,
+            });
+        }
+        for (x, ch) in row.chars().enumerate() {
+            if is_obstacle_char(ch) {
+                bits.set(Cell::new(x as i32, y as i32), true);
+            }
+        }
+    }
+    Ok(bits)
+}
+
+/// Draws a scenario as text: `#` obstacle, `.` free, `*` path cell, `S`/`G` its ends.
+pub fn render(scenario: &impl Scenario, path: &[Cell]) -> String {
+    let size = scenario.size();
+    let mut chars: Vec<Vec<char>> = (0..size.height as i32)
+        .map(|y| {
+            (0..size.width as i32)
+                .map(|x| {
+                    if scenario.is_obstacle(Cell::new(x, y)) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut mark = |c: Cell, ch: char| {
+        if size.contains(c) {
+            chars[c.y as usize][c.x as usize] = ch;
+        }
+    };
+    for &c in path {
+        mark(c, '*');
+    }
+    if let (Some(&s), Some(&g)) = (path.first(), path.last()) {
+        mark(s, 'S');
+        mark(g, 'G');
+    }
+    let mut out = String::with_capacity(size.area() + size.height as usize);
+    for row in chars {
+        out.extend(row);
+        out.push('\n');
+    }
+    out
+}
+
+/// Any rectangle of text as a scenario (virtual: answered from the text each time).
+#[derive(Clone, Debug)]
+pub struct AsciiScenario {
+    bits: BitGrid,
+}
+
+impl AsciiScenario {
+    /// Parses the text, see [`crate::scenario::CachedScenario::from_ascii`].
+    pub fn parse(text: &str) -> Result<Self, MapError> {
+        parse(text).map(|bits| Self { bits })
+    }
+}
+
+impl Scenario for AsciiScenario {
+    fn size(&self) -> GridSize {
+        self.bits.size()
+    }
+
+    fn is_obstacle(&self, cell: Cell) -> bool {
+        self.bits.get_or(cell, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ragged_rows_are_an_error_not_a_panic() {
+        assert_eq!(
+            parse("...\n..\n").unwrap_err(),
+            MapError::RaggedRow {
+                row: 1,
+                expected: 3,
+                found: 2
+            }
+        );
+        assert_eq!(parse("\n  \n").unwrap_err(), MapError::Empty);
+    }
+
+    #[test]
+    fn render_marks_obstacles_path_and_ends() {
+        let s = AsciiScenario::parse("...\n.#.\n").unwrap();
+        let path = [Cell::new(0, 0), Cell::new(1, 0), Cell::new(2, 1)];
+        assert_eq!(render(&s, &path), "S*.\n.#G\n");
+    }
+}

@@ -1,0 +1,158 @@
+//! A 1-bit-per-cell grid stored as rows of 64-bit words, padded with set bits.
+
+use crate::grid::{Cell, GridSize};
+
+/// A bit per cell, row by row; bit `x` of a row lives in word `x / 64` at bit `x % 64`
+/// (least significant first). Padding bits past the row end are kept set, so a scan
+/// for a set bit (a blocked cell) always stops at the right edge of the map.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BitGrid {
+    size: GridSize,
+    words_per_row: usize,
+    words: Vec<u64>,
+}
+
+impl BitGrid {
+    /// A grid of the given size with every bit equal to `value`.
+    pub fn new(size: GridSize, value: bool) -> Self {
+        let words_per_row = (size.width as usize).div_ceil(64).max(1);
+        let fill = if value { u64::MAX } else { 0 };
+        let mut grid = Self {
+            size,
+            words_per_row,
+            words: vec![fill; words_per_row * size.height as usize],
+        };
+        grid.set_padding();
+        grid
+    }
+
+    fn set_padding(&mut self) {
+        let used = self.size.width as usize % 64;
+        let full = self.size.width as usize / 64;
+        for y in 0..self.size.height as usize {
+            let row = &mut self.words[y * self.words_per_row..(y + 1) * self.words_per_row];
+            if used != 0 {
+                row[full] |= u64::MAX << used;
+            }
+            for w in row.iter_mut().skip(full + usize::from(used != 0)) {
+                *w = u64::MAX;
+            }
+        }
+    }
+
+    /// Size in cells.
+    #[inline]
+    pub fn size(&self) -> GridSize {
+        self.size
+    }
+
+    /// Words per row (at least one).
+    #[inline]
+    pub fn words_per_row(&self) -> usize {
+        self.words_per_row
+    }
+
+    /// The words of row `y` (`y` must be on the grid).
+    #[inline]
+    pub fn row(&self, y: u32) -> &[u64] {
+        let start = y as usize * self.words_per_row;
+        &self.words[start..start + self.words_per_row]
+    }
+
+    /// The bit of an on-grid cell.
+    #[inline]
+    pub fn get_unchecked_cell(&self, x: u32, y: u32) -> bool {
+        let w = self.words[y as usize * self.words_per_row + (x as usize >> 6)];
+        (w >> (x & 63)) & 1 == 1
+    }
+
+    /// The bit of `cell`, or `outside` for a cell off the grid.
+    #[inline]
+    pub fn get_or(&self, cell: Cell, outside: bool) -> bool {
+        if self.size.contains(cell) {
+            self.get_unchecked_cell(cell.x as u32, cell.y as u32)
+        } else {
+            outside
+        }
+    }
+
+    /// Sets the bit of an on-grid cell; off-grid cells are ignored.
+    #[inline]
+    pub fn set(&mut self, cell: Cell, value: bool) {
+        if !self.size.contains(cell) {
+            return;
+        }
+        let i = cell.y as usize * self.words_per_row + (cell.x as usize >> 6);
+        let mask = 1u64 << (cell.x & 63);
+        if value {
+            self.words[i] |= mask;
+        } else {
+            self.words[i] &= !mask;
+        }
+    }
+
+    /// Number of set bits on the grid (padding excluded).
+    pub fn count_ones(&self) -> usize {
+        let mut n = 0;
+        for y in 0..self.size.height {
+            for x in 0..self.size.width {
+                n += usize::from(self.get_unchecked_cell(x, y));
+            }
+        }
+        n
+    }
+
+    /// Bytes used by the bits.
+    pub fn memory_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// The transposed grid (columns become rows), for fast vertical scans.
+    pub fn transposed(&self) -> BitGrid {
+        let mut t = BitGrid::new(GridSize::new(self.size.height, self.size.width), false);
+        for y in 0..self.size.height {
+            for x in 0..self.size.width {
+                if self.get_unchecked_cell(x, y) {
+                    t.set(Cell::new(y as i32, x as i32), true);
+                }
+            }
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padding_bits_past_the_row_end_stay_set() {
+        let g = BitGrid::new(GridSize::new(70, 2), false);
+        assert_eq!(g.words_per_row(), 2);
+        assert_eq!(g.row(1)[0], 0);
+        assert_eq!(g.row(1)[1], u64::MAX << 6);
+        assert_eq!(g.count_ones(), 0);
+    }
+
+    #[test]
+    fn set_and_get_agree_and_off_grid_uses_the_outside_value() {
+        let mut g = BitGrid::new(GridSize::new(65, 3), false);
+        g.set(Cell::new(64, 2), true);
+        assert!(g.get_or(Cell::new(64, 2), false));
+        assert!(!g.get_or(Cell::new(63, 2), true));
+        assert!(g.get_or(Cell::new(65, 2), true));
+        assert!(!g.get_or(Cell::new(-1, 0), false));
+        g.set(Cell::new(99, 99), true);
+        assert_eq!(g.count_ones(), 1);
+    }
+
+    #[test]
+    fn transposing_swaps_rows_and_columns() {
+        let mut g = BitGrid::new(GridSize::new(3, 100), false);
+        g.set(Cell::new(2, 90), true);
+        let t = g.transposed();
+        assert_eq!(t.size(), GridSize::new(100, 3));
+        assert!(t.get_or(Cell::new(90, 2), false));
+        assert_eq!(t.count_ones(), 1);
+    }
+}

@@ -1,0 +1,111 @@
+//! A*, Dijkstra and greedy best-first: one best-first engine with three priorities.
+//!
+//! Complexity: O(n log n) for n expanded cells (each cell is expanded at most once:
+//! the octile heuristic is consistent); memory O(map area), reused between queries.
+
+use super::pathfinder::Scratch;
+use super::query::{PathError, Query};
+use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT};
+use crate::scenario::Layer;
+
+/// Which priority the open list uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// f = g + h, ties toward lower h. Optimal; expands the fewest cells of the optimal ones.
+    AStar,
+    /// f = g. Optimal; expands every cell closer than the goal. Use as a reference.
+    Dijkstra,
+    /// f = h, ties toward lower g. Fast on open maps, paths can be far from shortest.
+    Greedy,
+}
+
+#[inline]
+fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
+    match mode {
+        Mode::AStar => (g + h, h),
+        Mode::Dijkstra => (g, h),
+        Mode::Greedy => (h, g),
+    }
+}
+
+/// Runs the engine from `query.start` to `query.goal` (both free, in one component).
+/// On success `s.path` holds the cells.
+pub(crate) fn search(
+    s: &mut Scratch,
+    layer: &Layer,
+    query: &Query,
+    mode: Mode,
+) -> Result<(), PathError> {
+    let goal = query.goal;
+    let goal_i = s.index(goal);
+    let start_i = s.index(query.start);
+    let conn = query.connectivity;
+    let octile = conn == Connectivity::Octile;
+    let (w, h) = (s.size.width as i32, s.size.height as i32);
+    s.open(start_i, 0, u32::MAX);
+    let (k, t) = priority(mode, 0, conn.heuristic(query.start, goal));
+    s.heap.push(start_i, k, t);
+    while let Some(i) = s.heap.pop() {
+        if i == goal_i {
+            s.build_path(goal_i);
+            return Ok(());
+        }
+        s.close(i);
+        s.tick()?;
+        let c = s.cell(i);
+        let g = s.g[i as usize];
+        let free = |x: i32, y: i32| {
+            x >= 0 && y >= 0 && x < w && y < h && layer.is_free_xy(x as u32, y as u32)
+        };
+        let e = free(c.x + 1, c.y);
+        let so = free(c.x, c.y + 1);
+        let we = free(c.x - 1, c.y);
+        let no = free(c.x, c.y - 1);
+        let relax = |n: Cell, step: Cost, s: &mut Scratch| {
+            let ni = s.index(n);
+            if s.is_closed(ni) {
+                return;
+            }
+            let ng = g + step;
+            if !s.is_seen(ni) {
+                s.open(ni, ng, i);
+                let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
+                s.heap.push(ni, k, t);
+            } else if ng < s.g[ni as usize] {
+                s.g[ni as usize] = ng;
+                s.parent[ni as usize] = i;
+                let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
+                s.heap.decrease_key(ni, k, t);
+            }
+        };
+        if e {
+            relax(Cell::new(c.x + 1, c.y), STRAIGHT, s);
+        }
+        if so {
+            relax(Cell::new(c.x, c.y + 1), STRAIGHT, s);
+        }
+        if we {
+            relax(Cell::new(c.x - 1, c.y), STRAIGHT, s);
+        }
+        if no {
+            relax(Cell::new(c.x, c.y - 1), STRAIGHT, s);
+        }
+        if octile {
+            if e && so && free(c.x + 1, c.y + 1) {
+                relax(Cell::new(c.x + 1, c.y + 1), DIAGONAL, s);
+            }
+            if we && so && free(c.x - 1, c.y + 1) {
+                relax(Cell::new(c.x - 1, c.y + 1), DIAGONAL, s);
+            }
+            if we && no && free(c.x - 1, c.y - 1) {
+                relax(Cell::new(c.x - 1, c.y - 1), DIAGONAL, s);
+            }
+            if e && no && free(c.x + 1, c.y - 1) {
+                relax(Cell::new(c.x + 1, c.y - 1), DIAGONAL, s);
+            }
+        }
+    }
+    Err(PathError::NotFound {
+        expanded: s.expanded,
+    })
+}

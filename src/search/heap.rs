@@ -1,0 +1,203 @@
+//! Indexed binary min-heap with decrease-key, keyed by (priority, tie-break).
+
+use crate::grid::Cost;
+
+const NOT_IN_HEAP: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: Cost,
+    tie: Cost,
+    node: u32,
+}
+
+impl Entry {
+    #[inline]
+    fn less(&self, other: &Entry) -> bool {
+        self.key < other.key || (self.key == other.key && self.tie < other.tie)
+    }
+}
+
+/// A binary min-heap of node ids ordered by `(key, tie)`, which also tracks every
+/// node's heap position so its key can be lowered in O(log n).
+///
+/// Positions live in a per-node array sized once ([`IndexedHeap::reserve_nodes`]);
+/// [`IndexedHeap::clear`] is O(1) because the caller knows (from its own per-query
+/// stamps) which nodes are in the heap, and only asks about those.
+///
+/// ```
+/// use bevy_tilepath::search::IndexedHeap;
+/// let mut h = IndexedHeap::default();
+/// h.reserve_nodes(4);
+/// h.push(0, 10, 0);
+/// h.push(1, 7, 3);
+/// h.push(2, 7, 1);
+/// h.decrease_key(0, 5, 0);
+/// assert_eq!(h.pop(), Some(0));
+/// assert_eq!(h.pop(), Some(2)); // equal key: lower tie first
+/// assert_eq!(h.pop(), Some(1));
+/// assert_eq!(h.pop(), None);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct IndexedHeap {
+    entries: Vec<Entry>,
+    pos: Vec<u32>,
+}
+
+impl IndexedHeap {
+    /// Makes room for node ids `0..nodes`; allocates only when growing.
+    pub fn reserve_nodes(&mut self, nodes: usize) {
+        if self.pos.len() < nodes {
+            self.pos.resize(nodes, NOT_IN_HEAP);
+        }
+    }
+
+    /// Empties the heap in O(1) (positions of old nodes are stale, never read).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// Number of entries.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Inserts `node`, which must not be in the heap. O(log n).
+    #[inline]
+    pub fn push(&mut self, node: u32, key: Cost, tie: Cost) {
+        let i = self.entries.len();
+        self.entries.push(Entry { key, tie, node });
+        self.pos[node as usize] = i as u32;
+        self.sift_up(i);
+    }
+
+    /// Lowers the key of `node`, which must be in the heap. O(log n).
+    #[inline]
+    pub fn decrease_key(&mut self, node: u32, key: Cost, tie: Cost) {
+        let i = self.pos[node as usize] as usize;
+        debug_assert_eq!(self.entries[i].node, node);
+        self.entries[i].key = key;
+        self.entries[i].tie = tie;
+        self.sift_up(i);
+    }
+
+    /// The smallest `(key, tie)` of the heap without removing it.
+    #[inline]
+    pub fn peek_key(&self) -> Option<(Cost, Cost)> {
+        self.entries.first().map(|e| (e.key, e.tie))
+    }
+
+    /// Removes and returns the node with the smallest `(key, tie)`. O(log n).
+    #[inline]
+    pub fn pop(&mut self) -> Option<u32> {
+        let last = self.entries.pop()?;
+        let top = if self.entries.is_empty() {
+            last
+        } else {
+            let top = self.entries[0];
+            self.entries[0] = last;
+            self.pos[last.node as usize] = 0;
+            self.sift_down(0);
+            top
+        };
+        self.pos[top.node as usize] = NOT_IN_HEAP;
+        Some(top.node)
+    }
+
+    fn sift_up(&mut self, mut i: usize) {
+        let e = self.entries[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.entries[parent];
+            if !e.less(&p) {
+                break;
+            }
+            self.entries[i] = p;
+            self.pos[p.node as usize] = i as u32;
+            i = parent;
+        }
+        self.entries[i] = e;
+        self.pos[e.node as usize] = i as u32;
+    }
+
+    fn sift_down(&mut self, mut i: usize) {
+        let e = self.entries[i];
+        let n = self.entries.len();
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < n && self.entries[r].less(&self.entries[l]) {
+                r
+            } else {
+                l
+            };
+            if !self.entries[c].less(&e) {
+                break;
+            }
+            self.entries[i] = self.entries[c];
+            self.pos[self.entries[i].node as usize] = i as u32;
+            i = c;
+        }
+        self.entries[i] = e;
+        self.pos[e.node as usize] = i as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn pops_in_sorted_order_after_pushes_and_decreases(
+            keys in proptest::collection::vec((0u64..50, 0u64..5), 1..200),
+            lowers in proptest::collection::vec((0usize..200, 0u64..50), 0..100),
+        ) {
+            let mut h = IndexedHeap::default();
+            h.reserve_nodes(keys.len());
+            let mut current = keys.clone();
+            for (n, &(k, t)) in keys.iter().enumerate() {
+                h.push(n as u32, k, t);
+            }
+            for &(n, k) in &lowers {
+                let n = n % keys.len();
+                if k < current[n].0 {
+                    current[n].0 = k;
+                    h.decrease_key(n as u32, k, current[n].1);
+                }
+            }
+            let mut popped = Vec::new();
+            while let Some(n) = h.pop() {
+                popped.push(current[n as usize]);
+            }
+            prop_assert_eq!(popped.len(), keys.len());
+            prop_assert!(popped.windows(2).all(|w| w[0] <= w[1]));
+        }
+    }
+
+    #[test]
+    fn clear_allows_reuse_without_resetting_positions() {
+        let mut h = IndexedHeap::default();
+        h.reserve_nodes(3);
+        h.push(2, 1, 0);
+        h.push(1, 0, 0);
+        h.clear();
+        assert!(h.is_empty());
+        h.push(1, 5, 0);
+        h.push(2, 4, 0);
+        assert_eq!(h.pop(), Some(2));
+        assert_eq!(h.len(), 1);
+    }
+}

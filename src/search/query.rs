@@ -1,0 +1,295 @@
+//! What a search is asked (query, algorithm, limits) and how it can fail.
+
+use crate::grid::{Cell, Connectivity};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The algorithms of the [`crate::search::Pathfinder`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// A* with the octile heuristic, ties toward lower h. Optimal.
+    #[default]
+    AStar,
+    /// Jump point search with block-based jumping on bit rows. Optimal, octile only
+    /// (runs A* for [`Connectivity::Cardinal`]).
+    Jps,
+    /// Dijkstra: A* without a heuristic. Optimal, explores the most.
+    Dijkstra,
+    /// Breadth-first search: fewest steps, not shortest length.
+    Bfs,
+    /// Depth-first search bounded by [`Query::radius`]. Finds some path, usually long.
+    Dfs,
+    /// Iterative-deepening DFS: grows the radius until a path is found or a limit ends it.
+    Iddfs,
+    /// Greedy best-first: follows the heuristic only. Fast, not optimal.
+    BestFirst,
+    /// The semi-analytical tracer: straight line plus obstacle-contour detours.
+    Evasion,
+}
+
+impl Algorithm {
+    /// Every algorithm, in a stable order.
+    pub const ALL: [Algorithm; 8] = [
+        Algorithm::AStar,
+        Algorithm::Jps,
+        Algorithm::Dijkstra,
+        Algorithm::Bfs,
+        Algorithm::Dfs,
+        Algorithm::Iddfs,
+        Algorithm::BestFirst,
+        Algorithm::Evasion,
+    ];
+
+    /// The name used on command lines and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::Jps => "jps",
+            Algorithm::Dijkstra => "dijkstra",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Dfs => "dfs",
+            Algorithm::Iddfs => "iddfs",
+            Algorithm::BestFirst => "best-first",
+            Algorithm::Evasion => "evasion",
+        }
+    }
+
+    /// True when the algorithm always returns a shortest path.
+    pub const fn is_optimal(self) -> bool {
+        matches!(
+            self,
+            Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
+        )
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that is not one of [`Algorithm::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAlgorithm(pub String);
+
+impl fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown algorithm `{}` (expected one of:", self.0)?;
+        for a in Algorithm::ALL {
+            write!(f, " {a}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl std::error::Error for UnknownAlgorithm {}
+
+impl FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim().to_ascii_lowercase();
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| {
+                a.name() == s
+                    || (s == "a*" && *a == Algorithm::AStar)
+                    || (s == "best_first" && *a == Algorithm::BestFirst)
+            })
+            .ok_or(UnknownAlgorithm(s))
+    }
+}
+
+/// Bounds on one search. The default is unbounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// Give up after expanding this many nodes.
+    pub max_expanded: u32,
+    /// Give up when the search has run this long (checked every 256 expansions).
+    pub time_budget: Option<Duration>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::UNLIMITED
+    }
+}
+
+impl Limits {
+    /// No bound.
+    pub const UNLIMITED: Limits = Limits {
+        max_expanded: u32::MAX,
+        time_budget: None,
+    };
+}
+
+/// Which limit stopped a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// [`Limits::max_expanded`].
+    Expanded,
+    /// [`Limits::time_budget`].
+    Time,
+}
+
+/// One pathfinding question.
+///
+/// ```
+/// use bevy_tilepath::prelude::*;
+/// let q = Query::new(Cell::new(0, 0), Cell::new(5, 3)).algorithm(Algorithm::Jps).diameter(3);
+/// assert_eq!(q.diameter, 3);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Query {
+    /// Where the agent stands.
+    pub start: Cell,
+    /// Where it wants to be.
+    pub goal: Cell,
+    /// Agent footprint: a square of `diameter / 2` cells around its cell (1 = one cell).
+    pub diameter: u32,
+    /// The algorithm to run.
+    pub algorithm: Algorithm,
+    /// Octile (default) or 4-connected moves.
+    pub connectivity: Connectivity,
+    /// Search bounds.
+    pub limits: Limits,
+    /// Bound for [`Algorithm::Dfs`]: cells farther than this (Chebyshev) from the start
+    /// are not entered. `None` means the whole map. Ignored by the other algorithms.
+    pub radius: Option<u32>,
+    /// Also compute line-of-sight smoothed waypoints ([`crate::search::Pathfinder::waypoints`]).
+    pub smooth: bool,
+}
+
+impl Query {
+    /// A* from `start` to `goal` for a one-cell agent, octile moves, no limits.
+    pub fn new(start: Cell, goal: Cell) -> Self {
+        Self {
+            start,
+            goal,
+            diameter: 1,
+            algorithm: Algorithm::AStar,
+            connectivity: Connectivity::Octile,
+            limits: Limits::UNLIMITED,
+            radius: None,
+            smooth: false,
+        }
+    }
+
+    /// Sets the algorithm.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Sets the agent diameter.
+    pub fn diameter(mut self, diameter: u32) -> Self {
+        self.diameter = diameter;
+        self
+    }
+
+    /// Sets the connectivity.
+    pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+
+    /// Sets the limits.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets the DFS radius.
+    pub fn radius(mut self, radius: Option<u32>) -> Self {
+        self.radius = radius;
+        self
+    }
+
+    /// Turns line-of-sight smoothing on or off.
+    pub fn smooth(mut self, smooth: bool) -> Self {
+        self.smooth = smooth;
+        self
+    }
+}
+
+/// Why a search returned no path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathError {
+    /// The start or goal cell is off the map.
+    OutOfBounds {
+        /// The offending cell.
+        cell: Cell,
+    },
+    /// The agent diameter is 0 or larger than [`crate::scenario::MAX_DIAMETER`].
+    InvalidDiameter {
+        /// The requested diameter.
+        diameter: u32,
+    },
+    /// The agent cannot stand on its start cell.
+    StartBlocked,
+    /// The agent cannot stand on the goal cell.
+    GoalBlocked,
+    /// Start and goal are in different connected components: no path exists.
+    Unreachable,
+    /// A limit stopped the search before it found a path.
+    LimitReached {
+        /// Which limit.
+        limit: Limit,
+        /// Nodes expanded when it stopped.
+        expanded: u32,
+    },
+    /// An incomplete algorithm (bounded DFS, evasion) gave up although a path exists.
+    NotFound {
+        /// Nodes expanded before giving up.
+        expanded: u32,
+    },
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::OutOfBounds { cell } => write!(f, "cell {cell} is off the map"),
+            PathError::InvalidDiameter { diameter } => {
+                write!(f, "agent diameter {diameter} is not supported")
+            }
+            PathError::StartBlocked => write!(f, "the start cell is blocked for this agent"),
+            PathError::GoalBlocked => write!(f, "the goal cell is blocked for this agent"),
+            PathError::Unreachable => write!(f, "the goal cannot be reached from the start"),
+            PathError::LimitReached { limit, expanded } => {
+                write!(
+                    f,
+                    "search stopped by its {limit:?} limit after {expanded} expansions"
+                )
+            }
+            PathError::NotFound { expanded } => {
+                write!(
+                    f,
+                    "the algorithm gave up after {expanded} expansions although a path exists"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_algorithm_parses_from_its_name() {
+        for a in Algorithm::ALL {
+            assert_eq!(a.name().parse::<Algorithm>(), Ok(a));
+        }
+        assert!(
+            "warp"
+                .parse::<Algorithm>()
+                .unwrap_err()
+                .to_string()
+                .contains("jps")
+        );
+    }
+}
