@@ -1,10 +1,12 @@
 //! Scenarios: which cells an agent of a given diameter may stand on.
 
 mod ascii;
+pub mod benchmark;
 mod bitgrid;
 mod cached;
 pub mod clearance;
 mod components;
+pub mod generate;
 pub mod movingai;
 
 pub use ascii::{AsciiScenario, is_obstacle_char, render};

@@ -45,10 +45,13 @@ pub struct IndexedHeap {
 }
 
 impl IndexedHeap {
-    /// Makes room for node ids `0..nodes`; allocates only when growing.
+    /// Makes room for node ids `0..nodes` and for all of them in the heap at once, so
+    /// no later push allocates; allocates only when growing.
     pub fn reserve_nodes(&mut self, nodes: usize) {
         if self.pos.len() < nodes {
             self.pos.resize(nodes, NOT_IN_HEAP);
+            self.entries
+                .reserve(nodes.saturating_sub(self.entries.len()));
         }
     }
 

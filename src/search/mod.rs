@@ -7,7 +7,9 @@ mod jps;
 mod pathfinder;
 mod query;
 mod uninformed;
+mod validate;
 
 pub use heap::IndexedHeap;
 pub use pathfinder::{PathStats, Pathfinder};
 pub use query::{Algorithm, Limit, Limits, PathError, Query, UnknownAlgorithm};
+pub use validate::{InvalidPath, validate_path};

@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::heap::IndexedHeap;
 use super::query::{Algorithm, Limit, PathError, Query};
 use super::{astar, evasion, jps, uninformed};
-use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, GridSize, STRAIGHT, cost_to_f64};
+use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, GridSize, STRAIGHT};
 use crate::scenario::{CachedScenario, Layer};
 use crate::smoothing;
 
@@ -48,7 +48,7 @@ pub(crate) struct Scratch {
 
 impl Scratch {
     /// Prepares for a new query on a map of `size`; allocates only when the map grew.
-    fn begin(&mut self, size: GridSize, query: &Query) {
+    pub(crate) fn begin(&mut self, size: GridSize, query: &Query) {
         let n = size.area();
         if self.stamp.len() < n {
             self.stamp.resize(n, 0);
@@ -56,6 +56,10 @@ impl Scratch {
             self.parent.resize(n, u32::MAX);
             self.depth.resize(n, 0);
             self.heap.reserve_nodes(n);
+            // Outputs can be as long as the map; reserving here keeps later queries allocation-free.
+            self.path.reserve(n.saturating_sub(self.path.len()));
+            self.waypoints
+                .reserve(n.saturating_sub(self.waypoints.len()));
         }
         self.size = size;
         if self.generation >= u32::MAX - 4 {
@@ -214,15 +218,14 @@ impl Pathfinder {
     /// (unreachable answered in O(1)); then runs the query's algorithm.
     pub fn find(&mut self, map: &CachedScenario, query: &Query) -> Result<PathStats, PathError> {
         self.smoothed = false;
-        self.scratch.path.clear();
-        self.scratch.waypoints.clear();
-        self.scratch.expanded = 0;
+        let size = map.size();
+        // Resets stamps and outputs in O(1), so a rejected query leaves nothing stale behind.
+        self.scratch.begin(size, query);
         let layer = map
             .layer(query.diameter)
             .ok_or(PathError::InvalidDiameter {
                 diameter: query.diameter,
             })?;
-        let size = map.size();
         for cell in [query.start, query.goal] {
             if !size.contains(cell) {
                 return Err(PathError::OutOfBounds { cell });
@@ -237,7 +240,6 @@ impl Pathfinder {
         if !layer.components().connected(query.start, query.goal) {
             return Err(PathError::Unreachable);
         }
-        self.scratch.begin(size, query);
         if query.start == query.goal {
             self.scratch.path.push(query.start);
         } else {
@@ -245,8 +247,7 @@ impl Pathfinder {
         }
         debug_assert_eq!(self.scratch.path.first(), Some(&query.start));
         debug_assert_eq!(self.scratch.path.last(), Some(&query.goal));
-        let cost = path_cost(&self.scratch.path);
-        let length = cost_to_f64(cost);
+        let (cost, length) = path_cost(&self.scratch.path);
         let smoothed_length = if query.smooth {
             self.smoothed = true;
             smoothing::smooth(layer, &self.scratch.path, &mut self.scratch.waypoints);
@@ -305,15 +306,16 @@ impl Pathfinder {
     }
 }
 
-/// Fixed-point cost of a cell path whose steps are king moves.
-pub(crate) fn path_cost(path: &[Cell]) -> Cost {
-    path.windows(2)
-        .map(|w| {
-            if w[0].x != w[1].x && w[0].y != w[1].y {
-                DIAGONAL
-            } else {
-                STRAIGHT
-            }
-        })
-        .sum()
+/// Fixed-point cost and exact octile length (straight steps + √2 × diagonal steps) of a
+/// cell path whose steps are king moves.
+pub(crate) fn path_cost(path: &[Cell]) -> (Cost, f64) {
+    let diagonal = path
+        .windows(2)
+        .filter(|w| w[0].x != w[1].x && w[0].y != w[1].y)
+        .count();
+    let straight = path.len().saturating_sub(1) - diagonal;
+    (
+        straight as Cost * STRAIGHT + diagonal as Cost * DIAGONAL,
+        straight as f64 + diagonal as f64 * std::f64::consts::SQRT_2,
+    )
 }

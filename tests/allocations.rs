@@ -1,0 +1,85 @@
+//! Zero allocations per query after warm-up, counted by a global allocator.
+//!
+//! This binary holds a single test so that no other test's allocations are counted.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::prelude::*;
+
+struct Counting;
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn grid() -> CachedScenario {
+    let size = GridSize::new(96, 64);
+    let mut bits = bevy_tilepath::scenario::BitGrid::new(size, false);
+    for y in 0..64 {
+        for x in 0..96 {
+            // Walls every 8th column with a 4-row gap every 16 rows (wide enough for diameter 3).
+            if x % 8 == 4 && !(3..7).contains(&(y % 16)) {
+                bits.set(Cell::new(x, y), true);
+            }
+        }
+    }
+    CachedScenario::from_bits(bits).unwrap()
+}
+
+#[test]
+fn queries_allocate_nothing_after_warm_up() {
+    let map = grid();
+    let queries: Vec<Query> = (0..40)
+        .map(|i| {
+            Query::new(
+                Cell::new(i % 4, (i * 5) % 64),
+                Cell::new(95 - i % 3, (i * 11) % 64),
+            )
+        })
+        .collect();
+    let mut pf = Pathfinder::new();
+    for algorithm in Algorithm::ALL {
+        for diameter in [1, 3] {
+            for smooth in [false, true] {
+                let run = |pf: &mut Pathfinder| {
+                    let mut found = 0;
+                    for q in &queries {
+                        let q = q.algorithm(algorithm).diameter(diameter).smooth(smooth);
+                        found += usize::from(pf.find(&map, &q).is_ok());
+                    }
+                    found
+                };
+                // Two warm-up rounds: buffers grow to the largest query first.
+                run(&mut pf);
+                run(&mut pf);
+                let before = ALLOCS.load(Ordering::Relaxed);
+                let found = run(&mut pf);
+                let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+                assert_eq!(
+                    allocs, 0,
+                    "{algorithm} d={diameter} smooth={smooth} allocated {allocs} times"
+                );
+                assert!(
+                    found > 0,
+                    "{algorithm} d={diameter} found nothing, the test would be empty"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Test helpers: a plain Dijkstra oracle, random grids, and ASCII failure reports.
+
+#![allow(dead_code)]
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::path::PathBuf;
+
+use bevy_tilepath::grid::{Cell, Connectivity, Cost, DIAGONAL, Direction, GridSize, STRAIGHT};
+use bevy_tilepath::scenario::{AsciiScenario, BitGrid, Scenario};
+
+/// The benchmark data folder; a missing folder fails under CI and skips otherwise.
+pub fn movingai_dir() -> Option<PathBuf> {
+    let dir = bevy_tilepath::scenario::benchmark::data_dir(env!("CARGO_MANIFEST_DIR").as_ref());
+    if dir.is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI=true but the MovingAI data is missing: set MOVINGAI_DIR or put shared/ beside the repo"
+        );
+        eprintln!("skipping: no MovingAI data (set MOVINGAI_DIR)");
+    }
+    dir
+}
+
+/// A grid from a seed: each cell an obstacle with probability `percent`/100.
+pub fn random_grid(size: GridSize, percent: u32, seed: u64) -> BitGrid {
+    let mut bits = BitGrid::new(size, false);
+    let mut s = seed ^ 0x9E37_79B9_7F4A_7C15;
+    for y in 0..size.height as i32 {
+        for x in 0..size.width as i32 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            if (s % 100) < u64::from(percent) {
+                bits.set(Cell::new(x, y), true);
+            }
+        }
+    }
+    bits
+}
+
+/// The naive footprint test, independent of any cache: scans the square.
+pub fn blocked_naive(obstacles: &impl Scenario, cell: Cell, diameter: u32) -> bool {
+    let r = (diameter / 2) as i32;
+    (cell.y - r..=cell.y + r)
+        .any(|y| (cell.x - r..=cell.x + r).any(|x| obstacles.is_obstacle(Cell::new(x, y))))
+}
+
+/// Plain Dijkstra with a binary heap and lazy deletion over the naive footprint test:
+/// the oracle for every optimal algorithm. Returns the fixed-point optimal cost.
+pub fn oracle_cost(
+    obstacles: &impl Scenario,
+    start: Cell,
+    goal: Cell,
+    diameter: u32,
+    connectivity: Connectivity,
+) -> Option<Cost> {
+    let size = obstacles.size();
+    let free = |c: Cell| size.contains(c) && !blocked_naive(obstacles, c, diameter);
+    if !free(start) || !free(goal) {
+        return None;
+    }
+    let mut dist = vec![Cost::MAX; size.area()];
+    let mut heap = BinaryHeap::new();
+    dist[size.index(start)] = 0;
+    heap.push(Reverse((0, start.x, start.y)));
+    while let Some(Reverse((d, x, y))) = heap.pop() {
+        let c = Cell::new(x, y);
+        if c == goal {
+            return Some(d);
+        }
+        if d > dist[size.index(c)] {
+            continue;
+        }
+        for &dir in connectivity.directions() {
+            let n = c.step(dir);
+            if !free(n) {
+                continue;
+            }
+            if dir.is_diagonal() {
+                let (h, v) = dir.components();
+                if !free(c.step(h)) || !free(c.step(v)) {
+                    continue;
+                }
+            }
+            let nd = d + if dir.is_diagonal() {
+                DIAGONAL
+            } else {
+                STRAIGHT
+            };
+            if nd < dist[size.index(n)] {
+                dist[size.index(n)] = nd;
+                heap.push(Reverse((nd, n.x, n.y)));
+            }
+        }
+    }
+    None
+}
+
+/// Fixed-point cost of a king-move path.
+pub fn cost_of(path: &[Cell]) -> Cost {
+    path.windows(2)
+        .map(|w| {
+            let d =
+                Direction::from_delta(w[1].x - w[0].x, w[1].y - w[0].y).expect("adjacent steps");
+            d.cost()
+        })
+        .sum()
+}
+
+/// The map as ASCII with the path drawn, for failure messages.
+pub fn picture(bits: &BitGrid, path: &[Cell]) -> String {
+    let text = bevy_tilepath::scenario::render(&AsciiOf(bits), path);
+    format!("\n{text}")
+}
+
+struct AsciiOf<'a>(&'a BitGrid);
+
+impl Scenario for AsciiOf<'_> {
+    fn size(&self) -> GridSize {
+        self.0.size()
+    }
+    fn is_obstacle(&self, cell: Cell) -> bool {
+        self.0.get_or(cell, true)
+    }
+}
+
+/// Parses an ASCII map into a virtual scenario.
+pub fn ascii(text: &str) -> AsciiScenario {
+    AsciiScenario::parse(text).expect("valid test map")
+}
