@@ -111,6 +111,39 @@ impl Scenario for MovingAiMap {
     }
 }
 
+/// Writes `bits` as the text of a MovingAI `.map` file: `type octile`, the height and
+/// width, `map`, then one row per line with `@` for obstacles and `.` for free cells.
+/// [`MovingAiMap::parse`] reads it back to the same bits.
+///
+/// ```
+/// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::scenario::movingai::to_movingai;
+/// let map = CachedScenario::from_ascii("..#\n#..").unwrap();
+/// assert_eq!(
+///     to_movingai(map.obstacles()),
+///     "type octile\nheight 2\nwidth 3\nmap\n..@\n@..\n"
+/// );
+/// ```
+pub fn to_movingai(bits: &BitGrid) -> String {
+    let size = bits.size();
+    let mut out = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n",
+        size.height, size.width
+    );
+    out.reserve((size.width as usize + 1) * size.height as usize);
+    for y in 0..size.height {
+        for x in 0..size.width {
+            out.push(if bits.get_unchecked_cell(x, y) {
+                '@'
+            } else {
+                '.'
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// One problem of a `.map.scen` file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
@@ -201,6 +234,19 @@ mod tests {
         assert!(MovingAiMap::parse("type octile\nheight 2\nwidth 2\nmap\n..\n").is_err());
         assert!(MovingAiMap::parse("type octile\nheight 1\nwidth 2\nmap\n...\n").is_err());
         assert!(MovingAiMap::parse("").is_err());
+    }
+
+    #[test]
+    fn written_maps_parse_back_to_the_same_bits() {
+        let mut bits = BitGrid::new(GridSize::new(70, 5), false);
+        for (x, y) in [(0, 0), (69, 4), (64, 2), (63, 2), (10, 3)] {
+            bits.set(Cell::new(x, y), true);
+        }
+        let text = to_movingai(&bits);
+        assert_eq!(MovingAiMap::parse(&text).unwrap().into_bits(), bits);
+        let generated = crate::scenario::generate::rooms(GridSize::new(40, 33), 11);
+        let back = MovingAiMap::parse(&to_movingai(&generated)).unwrap();
+        assert_eq!(back.into_bits(), generated);
     }
 
     #[test]
