@@ -30,6 +30,11 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
 
 /// Runs the engine from `query.start` to `query.goal` (both free, in one component).
 /// On success `s.path` holds the cells.
+///
+/// In A* mode a successor whose f equals the f of the node being expanded skips the
+/// heap and is expanded next (from `s.stack`): with a consistent heuristic no open node
+/// has a smaller f, so its g is already optimal and the expansion order stays valid.
+/// On octile grids most successors qualify, which saves most heap operations.
 pub(crate) fn search(
     s: &mut Scratch,
     layer: &Layer,
@@ -41,11 +46,19 @@ pub(crate) fn search(
     let start_i = s.index(query.start);
     let conn = query.connectivity;
     let octile = conn == Connectivity::Octile;
+    let shortcut = mode == Mode::AStar;
     let (w, h) = (s.size.width as i32, s.size.height as i32);
     s.open(start_i, 0, u32::MAX);
     let (k, t) = priority(mode, 0, conn.heuristic(query.start, goal));
     s.heap.push(start_i, k, t);
-    while let Some(i) = s.heap.pop() {
+    loop {
+        let i = match s.stack.pop() {
+            Some((i, _)) => i,
+            None => match s.heap.pop() {
+                Some(i) => i,
+                None => break,
+            },
+        };
         if i == goal_i {
             s.build_path(goal_i);
             return Ok(());
@@ -54,6 +67,7 @@ pub(crate) fn search(
         s.tick()?;
         let c = s.cell(i);
         let g = s.g[i as usize];
+        let f = g + conn.heuristic(c, goal);
         let free = |x: i32, y: i32| {
             x >= 0 && y >= 0 && x < w && y < h && layer.is_free_xy(x as u32, y as u32)
         };
@@ -69,9 +83,15 @@ pub(crate) fn search(
             let ng = g + step;
             if !s.is_seen(ni) {
                 s.open(ni, ng, i);
-                let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
-                s.heap.push(ni, k, t);
+                let nh = conn.heuristic(n, goal);
+                if shortcut && ng + nh == f {
+                    s.stack.push((ni, 0));
+                } else {
+                    let (k, t) = priority(mode, ng, nh);
+                    s.heap.push(ni, k, t);
+                }
             } else if ng < s.g[ni as usize] {
+                // Only heap nodes get here: a node sent to the stack already has its optimal g.
                 s.g[ni as usize] = ng;
                 s.parent[ni as usize] = i;
                 let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
