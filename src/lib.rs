@@ -1,13 +1,28 @@
-//! bevy_tilepath: exact, allocation-free grid pathfinding for Bevy tile games.
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
+pub mod components;
+pub mod debug;
 pub mod grid;
+pub mod plugin;
 pub mod scenario;
 pub mod search;
 pub mod smoothing;
+pub mod steering;
+mod systems;
+pub mod tilemap;
 
 /// The common imports.
 pub mod prelude {
     pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
     pub use crate::scenario::{CachedScenario, Scenario};
     pub use crate::search::{Algorithm, Limits, PathError, PathStats, Pathfinder, Query};
+
+    pub use crate::components::{
+        FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
+    };
+    pub use crate::debug::{TilepathDebugPlugin, TilepathGizmos};
+    pub use crate::plugin::{TilepathPlugin, TilepathSettings, TilepathSystems};
+    pub use crate::steering::{Arrived, Steering, SteeringProgress};
+    pub use crate::tilemap::{BlocksPath, CollisionLayer};
 }

@@ -1,0 +1,155 @@
+//! Debug drawing with Bevy gizmos: paths, obstacles and clearance of the [`NavGrid`].
+
+use bevy::gizmos::config::{GizmoConfig, GizmoConfigGroup};
+use bevy::prelude::*;
+
+use crate::components::{NavGrid, PathResult};
+use crate::grid::Cell;
+use crate::plugin::TilepathSystems;
+
+/// Draws the plugin's state with the [`TilepathGizmos`] gizmo group, in
+/// [`TilepathSystems::Debug`]. Needs Bevy's `GizmoPlugin` (part of `DefaultPlugins`).
+///
+/// Drawing is off by default; turn it on at run time:
+///
+/// ```no_run
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// fn toggle(mut store: ResMut<GizmoConfigStore>) {
+///     let (config, options) = store.config_mut::<TilepathGizmos>();
+///     config.enabled = !config.enabled;
+///     options.clearance_diameter = 3;
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TilepathDebugPlugin;
+
+/// The gizmo group of [`TilepathDebugPlugin`] (disabled by default) and what it draws.
+#[derive(Clone, Debug, PartialEq, Reflect, GizmoConfigGroup)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct TilepathGizmos {
+    /// Draw every found path (waypoint polyline and goal) and mark pending units.
+    pub paths: bool,
+    /// Draw obstacle cells.
+    pub obstacles: bool,
+    /// Draw the cells that are free but blocked for agents of `clearance_diameter`.
+    pub clearance: bool,
+    /// Agent diameter whose extra blocked cells `clearance` shows.
+    pub clearance_diameter: u32,
+    /// At most this many cells are drawn per kind (obstacles, clearance), to keep large
+    /// maps responsive.
+    pub max_cells: usize,
+    /// Colour of paths.
+    pub path_color: Color,
+    /// Colour of obstacle cells.
+    pub obstacle_color: Color,
+    /// Colour of clearance-blocked cells.
+    pub clearance_color: Color,
+    /// Colour of units waiting for a path.
+    pub pending_color: Color,
+}
+
+impl Default for TilepathGizmos {
+    fn default() -> Self {
+        Self {
+            paths: true,
+            obstacles: true,
+            clearance: false,
+            clearance_diameter: 3,
+            max_cells: 65_536,
+            path_color: Color::srgb(0.2, 0.9, 0.3),
+            obstacle_color: Color::srgb(0.9, 0.2, 0.2),
+            clearance_color: Color::srgb(0.95, 0.6, 0.1),
+            pending_color: Color::srgb(0.95, 0.9, 0.2),
+        }
+    }
+}
+
+impl Plugin for TilepathDebugPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_gizmo_config(
+            TilepathGizmos::default(),
+            GizmoConfig {
+                enabled: false,
+                ..default()
+            },
+        )
+        .register_type::<TilepathGizmos>()
+        .add_systems(Update, draw_tilepath_gizmos.in_set(TilepathSystems::Debug));
+    }
+}
+
+fn draw_tilepath_gizmos(
+    grid: Option<Res<NavGrid>>,
+    results: Query<(&PathResult, Option<&Transform>)>,
+    mut gizmos: Gizmos<TilepathGizmos>,
+) {
+    if !gizmos.config.enabled {
+        return;
+    }
+    let Some(grid) = grid else {
+        return;
+    };
+    let options = gizmos.config_ext.clone();
+    let size = grid.size();
+    let tile = grid.tile_size();
+    let cells =
+        (0..size.height as i32).flat_map(|y| (0..size.width as i32).map(move |x| Cell::new(x, y)));
+    if options.obstacles {
+        let obstacles = grid.scenario().obstacles();
+        for cell in cells
+            .clone()
+            .filter(|&c| obstacles.get_or(c, true))
+            .take(options.max_cells)
+        {
+            gizmos.rect_2d(
+                Isometry2d::from_translation(grid.cell_to_world(cell)),
+                tile * 0.9,
+                options.obstacle_color,
+            );
+        }
+    }
+    if options.clearance
+        && let Some(layer) = grid.scenario().layer(options.clearance_diameter)
+    {
+        let obstacles = grid.scenario().obstacles();
+        for cell in cells
+            .filter(|&c| layer.is_blocked(c) && !obstacles.get_or(c, true))
+            .take(options.max_cells)
+        {
+            gizmos.cross_2d(
+                Isometry2d::from_translation(grid.cell_to_world(cell)),
+                tile.min_element() * 0.25,
+                options.clearance_color,
+            );
+        }
+    }
+    if options.paths {
+        let radius = tile.min_element() * 0.3;
+        for (result, transform) in &results {
+            match result {
+                PathResult::Found(path) => {
+                    gizmos.linestrip_2d(path.waypoints.iter().copied(), options.path_color);
+                    if let Some(&goal) = path.waypoints.last() {
+                        gizmos.circle_2d(
+                            Isometry2d::from_translation(goal),
+                            radius,
+                            options.path_color,
+                        );
+                    }
+                }
+                PathResult::Pending => {
+                    if let Some(t) = transform {
+                        gizmos.circle_2d(
+                            Isometry2d::from_translation(t.translation.truncate()),
+                            radius,
+                            options.pending_color,
+                        );
+                    }
+                }
+                PathResult::Failed(_) => {}
+            }
+        }
+    }
+}

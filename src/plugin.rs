@@ -1,0 +1,185 @@
+//! The Bevy plugin: settings, system sets and registration of everything else.
+//!
+//! [`TilepathPlugin`] keeps a [`NavGrid`] in sync with every bevy_ecs_tilemap tilemap that
+//! carries a [`CollisionLayer`], answers [`PathRequest`]s in parallel within a per-frame
+//! time budget, re-plans paths that a map edit invalidated, and moves units that have a
+//! [`Steering`] component. It runs headless (`MinimalPlugins` is enough; neither a
+//! renderer, `TransformPlugin` nor bevy_ecs_tilemap's `TilemapPlugin` is needed).
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_ecs_tilemap::prelude::*;
+//! use bevy_tilepath::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, TilepathPlugin));
+//!
+//! // A 8x8 tilemap whose tiles with `BlocksPath` are walls: a wall at x = 4 with a gap at y = 7.
+//! let size = TilemapSize { x: 8, y: 8 };
+//! let map = app.world_mut().spawn_empty().id();
+//! let mut storage = TileStorage::empty(size);
+//! for x in 0..size.x {
+//!     for y in 0..size.y {
+//!         let pos = TilePos { x, y };
+//!         let mut tile = app.world_mut().spawn((pos, TilemapId(map)));
+//!         if x == 4 && y < 7 {
+//!             tile.insert(BlocksPath);
+//!         }
+//!         storage.set(&pos, tile.id());
+//!     }
+//! }
+//! app.world_mut().entity_mut(map).insert((
+//!     storage,
+//!     size,
+//!     TilemapGridSize { x: 16.0, y: 16.0 },
+//!     TilemapTileSize { x: 16.0, y: 16.0 },
+//!     Transform::default(),
+//!     CollisionLayer::default(),
+//! ));
+//!
+//! // A unit standing on tile (0, 0) (tile centres are 16 units apart) asks for tile (7, 0).
+//! let unit = app
+//!     .world_mut()
+//!     .spawn((Transform::from_xyz(0.0, 0.0, 1.0), PathRequest::new(Cell::new(7, 0))))
+//!     .id();
+//! app.update();
+//!
+//! let PathResult::Found(path) = app.world().get::<PathResult>(unit).unwrap() else {
+//!     panic!("no path");
+//! };
+//! assert_eq!(path.cells.first(), Some(&Cell::new(0, 0)));
+//! assert_eq!(path.cells.last(), Some(&Cell::new(7, 0)));
+//! assert!(path.cells.contains(&Cell::new(4, 7))); // through the gap
+//! assert_eq!(path.waypoints.last(), Some(&Vec2::new(112.0, 0.0)));
+//! ```
+//!
+//! Without tilemaps, insert the grid yourself:
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_tilepath::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, TilepathPlugin));
+//! let grid = NavGrid::from_ascii("
+//!     ......
+//!     .####.
+//!     ......
+//! ", Vec2::ZERO, Vec2::ONE).unwrap();
+//! app.insert_resource(grid);
+//! let unit = app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(5, 0)))).id();
+//! app.update();
+//! let result = app.world().get::<PathResult>(unit).unwrap();
+//! assert_eq!(result.found().unwrap().length, 5.0);
+//! ```
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+
+use crate::components::{
+    FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
+};
+use crate::search::{Algorithm, Limits};
+use crate::steering::{Arrived, Steering, SteeringProgress};
+use crate::systems::{self, PathQueue};
+use crate::tilemap::{self, BlocksPath, CollisionLayer};
+
+/// Adds path requests, map sync, re-planning and steering. See the [module docs](self).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TilepathPlugin;
+
+/// The plugin's systems, run in this order in [`Update`] (the sets are chained).
+/// Order your own systems against them, e.g. spawn requests `.before(TilepathSystems::Replan)`
+/// to have them solved the same frame.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TilepathSystems {
+    /// Tilemap collision layers are folded into the [`NavGrid`].
+    SyncMap,
+    /// Changed requests are queued; paths crossing changed cells go back to pending.
+    Replan,
+    /// Pending requests are solved in parallel within the frame budget.
+    Solve,
+    /// Units with [`Steering`] move along their paths.
+    Steer,
+    /// Debug drawing ([`crate::debug::TilepathDebugPlugin`]).
+    Debug,
+}
+
+/// Plugin settings. Insert your own before or after adding the plugin; values inserted
+/// before it are kept.
+#[derive(Resource, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Resource, Default, Debug, PartialEq)]
+pub struct TilepathSettings {
+    /// Wall-clock time the solve step may spend per frame. The oldest request is always
+    /// served; the rest wait for later frames, still oldest first.
+    pub frame_budget: Duration,
+    /// At most this many searches per frame.
+    pub max_requests_per_frame: usize,
+    /// At most this many threads of the `ComputeTaskPool` solve at once (at least one is
+    /// used; results do not depend on this number).
+    pub max_threads: usize,
+    /// Algorithm of requests that do not name one.
+    pub default_algorithm: Algorithm,
+    /// Limits of requests that do not set their own.
+    pub default_limits: Limits,
+    /// Re-plan found paths that cross edited cells, and retry failures that a map edit
+    /// may have fixed (blocked or unreachable goals, no map yet).
+    pub replan_on_change: bool,
+}
+
+impl Default for TilepathSettings {
+    fn default() -> Self {
+        Self {
+            frame_budget: Duration::from_millis(2),
+            max_requests_per_frame: 4096,
+            max_threads: usize::MAX,
+            default_algorithm: Algorithm::AStar,
+            default_limits: Limits::UNLIMITED,
+            replan_on_change: true,
+        }
+    }
+}
+
+impl Plugin for TilepathPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<TilepathSettings>()
+            .init_resource::<PathQueue>()
+            .add_message::<PathSolved>()
+            .register_type::<TilepathSettings>()
+            .register_type::<NavGrid>()
+            .register_type::<PathRequest>()
+            .register_type::<PathGoal>()
+            .register_type::<PathResult>()
+            .register_type::<FoundPath>()
+            .register_type::<PathFailure>()
+            .register_type::<PathTicket>()
+            .register_type::<CollisionLayer>()
+            .register_type::<BlocksPath>()
+            .register_type::<Steering>()
+            .register_type::<Arrived>()
+            .register_type::<SteeringProgress>()
+            .configure_sets(
+                Update,
+                (
+                    TilepathSystems::SyncMap,
+                    TilepathSystems::Replan,
+                    TilepathSystems::Solve,
+                    TilepathSystems::Steer,
+                    TilepathSystems::Debug,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                Update,
+                (
+                    tilemap::sync_collision_layers.in_set(TilepathSystems::SyncMap),
+                    (systems::queue_changed_requests, systems::replan_paths)
+                        .chain()
+                        .in_set(TilepathSystems::Replan),
+                    systems::solve_paths.in_set(TilepathSystems::Solve),
+                    crate::steering::steer_units.in_set(TilepathSystems::Steer),
+                ),
+            );
+    }
+}

@@ -1,0 +1,313 @@
+//! Steering: units walk their found paths with arrival slow-down and separation, never
+//! stepping into a cell blocked for their diameter.
+
+use bevy::prelude::*;
+
+use crate::components::{NavGrid, PathRequest, PathResult};
+use crate::grid::Cell;
+use crate::scenario::Layer;
+
+/// Moves the entity's [`Transform`] along its [`PathResult`] waypoints.
+///
+/// All distances are in world units, `speed` in world units per second. The unit slows
+/// down inside `arrival_radius` of its goal, and is pushed away from other steering units
+/// closer than `separation_radius` (the push grows to `separation_strength × speed` at
+/// zero distance). A move never takes the unit into a cell that is blocked for its
+/// [`PathRequest::diameter`] (or across the corner between two such cells): it slides
+/// along the free axis or stays. Units whose path is pending or failed keep still. On
+/// reaching the last waypoint (or, in a crowd, its cell when others hold it back) the
+/// unit gets the [`Arrived`] marker and stops; the marker goes when a new path arrives.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(SteeringProgress)]
+pub struct Steering {
+    /// Top speed, world units per second.
+    pub speed: f32,
+    /// Distance from the goal at which the unit starts to slow down.
+    pub arrival_radius: f32,
+    /// Other units closer than this push the unit away.
+    pub separation_radius: f32,
+    /// Strength of the push, as a fraction of `speed` at zero distance.
+    pub separation_strength: f32,
+}
+
+impl Default for Steering {
+    fn default() -> Self {
+        Self {
+            speed: 64.0,
+            arrival_radius: 8.0,
+            separation_radius: 8.0,
+            separation_strength: 0.5,
+        }
+    }
+}
+
+impl Steering {
+    /// Default steering with the given top speed (world units per second).
+    pub fn with_speed(speed: f32) -> Self {
+        Self {
+            speed,
+            ..Self::default()
+        }
+    }
+}
+
+/// Marker: the unit reached the end of its current path.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct Arrived;
+
+/// How far along its path a steering unit is (added with [`Steering`]).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct SteeringProgress {
+    next: usize,
+}
+
+impl SteeringProgress {
+    /// Index of the waypoint the unit is heading for.
+    pub fn next_waypoint(&self) -> usize {
+        self.next
+    }
+}
+
+/// Positions of the steering units of this frame, bucketed by square cells of side
+/// `cell` (the largest separation radius) for neighbour queries. Buffers are reused.
+#[derive(Default)]
+pub(crate) struct SpatialHash {
+    cell: f32,
+    points: Vec<(Entity, Vec2)>,
+    keys: Vec<((i32, i32), u32)>,
+}
+
+impl SpatialHash {
+    fn key(&self, p: Vec2) -> (i32, i32) {
+        (
+            (p.x / self.cell).floor() as i32,
+            (p.y / self.cell).floor() as i32,
+        )
+    }
+
+    fn rebuild(&mut self, cell: f32, points: impl Iterator<Item = (Entity, Vec2)>) {
+        self.cell = cell.max(1e-3);
+        self.points.clear();
+        self.points.extend(points);
+        self.keys.clear();
+        for (i, &(_, p)) in self.points.iter().enumerate() {
+            let key = self.key(p);
+            self.keys.push((key, i as u32));
+        }
+        self.keys.sort_unstable();
+    }
+
+    /// Calls `f` for every point within one bucket of `p` (a superset of those within `cell`).
+    fn for_each_near(&self, p: Vec2, mut f: impl FnMut(Entity, Vec2)) {
+        let (kx, ky) = self.key(p);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let key = (kx.saturating_add(dx), ky.saturating_add(dy));
+                let start = self.keys.partition_point(|(k, _)| *k < key);
+                for &(_, i) in self.keys[start..].iter().take_while(|(k, _)| *k == key) {
+                    let (e, q) = self.points[i as usize];
+                    f(e, q);
+                }
+            }
+        }
+    }
+}
+
+/// True when a unit standing at `from` may move to `to`: it stays in its cell, or enters
+/// a neighbouring cell that is free for it, diagonally only between two free cells.
+fn may_move(grid: &NavGrid, layer: &Layer, from: Vec2, to: Vec2) -> bool {
+    let Some(target) = grid.world_to_cell(to) else {
+        return false;
+    };
+    let current = grid.world_to_cell(from);
+    if current == Some(target) {
+        return true;
+    }
+    if layer.is_blocked(target) {
+        return false;
+    }
+    match current {
+        None => true,
+        Some(c) if c.chebyshev(target) > 1 => false,
+        Some(c) if c.x != target.x && c.y != target.y => {
+            !layer.is_blocked(Cell::new(target.x, c.y))
+                && !layer.is_blocked(Cell::new(c.x, target.y))
+        }
+        Some(_) => true,
+    }
+}
+
+/// One small move with sliding: the full step, else its x part, else its y part, else none.
+fn slide(grid: &NavGrid, layer: &Layer, from: Vec2, step: Vec2) -> Vec2 {
+    for candidate in [
+        from + step,
+        from + Vec2::new(step.x, 0.0),
+        from + Vec2::new(0.0, step.y),
+    ] {
+        if candidate != from && may_move(grid, layer, from, candidate) {
+            return candidate;
+        }
+    }
+    from
+}
+
+/// Where path following takes a unit at `pos` this frame (before separation), and whether
+/// that point is the final waypoint.
+fn follow(
+    path: &[Vec2],
+    next: &mut usize,
+    pos: Vec2,
+    steering: &Steering,
+    dt: f32,
+) -> (Vec2, bool) {
+    let last = path.len() - 1;
+    *next = (*next).min(last);
+    let mut budget = steering.speed.max(0.0) * dt;
+    let mut at = pos;
+    loop {
+        let target = path[*next];
+        let d = at.distance(target);
+        if *next == last {
+            let slow = if steering.arrival_radius > 0.0 && d < steering.arrival_radius {
+                (d / steering.arrival_radius).max(0.25)
+            } else {
+                1.0
+            };
+            let step = (budget * slow).min(d);
+            if step >= d {
+                return (target, true);
+            }
+            return (at + (target - at) / d * step, false);
+        }
+        if d <= budget {
+            budget -= d;
+            at = target;
+            *next += 1;
+        } else {
+            return (at + (target - at) / d * budget, false);
+        }
+    }
+}
+
+/// Moves steering units along their paths (see [`Steering`]).
+#[allow(clippy::type_complexity)]
+pub(crate) fn steer_units(
+    time: Option<Res<Time>>,
+    grid: Option<Res<NavGrid>>,
+    mut commands: Commands,
+    mut hash: Local<SpatialHash>,
+    mut units: Query<(
+        Entity,
+        &Steering,
+        Option<Ref<PathResult>>,
+        Option<&PathRequest>,
+        &mut Transform,
+        &mut SteeringProgress,
+        Has<Arrived>,
+    )>,
+) {
+    let (Some(time), Some(grid)) = (time, grid) else {
+        return;
+    };
+    let dt = time.delta_secs();
+    if dt <= 0.0 || !dt.is_finite() {
+        return;
+    }
+    let radius = units
+        .iter()
+        .map(|(_, s, ..)| s.separation_radius)
+        .filter(|r| r.is_finite())
+        .fold(0.0f32, f32::max);
+    hash.rebuild(
+        radius,
+        units.iter().filter_map(|(e, _, _, _, t, ..)| {
+            let p = t.translation.truncate();
+            p.is_finite().then_some((e, p))
+        }),
+    );
+    let cell_span = grid.tile_size().abs().min_element();
+    if !(cell_span > 0.0 && cell_span.is_finite()) {
+        return;
+    }
+
+    for (entity, steering, result, request, mut transform, mut progress, arrived) in &mut units {
+        let pos = transform.translation.truncate();
+        let Some(result) = result else {
+            continue;
+        };
+        if !pos.is_finite() {
+            continue;
+        }
+        let mut arrived = arrived;
+        if result.is_changed() {
+            progress.next = 1;
+            if arrived {
+                commands.entity(entity).remove::<Arrived>();
+                arrived = false;
+            }
+        }
+        let PathResult::Found(path) = &*result else {
+            continue;
+        };
+        if arrived || path.waypoints.is_empty() {
+            continue;
+        }
+        let diameter = request.map_or(1, |r| r.diameter);
+        let Some(layer) = grid.scenario().layer(diameter) else {
+            continue;
+        };
+
+        let (along, at_goal) = follow(&path.waypoints, &mut progress.next, pos, steering, dt);
+        let mut push = Vec2::ZERO;
+        let r = steering.separation_radius;
+        if r > 0.0 && steering.separation_strength != 0.0 {
+            hash.for_each_near(pos, |other, q| {
+                if other == entity {
+                    return;
+                }
+                let away = pos - q;
+                let d = away.length();
+                if d >= r {
+                    return;
+                }
+                let dir = if d > 1e-6 {
+                    away / d
+                } else if entity < other {
+                    Vec2::X
+                } else {
+                    Vec2::NEG_X
+                };
+                push += dir * (1.0 - d / r);
+            });
+        }
+        let max_step = steering.speed.max(0.0) * dt;
+        let wanted = (along - pos) + push * steering.separation_strength * max_step;
+        let wanted = wanted.clamp_length_max(max_step);
+
+        let substeps = (wanted.length() / (0.45 * cell_span))
+            .ceil()
+            .clamp(1.0, 64.0) as u32;
+        let step = wanted / substeps as f32;
+        let mut p = pos;
+        for _ in 0..substeps {
+            p = slide(&grid, layer, p, step);
+        }
+        if p != pos {
+            transform.translation.x = p.x;
+            transform.translation.y = p.y;
+        }
+        // Arrived: on the goal, or in the goal cell on the last leg and held back by the
+        // crowd (separation from units already standing there).
+        let goal = path.waypoints[path.waypoints.len() - 1];
+        let last_leg = progress.next + 1 >= path.waypoints.len();
+        let crowded = last_leg
+            && p.distance(pos) < 0.1 * max_step
+            && grid.world_to_cell(p) == grid.world_to_cell(goal);
+        if (at_goal && p.distance(goal) <= 1e-3 * cell_span) || crowded {
+            commands.entity(entity).insert(Arrived);
+        }
+    }
+}
