@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example movingai -- [--algo NAME]... [--diameter D] [--maps DIR]
-//!     [--check] [--smooth] [--limit N] SCEN...
+//!     [--check] [--smooth] [--limit N] [--sample N] SCEN...
 //! ```
 //!
 //! NAME is one of our algorithms (`astar`, `jps`, `dijkstra`, `bfs`, `dfs`, `iddfs`,
@@ -10,6 +10,8 @@
 //! bit grid: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs, successors
 //! in a stack-allocated `SmallVec`) and `gp-jps` (the `grid_pathfinding` crate's JPS).
 //! One line per scen file and algorithm, then one `TOTAL` line per algorithm.
+//! `--sample N` keeps every N-th problem of each file (an even spread over the length
+//! buckets); `--limit N` keeps the first N (the shortest).
 //! With `--diameter 1` the reference is the stored optimal length; for other diameters
 //! the stored optima do not apply and our Dijkstra is the reference.
 //! `--check` exits with status 1 on any mismatch of an optimal algorithm of ours.
@@ -93,6 +95,7 @@ struct Options {
     check: bool,
     smooth: bool,
     limit: Option<usize>,
+    sample: usize,
     scens: Vec<PathBuf>,
 }
 
@@ -104,6 +107,7 @@ fn parse_args() -> Result<Options, String> {
         check: false,
         smooth: false,
         limit: None,
+        sample: 1,
         scens: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -123,6 +127,13 @@ fn parse_args() -> Result<Options, String> {
                         .parse()
                         .map_err(|_| "--limit needs a count".to_string())?,
                 )
+            }
+            "--sample" => {
+                o.sample = value("--sample")?
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| n > 0)
+                    .ok_or("--sample needs a positive count".to_string())?
             }
             "--check" => o.check = true,
             "--smooth" => o.smooth = true,
@@ -173,7 +184,7 @@ fn main() -> ExitCode {
                 eprintln!("error: {e}");
             }
             eprintln!(
-                "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--check] [--smooth] [--limit N] SCEN..."
+                "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--check] [--smooth] [--limit N] [--sample N] SCEN..."
             );
             return ExitCode::from(2);
         }
@@ -194,6 +205,9 @@ fn main() -> ExitCode {
             }
         };
         let (map, mut problems) = prepare(set);
+        if opts.sample > 1 {
+            problems = problems.into_iter().step_by(opts.sample).collect();
+        }
         if let Some(n) = opts.limit {
             problems.truncate(n);
         }

@@ -58,6 +58,7 @@ impl Scratch {
             self.heap.reserve_nodes(n);
             // Outputs can be as long as the map; reserving here keeps later queries allocation-free.
             self.path.reserve(n.saturating_sub(self.path.len()));
+            self.stack.reserve(n.saturating_sub(self.stack.len()));
             self.waypoints
                 .reserve(n.saturating_sub(self.waypoints.len()));
         }
