@@ -14,7 +14,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 const MAPS: [&str; 4] = ["AR0011SR", "maze512-4-0", "random512-20-0", "32room_000"];
 const QUERIES: usize = 40;
 
-fn load(dir: &Path, name: &str) -> (CachedScenario, Vec<Query>) {
+fn load(dir: &Path, name: &str) -> (CachedScenario, Vec<PathQuery>) {
     let scen = dir.join("scen").join(format!("{name}.map.scen"));
     let set = benchmark::load(&scen, &dir.join("maps")).expect("benchmark data");
     let step = (set.problems.len() / QUERIES).max(1);
@@ -23,7 +23,7 @@ fn load(dir: &Path, name: &str) -> (CachedScenario, Vec<Query>) {
         .iter()
         .step_by(step)
         .take(QUERIES)
-        .map(|p| Query::new(p.start, p.goal))
+        .map(|p| PathQuery::new(p.start, p.goal))
         .collect();
     (
         CachedScenario::from_bits(set.map.into_bits()).unwrap(),

@@ -15,8 +15,8 @@ use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, NavGrid, PathRequest, PathResult, Pathfinder, Query, Scenario,
-    TilepathPlugin, TilepathSettings,
+    Algorithm, CachedScenario, Cell, NavGrid, PathQuery, PathRequest, PathResult, Pathfinder,
+    Scenario, TilepathPlugin, TilepathSettings,
 };
 use bevy_tilepath::scenario::{benchmark, generate};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -104,11 +104,11 @@ fn plugin(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5));
     for requests in [1_000, 10_000] {
         group.throughput(Throughput::Elements(requests as u64));
-        let queries: Vec<Query> = pairs
+        let queries: Vec<PathQuery> = pairs
             .iter()
             .cycle()
             .take(requests)
-            .map(|&(start, goal)| Query::new(start, goal).algorithm(Algorithm::Jps))
+            .map(|&(start, goal)| PathQuery::new(start, goal).algorithm(Algorithm::Jps))
             .collect();
         let mut pathfinder = Pathfinder::new();
         group.bench_function(BenchmarkId::new("bare-pathfinder", requests), |b| {

@@ -247,7 +247,7 @@ impl Lab {
         let entry = &maps[*current];
         let size = entry.map.size();
         for (result, pixels) in results.iter_mut().zip(pixels.iter_mut()) {
-            let query = bevy_tilepath::search::Query::new(entry.start, entry.goal)
+            let query = bevy_tilepath::search::PathQuery::new(entry.start, entry.goal)
                 .algorithm(result.algorithm)
                 .smooth(*smooth)
                 .limits(Limits {

@@ -272,7 +272,7 @@ fn references(map: &CachedScenario, problems: &[Problem], diameter: u32) -> Vec<
     problems
         .iter()
         .map(|p| {
-            let q = Query::new(p.start, p.goal)
+            let q = PathQuery::new(p.start, p.goal)
                 .algorithm(Algorithm::Dijkstra)
                 .diameter(diameter);
             pf.find(map, &q).ok().map(|s| s.length)
@@ -295,7 +295,7 @@ fn run(
     let mut pf = Pathfinder::new();
     let gp = (runner == Runner::GpJps).then(|| gp_grid(layer));
     let query = |p: &Problem| {
-        Query::new(p.start, p.goal)
+        PathQuery::new(p.start, p.goal)
             .diameter(opts.diameter)
             .smooth(opts.smooth)
             .algorithm(match runner {

@@ -16,7 +16,7 @@ pub mod tilemap;
 pub mod prelude {
     pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
     pub use crate::scenario::{CachedScenario, Scenario};
-    pub use crate::search::{Algorithm, Limits, PathError, PathStats, Pathfinder, Query};
+    pub use crate::search::{Algorithm, Limits, PathError, PathQuery, PathStats, Pathfinder};
 
     pub use crate::components::{
         FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,

@@ -45,9 +45,9 @@ fn grid() -> CachedScenario {
 #[test]
 fn queries_allocate_nothing_after_warm_up() {
     let map = grid();
-    let queries: Vec<Query> = (0..40)
+    let queries: Vec<PathQuery> = (0..40)
         .map(|i| {
-            Query::new(
+            PathQuery::new(
                 Cell::new(i % 4, (i * 5) % 64),
                 Cell::new(95 - i % 3, (i * 11) % 64),
             )

@@ -29,7 +29,7 @@ fn conformance(algorithm: Algorithm, diameter: u32, step: usize) -> (usize, Vec<
         let layer = map.layer(diameter).unwrap();
         for p in set.problems.iter().step_by(step) {
             checked += 1;
-            let q = Query::new(p.start, p.goal)
+            let q = PathQuery::new(p.start, p.goal)
                 .algorithm(algorithm)
                 .diameter(diameter);
             let expected = if diameter == 1 {

@@ -79,7 +79,7 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
         case.diameter,
         case.connectivity,
     );
-    let query = Query::new(case.start, case.goal)
+    let query = PathQuery::new(case.start, case.goal)
         .algorithm(algorithm)
         .diameter(case.diameter)
         .connectivity(case.connectivity)
@@ -198,7 +198,7 @@ fn a_reused_pathfinder_answers_like_a_fresh_one() {
     let mut reused = Pathfinder::new();
     let mut answered = 0;
     for i in 0..200 {
-        let q = Query::new(
+        let q = PathQuery::new(
             Cell::new(i % 60, (i * 7) % 40),
             Cell::new((i * 13) % 60, (i * 3) % 40),
         )
@@ -219,7 +219,7 @@ fn a_reused_pathfinder_answers_like_a_fresh_one() {
 #[test]
 fn limits_stop_a_search_with_a_typed_error() {
     let map = CachedScenario::new(GridSize::new(100, 100)).unwrap();
-    let q = Query::new(Cell::new(0, 0), Cell::new(99, 99))
+    let q = PathQuery::new(Cell::new(0, 0), Cell::new(99, 99))
         .algorithm(Algorithm::Dijkstra)
         .limits(Limits {
             max_expanded: 10,
@@ -251,7 +251,7 @@ fn limits_stop_a_search_with_a_typed_error() {
 fn bad_queries_get_typed_errors() {
     let map = CachedScenario::from_ascii("...\n.#.\n...").unwrap();
     let mut pf = Pathfinder::new();
-    let q = |s: Cell, g: Cell| Query::new(s, g);
+    let q = |s: Cell, g: Cell| PathQuery::new(s, g);
     assert_eq!(
         pf.find(&map, &q(Cell::new(-1, 0), Cell::new(0, 0))),
         Err(PathError::OutOfBounds {

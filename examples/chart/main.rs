@@ -18,7 +18,7 @@ mod font;
 mod png;
 
 use font::FONT;
-use png::{adler32, crc32, encode_png};
+use png::encode_png;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,6 +1,6 @@
 //! Tests of the chart: checksums, parsing, axis, layout and a PNG round trip.
 
-use super::png::zlib_stored;
+use super::png::{adler32, crc32, zlib_stored};
 use super::*;
 
 const SAMPLE: &str = "\

@@ -4,7 +4,7 @@
 //! the octile heuristic is consistent); memory O(map area), reused between queries.
 
 use super::pathfinder::Scratch;
-use super::query::{PathError, Query};
+use super::query::{PathError, PathQuery};
 use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT};
 use crate::scenario::Layer;
 
@@ -38,7 +38,7 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
 pub(crate) fn search(
     s: &mut Scratch,
     layer: &Layer,
-    query: &Query,
+    query: &PathQuery,
     mode: Mode,
 ) -> Result<(), PathError> {
     let goal = query.goal;

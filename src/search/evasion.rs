@@ -51,7 +51,7 @@
 //!     ..........
 //! ").unwrap();
 //! let mut pf = Pathfinder::new();
-//! let query = Query::new(Cell::new(0, 2), Cell::new(9, 2)).algorithm(Algorithm::Evasion);
+//! let query = PathQuery::new(Cell::new(0, 2), Cell::new(9, 2)).algorithm(Algorithm::Evasion);
 //! let stats = pf.find(&map, &query).unwrap();
 //! // Round the top of the block: it is nearer the line than the bottom.
 //! assert!(pf.path().iter().all(|c| c.y <= 2));
@@ -59,7 +59,7 @@
 //! ```
 
 use super::pathfinder::Scratch;
-use super::query::{PathError, Query};
+use super::query::{PathError, PathQuery};
 use crate::grid::{Cell, Connectivity};
 use crate::scenario::Layer;
 
@@ -259,7 +259,7 @@ impl Follower {
 
 /// Runs evasion from `query.start` to `query.goal` (both free). On success `s.path`
 /// holds a valid cell path; on failure it is empty.
-pub(crate) fn search(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), PathError> {
+pub(crate) fn search(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
     let mut traces = std::mem::take(&mut s.evasion.traces);
     let result = walk(s, layer, query, &mut traces);
     s.evasion.traces = traces;
@@ -279,7 +279,7 @@ fn not_found(s: &Scratch) -> PathError {
 fn walk(
     s: &mut Scratch,
     layer: &Layer,
-    query: &Query,
+    query: &PathQuery,
     traces: &mut [Vec<Cell>; 2],
 ) -> Result<(), PathError> {
     let line = Line::new(query.start, query.goal);
@@ -403,7 +403,7 @@ fn merge_diagonals(layer: &Layer, path: &mut Vec<Cell>) {
 }
 
 /// True when `path` runs from the query's start to its goal by legal moves on free cells.
-fn is_valid(layer: &Layer, path: &[Cell], query: &Query) -> bool {
+fn is_valid(layer: &Layer, path: &[Cell], query: &PathQuery) -> bool {
     let ends = path.first() == Some(&query.start) && path.last() == Some(&query.goal);
     ends && path.iter().all(|&c| !layer.is_blocked(c))
         && path.windows(2).all(|w| {
@@ -429,12 +429,12 @@ mod tests {
         CachedScenario::from_ascii(text).unwrap()
     }
 
-    fn evasion(start: (i32, i32), goal: (i32, i32)) -> Query {
-        Query::new(start.into(), goal.into()).algorithm(Algorithm::Evasion)
+    fn evasion(start: (i32, i32), goal: (i32, i32)) -> PathQuery {
+        PathQuery::new(start.into(), goal.into()).algorithm(Algorithm::Evasion)
     }
 
     /// Runs the query and checks the returned path against the movement rules.
-    fn run(map: &CachedScenario, query: &Query) -> (Result<PathStats, PathError>, Vec<Cell>) {
+    fn run(map: &CachedScenario, query: &PathQuery) -> (Result<PathStats, PathError>, Vec<Cell>) {
         let mut pf = Pathfinder::new();
         let result = pf.find(map, query);
         let path = pf.path().to_vec();
@@ -449,7 +449,7 @@ mod tests {
         (result, path)
     }
 
-    fn optimal_length(map: &CachedScenario, query: &Query) -> f64 {
+    fn optimal_length(map: &CachedScenario, query: &PathQuery) -> f64 {
         let mut pf = Pathfinder::new();
         pf.find(map, &query.algorithm(Algorithm::AStar))
             .unwrap()
@@ -729,7 +729,7 @@ mod tests {
             let start = free[a as usize % free.len()];
             let goal = free[b as usize % free.len()];
             let connectivity = if cardinal { Connectivity::Cardinal } else { Connectivity::Octile };
-            let q = Query::new(start, goal).algorithm(Algorithm::Evasion).diameter(diameter).connectivity(connectivity);
+            let q = PathQuery::new(start, goal).algorithm(Algorithm::Evasion).diameter(diameter).connectivity(connectivity);
             let mut pf = Pathfinder::new();
             match pf.find(&m, &q) {
                 Ok(stats) => {

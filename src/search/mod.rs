@@ -11,5 +11,5 @@ mod validate;
 
 pub use heap::IndexedHeap;
 pub use pathfinder::{PathStats, Pathfinder};
-pub use query::{Algorithm, Limit, Limits, PathError, Query, UnknownAlgorithm};
+pub use query::{Algorithm, Limit, Limits, PathError, PathQuery, UnknownAlgorithm};
 pub use validate::{InvalidPath, validate_path};

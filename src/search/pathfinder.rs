@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::heap::IndexedHeap;
-use super::query::{Algorithm, Limit, PathError, Query};
+use super::query::{Algorithm, Limit, PathError, PathQuery};
 use super::{astar, evasion, jps, uninformed};
 use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, GridSize, STRAIGHT};
 use crate::scenario::{CachedScenario, Layer};
@@ -48,7 +48,7 @@ pub(crate) struct Scratch {
 
 impl Scratch {
     /// Prepares for a new query on a map of `size`; allocates only when the map grew.
-    pub(crate) fn begin(&mut self, size: GridSize, query: &Query) {
+    pub(crate) fn begin(&mut self, size: GridSize, query: &PathQuery) {
         let n = size.area();
         if self.stamp.len() < n {
             self.stamp.resize(n, 0);
@@ -195,7 +195,7 @@ impl Scratch {
 ///     ......
 /// ").unwrap();
 /// let mut pf = Pathfinder::new();
-/// let stats = pf.find(&map, &Query::new(Cell::new(0, 1), Cell::new(5, 1))).unwrap();
+/// let stats = pf.find(&map, &PathQuery::new(Cell::new(0, 1), Cell::new(5, 1))).unwrap();
 /// assert_eq!(pf.path().first(), Some(&Cell::new(0, 1)));
 /// assert_eq!(pf.path().last(), Some(&Cell::new(5, 1)));
 /// // No corner cutting: around the wall by straight steps only.
@@ -217,7 +217,11 @@ impl Pathfinder {
     ///
     /// Checks, in order: diameter, bounds, start and goal blocked, components
     /// (unreachable answered in O(1)); then runs the query's algorithm.
-    pub fn find(&mut self, map: &CachedScenario, query: &Query) -> Result<PathStats, PathError> {
+    pub fn find(
+        &mut self,
+        map: &CachedScenario,
+        query: &PathQuery,
+    ) -> Result<PathStats, PathError> {
         self.smoothed = false;
         let size = map.size();
         // Resets stamps and outputs in O(1), so a rejected query leaves nothing stale behind.
@@ -264,7 +268,7 @@ impl Pathfinder {
         })
     }
 
-    fn run(&mut self, layer: &Layer, query: &Query) -> Result<(), PathError> {
+    fn run(&mut self, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
         let s = &mut self.scratch;
         match query.algorithm {
             Algorithm::AStar => astar::search(s, layer, query, astar::Mode::AStar),

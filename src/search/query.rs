@@ -18,7 +18,7 @@ pub enum Algorithm {
     Dijkstra,
     /// Breadth-first search: fewest steps, not shortest length.
     Bfs,
-    /// Depth-first search bounded by [`Query::radius`]. Finds some path, usually long.
+    /// Depth-first search bounded by [`PathQuery::radius`]. Finds some path, usually long.
     Dfs,
     /// Iterative-deepening DFS: grows the radius until a path is found or a limit ends it.
     Iddfs,
@@ -138,11 +138,11 @@ pub enum Limit {
 ///
 /// ```
 /// use bevy_tilepath::prelude::*;
-/// let q = Query::new(Cell::new(0, 0), Cell::new(5, 3)).algorithm(Algorithm::Jps).diameter(3);
+/// let q = PathQuery::new(Cell::new(0, 0), Cell::new(5, 3)).algorithm(Algorithm::Jps).diameter(3);
 /// assert_eq!(q.diameter, 3);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Query {
+pub struct PathQuery {
     /// Where the agent stands.
     pub start: Cell,
     /// Where it wants to be.
@@ -162,7 +162,7 @@ pub struct Query {
     pub smooth: bool,
 }
 
-impl Query {
+impl PathQuery {
     /// A* from `start` to `goal` for a one-cell agent, octile moves, no limits.
     pub fn new(start: Cell, goal: Cell) -> Self {
         Self {

@@ -6,7 +6,7 @@
 //! grows that square until the answer is yes.
 
 use super::pathfinder::Scratch;
-use super::query::{PathError, Query};
+use super::query::{PathError, PathQuery};
 use crate::grid::{Cell, Connectivity, Direction};
 use crate::scenario::Layer;
 
@@ -44,7 +44,7 @@ fn legal_moves(layer: &Layer, c: Cell, octile: bool) -> u8 {
 ///
 /// When to use: unweighted questions ("how many moves away is it?"), a reference for
 /// tests, or tiny maps. For shortest length use A* or JPS, which expand far fewer cells.
-pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), PathError> {
+pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
     let start_i = s.index(query.start);
     let goal_i = s.index(query.goal);
     let octile = query.connectivity == Connectivity::Octile;
@@ -86,7 +86,7 @@ pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), P
     })
 }
 
-/// Depth-first search bounded by [`Query::radius`]: cells farther than the radius
+/// Depth-first search bounded by [`PathQuery::radius`]: cells farther than the radius
 /// (Chebyshev) from the start are never entered; `None` means the whole map.
 ///
 /// Returns the first path it walks into, which is valid but usually longer than the
@@ -99,14 +99,14 @@ pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), P
 ///
 /// When to use: existence questions inside a small area around an agent ("can I get
 /// there without leaving this room?"), where a cheap bounded answer beats an optimal path.
-pub(crate) fn dfs(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), PathError> {
+pub(crate) fn dfs(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
     bounded_dfs(s, layer, query, query.radius.unwrap_or(u32::MAX))
 }
 
 /// Iterative-deepening DFS over the radius: runs `bounded_dfs` with radius
 /// r₀ = Chebyshev distance from start to goal (no path fits in a smaller square), then
 /// doubles the radius after each failed round, capped at the radius that covers the
-/// whole map. [`Query::radius`] is ignored.
+/// whole map. [`PathQuery::radius`] is ignored.
 ///
 /// Doubling (rather than adding one) keeps the total work within a constant factor
 /// of the last round: a round's work is bounded by its square's area, which grows
@@ -122,7 +122,7 @@ pub(crate) fn dfs(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), P
 ///
 /// When to use: when a path is expected close by but the searched area must stay
 /// small and bounded by [`crate::search::Limits`]; otherwise BFS or A* answer faster.
-pub(crate) fn iddfs(s: &mut Scratch, layer: &Layer, query: &Query) -> Result<(), PathError> {
+pub(crate) fn iddfs(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
     let (w, h) = (s.size.width as i32, s.size.height as i32);
     let start = query.start;
     let whole_map = start
@@ -173,7 +173,7 @@ fn toward_goal(c: Cell, goal: Cell, k: u8) -> Direction {
 fn bounded_dfs(
     s: &mut Scratch,
     layer: &Layer,
-    query: &Query,
+    query: &PathQuery,
     radius: u32,
 ) -> Result<(), PathError> {
     let (start, goal) = (query.start, query.goal);
@@ -238,7 +238,7 @@ mod tests {
     use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, GridSize, STRAIGHT};
     use crate::scenario::{BitGrid, CachedScenario, Layer, render};
     use crate::search::{
-        Algorithm, Limit, Limits, PathError, PathStats, Pathfinder, Query, validate_path,
+        Algorithm, Limit, Limits, PathError, PathQuery, PathStats, Pathfinder, validate_path,
     };
     use proptest::prelude::*;
     use std::collections::VecDeque;
@@ -248,14 +248,14 @@ mod tests {
     }
 
     /// Runs `query`; on success also returns the path.
-    fn run(map: &CachedScenario, query: Query) -> Result<(PathStats, Vec<Cell>), PathError> {
+    fn run(map: &CachedScenario, query: PathQuery) -> Result<(PathStats, Vec<Cell>), PathError> {
         let mut pf = Pathfinder::new();
         pf.find(map, &query)
             .map(|stats| (stats, pf.path().to_vec()))
     }
 
     /// Asserts that `path` answers `query` by the movement rules, showing the map if not.
-    fn assert_valid(map: &CachedScenario, query: &Query, path: &[Cell]) {
+    fn assert_valid(map: &CachedScenario, query: &PathQuery, path: &[Cell]) {
         let layer = map.layer(query.diameter).unwrap();
         let check = validate_path(layer, path, query.start, query.goal, query.connectivity);
         assert_eq!(check, Ok(()), "{query:?}\n{}", render(map, path));
@@ -336,7 +336,7 @@ mod tests {
     fn bfs_takes_chebyshev_steps_on_an_open_octile_map() {
         let open = CachedScenario::new(GridSize::new(12, 9)).unwrap();
         for goal in [(11, 0), (11, 8), (3, 7), (0, 5), (7, 2)] {
-            let q = Query::new(Cell::new(1, 1), goal.into()).algorithm(Algorithm::Bfs);
+            let q = PathQuery::new(Cell::new(1, 1), goal.into()).algorithm(Algorithm::Bfs);
             let (stats, path) = run(&open, q).unwrap();
             assert_valid(&open, &q, &path);
             assert_eq!(steps(&path), q.start.chebyshev(q.goal));
@@ -348,7 +348,7 @@ mod tests {
     fn bfs_takes_manhattan_steps_on_an_open_cardinal_map() {
         let open = CachedScenario::new(GridSize::new(12, 9)).unwrap();
         for goal in [(11, 0), (11, 8), (3, 7), (0, 5), (7, 2)] {
-            let q = Query::new(Cell::new(1, 1), goal.into())
+            let q = PathQuery::new(Cell::new(1, 1), goal.into())
                 .algorithm(Algorithm::Bfs)
                 .connectivity(Connectivity::Cardinal);
             let (_, path) = run(&open, q).unwrap();
@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn bfs_walks_a_straight_row_rather_than_an_equally_short_zigzag() {
         let open = CachedScenario::new(GridSize::new(9, 5)).unwrap();
-        let q = Query::new(Cell::new(0, 2), Cell::new(8, 2)).algorithm(Algorithm::Bfs);
+        let q = PathQuery::new(Cell::new(0, 2), Cell::new(8, 2)).algorithm(Algorithm::Bfs);
         let (stats, path) = run(&open, q).unwrap();
         assert_eq!(stats.cost, 8 * STRAIGHT);
         assert!(path.iter().all(|c| c.y == 2), "{}", render(&open, &path));
@@ -374,7 +374,7 @@ mod tests {
             .####.
             ......
         ");
-        let q = Query::new(Cell::new(0, 1), Cell::new(5, 1)).algorithm(Algorithm::Bfs);
+        let q = PathQuery::new(Cell::new(0, 1), Cell::new(5, 1)).algorithm(Algorithm::Bfs);
         let (stats, path) = run(&m, q).unwrap();
         assert_valid(&m, &q, &path);
         assert_eq!(steps(&path), 7);
@@ -385,7 +385,7 @@ mod tests {
     fn dfs_walks_straight_to_the_goal_on_an_open_map() {
         let open = CachedScenario::new(GridSize::new(30, 20)).unwrap();
         for goal in [(29, 19), (25, 4), (2, 17), (14, 0), (0, 12)] {
-            let q = Query::new(Cell::new(14, 10), goal.into()).algorithm(Algorithm::Dfs);
+            let q = PathQuery::new(Cell::new(14, 10), goal.into()).algorithm(Algorithm::Dfs);
             let (_, path) = run(&open, q).unwrap();
             assert_valid(&open, &q, &path);
             assert_eq!(
@@ -408,7 +408,7 @@ mod tests {
             ...######.
             ..........
         ");
-        let q = Query::new(Cell::new(4, 3), Cell::new(1, 3))
+        let q = PathQuery::new(Cell::new(4, 3), Cell::new(1, 3))
             .algorithm(Algorithm::Dfs)
             .radius(Some(3));
         let mut pf = Pathfinder::new();
@@ -425,7 +425,7 @@ mod tests {
     #[test]
     fn dfs_reports_not_found_when_the_goal_lies_beyond_its_radius() {
         let open = CachedScenario::new(GridSize::new(10, 10)).unwrap();
-        let q = Query::new(Cell::new(0, 0), Cell::new(5, 2))
+        let q = PathQuery::new(Cell::new(0, 0), Cell::new(5, 2))
             .algorithm(Algorithm::Dfs)
             .radius(Some(4));
         assert!(matches!(run(&open, q), Err(PathError::NotFound { .. })));
@@ -441,7 +441,7 @@ mod tests {
             ...#...
             .......
         ");
-        let q = Query::new(Cell::new(2, 0), Cell::new(4, 0))
+        let q = PathQuery::new(Cell::new(2, 0), Cell::new(4, 0))
             .algorithm(Algorithm::Dfs)
             .radius(Some(2));
         // Inside the radius only the 3x3 block left of the wall is reachable.
@@ -465,7 +465,7 @@ mod tests {
     fn iddfs_finds_a_path_through_a_maze() {
         let m = map(MAZE);
         for conn in [Connectivity::Octile, Connectivity::Cardinal] {
-            let q = Query::new(Cell::new(0, 0), Cell::new(0, 6))
+            let q = PathQuery::new(Cell::new(0, 0), Cell::new(0, 6))
                 .algorithm(Algorithm::Iddfs)
                 .connectivity(conn);
             let (_, path) = run(&m, q).unwrap();
@@ -476,7 +476,7 @@ mod tests {
     #[test]
     fn iddfs_needs_one_round_on_an_open_map() {
         let open = CachedScenario::new(GridSize::new(20, 20)).unwrap();
-        let q = Query::new(Cell::new(3, 4), Cell::new(15, 9)).algorithm(Algorithm::Iddfs);
+        let q = PathQuery::new(Cell::new(3, 4), Cell::new(15, 9)).algorithm(Algorithm::Iddfs);
         let (stats, path) = run(&open, q).unwrap();
         assert_eq!(steps(&path), 12);
         // One straight walk: the start plus every cell before the goal.
@@ -486,7 +486,7 @@ mod tests {
     #[test]
     fn iddfs_stops_at_the_expansion_limit() {
         let m = map(MAZE);
-        let q = Query::new(Cell::new(0, 0), Cell::new(0, 6))
+        let q = PathQuery::new(Cell::new(0, 0), Cell::new(0, 6))
             .algorithm(Algorithm::Iddfs)
             .limits(Limits {
                 max_expanded: 10,
@@ -505,7 +505,7 @@ mod tests {
     fn searches_reuse_one_pathfinder_across_algorithms() {
         let m = map(MAZE);
         let mut pf = Pathfinder::new();
-        let q = Query::new(Cell::new(0, 0), Cell::new(12, 2));
+        let q = PathQuery::new(Cell::new(0, 0), Cell::new(12, 2));
         for a in [
             Algorithm::Dfs,
             Algorithm::Bfs,
@@ -543,7 +543,7 @@ mod tests {
     }
 
     /// The map with the path, or with just the start and goal when there is none.
-    fn drawing(m: &CachedScenario, q: &Query, path: &[Cell]) -> String {
+    fn drawing(m: &CachedScenario, q: &PathQuery, path: &[Cell]) -> String {
         if path.is_empty() {
             render(m, &[q.start, q.goal])
         } else {
@@ -552,7 +552,7 @@ mod tests {
     }
 
     /// Checks BFS, DFS (unbounded and with `radius`) and IDDFS on one query against the oracle.
-    fn check_query(pf: &mut Pathfinder, m: &CachedScenario, q: Query, radius: u32) {
+    fn check_query(pf: &mut Pathfinder, m: &CachedScenario, q: PathQuery, radius: u32) {
         let layer = m.layer(q.diameter).unwrap();
         let best = oracle(layer, q.start, q.goal, q.connectivity, u32::MAX);
         for algorithm in [Algorithm::Bfs, Algorithm::Dfs, Algorithm::Iddfs] {
@@ -623,7 +623,7 @@ mod tests {
                         else {
                             continue;
                         };
-                        let q = Query::new(start, goal).diameter(diameter).connectivity(conn);
+                        let q = PathQuery::new(start, goal).diameter(diameter).connectivity(conn);
                         check_query(&mut pf, &m, q, radius);
                     }
                 }

@@ -102,7 +102,7 @@ mod tests {
     use super::{line_of_sight, smooth};
     use crate::grid::{Cell, Connectivity, GridSize, path_length};
     use crate::scenario::{BitGrid, CachedScenario, Layer, render};
-    use crate::search::{Algorithm, Pathfinder, Query};
+    use crate::search::{Algorithm, PathQuery, Pathfinder};
     use proptest::prelude::*;
 
     fn cells(list: &[(i32, i32)]) -> Vec<Cell> {
@@ -271,7 +271,7 @@ mod tests {
                     };
                     for algorithm in [Algorithm::AStar, Algorithm::Dfs] {
                         for conn in [Connectivity::Octile, Connectivity::Cardinal] {
-                            let q = Query::new(start, goal)
+                            let q = PathQuery::new(start, goal)
                                 .diameter(diameter)
                                 .algorithm(algorithm)
                                 .connectivity(conn)

@@ -12,7 +12,7 @@ use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
 };
 use crate::plugin::TilepathSettings;
-use crate::search::{Pathfinder, Query as SearchQuery};
+use crate::search::{PathQuery as SearchQuery, Pathfinder};
 
 /// One search of this frame.
 #[derive(Debug)]

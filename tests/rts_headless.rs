@@ -1,0 +1,29 @@
+//! The RTS example's simulation, headless: units never stand in walls and every order
+//! they can still reach is completed, with walls built across their paths as they walk.
+
+#[path = "../examples/rts/sim.rs"]
+mod sim;
+
+use sim::headless::{HeadlessConfig, run_headless};
+
+#[test]
+fn units_stay_out_of_walls_and_complete_every_reachable_order() {
+    let mut config = HeadlessConfig::new(480, 200);
+    config.script.order_every = 50;
+    config.script.wall_every = 60;
+    config.script.group = (10, 40);
+    config.script.max_distance = Some(24);
+    config.settle_frames = 2400;
+    config.unbounded_solving = true;
+    let summary = run_headless(&config);
+    println!("{summary}");
+
+    assert_eq!(summary.units, 200, "{summary}");
+    assert!(summary.orders >= 5, "{summary}");
+    assert!(summary.cells_walled > 0, "{summary}");
+    assert!(summary.replans > 0, "{summary}");
+    assert!(summary.arrivals > 0, "{summary}");
+    assert_eq!(summary.max_in_walls, 0, "{summary}");
+    assert_eq!(summary.unfinished_reachable, 0, "{summary}");
+    assert!(summary.passed());
+}
