@@ -1,0 +1,161 @@
+//! The HUD panel: unit counts, path answers per second, pathfinding time per frame, the
+//! algorithm and the overlay state, and the controls.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_tilepath::prelude::{TilepathGizmos, TilepathSettings, TilepathSystems};
+
+use crate::input::Selected;
+use crate::sim::script::Script;
+use crate::sim::{SimStats, Unit};
+use crate::view::TEAM_COLORS;
+
+/// Seconds between two refreshes of the numbers.
+const REFRESH: f32 = 0.5;
+const TEXT: Color = Color::srgb(0.9, 0.92, 0.95);
+const MUTED: Color = Color::srgb(0.6, 0.64, 0.7);
+
+/// Adds the HUD.
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<HudClock>()
+            .add_systems(Startup, setup_hud)
+            .add_systems(Update, update_hud.after(TilepathSystems::Steer));
+    }
+}
+
+#[derive(Component)]
+struct StatsText;
+
+/// Rolling window of the numbers shown.
+#[derive(Resource, Default)]
+struct HudClock {
+    elapsed: f32,
+    frames: u32,
+    answers_at_start: u64,
+    solve_sum: Duration,
+    solve_peak: Duration,
+}
+
+fn line(text: impl Into<String>, size: f32, color: Color) -> impl Bundle {
+    (
+        Text::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+    )
+}
+
+fn setup_hud(mut commands: Commands) {
+    let help = "left drag    select units\n\
+                shift        add to selection\n\
+                right click  move (formation)\n\
+                W / E hold   paint / erase walls\n\
+                A            next algorithm\n\
+                D            debug overlay\n\
+                R            random orders";
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(0.0),
+                top: px(0.0),
+                width: px(316.0),
+                height: percent(100.0),
+                flex_direction: FlexDirection::Column,
+                row_gap: px(10.0),
+                padding: UiRect::all(px(14.0)),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.02, 0.03, 0.05, 0.85)),
+        ))
+        .with_children(|panel| {
+            panel.spawn(line("bevy_tilepath RTS", 22.0, TEXT));
+            panel.spawn((line("", 14.0, TEXT), StatsText));
+            panel.spawn(line(help, 14.0, MUTED));
+            panel
+                .spawn(line("units: ", 14.0, MUTED))
+                .with_children(|legend| {
+                    legend.spawn((
+                        TextSpan::new("team 1  "),
+                        TextFont::from_font_size(14.0),
+                        TextColor(TEAM_COLORS[0]),
+                    ));
+                    legend.spawn((
+                        TextSpan::new("team 2\n"),
+                        TextFont::from_font_size(14.0),
+                        TextColor(TEAM_COLORS[1]),
+                    ));
+                    legend.spawn((
+                        TextSpan::new("1, 2 or 3 cells wide"),
+                        TextFont::from_font_size(14.0),
+                        TextColor(MUTED),
+                    ));
+                });
+        });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn update_hud(
+    time: Res<Time<Real>>,
+    stats: Res<SimStats>,
+    settings: Res<TilepathSettings>,
+    gizmos: Res<GizmoConfigStore>,
+    script: Option<Res<Script>>,
+    mut clock: ResMut<HudClock>,
+    units: Query<(), With<Unit>>,
+    selected: Query<(), (With<Unit>, With<Selected>)>,
+    mut text: Single<&mut Text, With<StatsText>>,
+) {
+    clock.elapsed += time.delta_secs();
+    clock.frames += 1;
+    clock.solve_sum += stats.solve_time;
+    clock.solve_peak = clock.solve_peak.max(stats.solve_time);
+    if clock.elapsed < REFRESH && !text.0.is_empty() {
+        return;
+    }
+    let secs = clock.elapsed.max(1e-3);
+    let answers = stats.answers - clock.answers_at_start;
+    let frames = clock.frames.max(1);
+    let solve_ms = clock.solve_sum.as_secs_f64() * 1000.0 / f64::from(frames);
+    let peak_ms = clock.solve_peak.as_secs_f64() * 1000.0;
+    let frame_ms = secs * 1000.0 / frames as f32;
+    let (overlay, _) = gizmos.config::<TilepathGizmos>();
+    let on_off = |b: bool| if b { "on" } else { "off" };
+    text.0 = format!(
+        "units     {:>5}  selected {:>4}\n\
+         walking   {:>5}  arrived {:>5}\n\
+         orders    {:>5}  in walls {:>4}\n\
+         answers   {:>5}  per s {:>7.0}\n\
+         re-plans  {:>5}  unstuck {:>5}\n\
+         pathfinding {solve_ms:.2} ms/frame\n\
+         \x20           peak {peak_ms:.2} ms\n\
+         frame     {frame_ms:.1} ms ({:.0} fps)\n\
+         walls     +{} / -{}\n\n\
+         algorithm {:<10} [A]\n\
+         overlay   {:<10} [D]\n\
+         random    {:<10} [R]",
+        units.iter().len(),
+        selected.iter().len(),
+        stats.moving,
+        stats.arrivals,
+        stats.orders,
+        stats.in_walls,
+        stats.answers,
+        answers as f32 / secs,
+        stats.replans,
+        stats.unstuck,
+        frames as f32 / secs,
+        stats.cells_walled,
+        stats.cells_cleared,
+        settings.default_algorithm.name(),
+        on_off(overlay.enabled),
+        on_off(script.is_some_and(|s| s.config.enabled)),
+    );
+    *clock = HudClock {
+        answers_at_start: stats.answers,
+        ..default()
+    };
+}

@@ -1,0 +1,608 @@
+//! The RTS simulation, with or without a window: level, units, move orders, live wall
+//! edits and statistics. `main.rs` adds rendering and input on top; `run_headless` drives
+//! it with scripted orders (also used by `tests/rts_headless.rs`).
+
+#[path = "formation.rs"]
+pub mod formation;
+#[path = "headless.rs"]
+pub mod headless;
+#[path = "level.rs"]
+pub mod level;
+#[path = "script.rs"]
+pub mod script;
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_tilepath::prelude::{
+    Algorithm, Arrived, BlocksPath, CachedScenario, Cell, CollisionLayer, NavGrid, PathRequest,
+    PathResult, PathSolved, Steering, TilepathSettings, TilepathSystems,
+};
+use bevy_tilepath::scenario::generate::SplitMix64;
+
+use formation::{FormationPlanner, Member};
+use level::{Level, TileKind};
+
+/// World units per cell.
+pub const TILE: f32 = 8.0;
+
+/// A unit counts as arrived within this fraction of a cell of its goal's centre.
+const ARRIVAL_TOLERANCE: f32 = 0.5;
+
+/// A walking unit that has not moved half a cell for this many frames asks for a new
+/// path from where it stands (pushed off its path against a wall corner, it may
+/// otherwise wait forever).
+const STUCK_FRAMES: u32 = 90;
+
+/// Cells around a unit (beyond its footprint) where walls may not be painted.
+pub const PAINT_MARGIN: i32 = 2;
+
+/// What the simulation is started with.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Number of units (split over two teams).
+    pub units: usize,
+    /// Seed of the unit sizes.
+    pub seed: u64,
+    /// Algorithm of the path requests.
+    pub algorithm: Algorithm,
+    /// Crate root, where `assets/` lives.
+    pub root: String,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self {
+            units: 500,
+            seed: 7,
+            algorithm: Algorithm::AStar,
+            root: env!("CARGO_MANIFEST_DIR").to_string(),
+        }
+    }
+}
+
+/// A unit: its size in cells and its team.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Unit {
+    /// Agent diameter in cells (1, 2 or 3).
+    pub diameter: u32,
+    /// Team 0 starts bottom left, team 1 top right.
+    pub team: u8,
+}
+
+impl Unit {
+    /// Chebyshev radius of the unit's footprint in cells.
+    pub fn radius(&self) -> i32 {
+        (self.diameter / 2) as i32
+    }
+}
+
+/// The unit's current move order.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct UnitOrder {
+    /// Order number (0 = never ordered).
+    pub id: u32,
+    /// The unit's own slot of the formation.
+    pub goal: Option<Cell>,
+    /// The unit reached its slot.
+    pub arrived: bool,
+    /// The first answer to this order has not come yet (later answers are re-plans).
+    pub awaiting_answer: bool,
+    /// Where the unit was when it last made progress, and frames since then.
+    progress_at: Vec2,
+    still_frames: u32,
+}
+
+impl UnitOrder {
+    /// True while the unit is walking to a goal.
+    pub fn active(&self) -> bool {
+        self.goal.is_some() && !self.arrived
+    }
+}
+
+/// Send a group to a target cell; each unit gets its own slot around it.
+#[derive(Message, Clone, Debug)]
+pub struct MoveOrder {
+    /// The units.
+    pub units: Vec<Entity>,
+    /// Where the group gathers.
+    pub target: Cell,
+}
+
+/// Turn a cell into a wall or back into ground.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WallEdit {
+    /// The cell.
+    pub cell: Cell,
+    /// True to build a wall, false to clear the cell.
+    pub blocked: bool,
+}
+
+/// The simulation's shared state.
+#[derive(Resource)]
+pub struct Sim {
+    /// The level as loaded.
+    pub level: Level,
+    /// The tilemap entity (with `CollisionLayer` and `TileStorage`).
+    pub tilemap: Entity,
+    planner: FormationPlanner,
+    members: Vec<Member>,
+    member_entities: Vec<Entity>,
+    goals: Vec<Option<Cell>>,
+    keep_clear: Vec<u32>,
+    keep_clear_stamp: u32,
+    next_order: u32,
+}
+
+/// Counters and timings.
+#[derive(Resource, Debug, Default)]
+pub struct SimStats {
+    /// Frames simulated.
+    pub frames: u64,
+    /// Move orders with at least one unit given a slot.
+    pub orders: u32,
+    /// Units given a slot, over all orders.
+    pub units_ordered: u64,
+    /// Units of orders that found no slot for them (they keep their previous order).
+    pub units_without_slot: u64,
+    /// Units that reached their slot.
+    pub arrivals: u64,
+    /// Answers to path requests (first answers and re-plans).
+    pub answers: u64,
+    /// Answers that were re-plans after a map edit.
+    pub replans: u64,
+    /// Answers that were failures.
+    pub failures: u64,
+    /// New paths asked for units that made no progress for [`STUCK_FRAMES`].
+    pub unstuck: u64,
+    /// Cells turned into walls / cleared.
+    pub cells_walled: u64,
+    /// Cells cleared.
+    pub cells_cleared: u64,
+    /// Wall edits refused because a unit or a unit's goal was too close.
+    pub edits_refused: u64,
+    /// Units whose footprint overlaps an obstacle, this frame.
+    pub in_walls: usize,
+    /// Largest `in_walls` seen.
+    pub max_in_walls: usize,
+    /// Units on the way to a goal, this frame.
+    pub moving: usize,
+    /// Time spent in the plugin's solve step this frame.
+    pub solve_time: Duration,
+    /// Sum of `solve_time` over all frames.
+    pub solve_total: Duration,
+    /// Largest `solve_time`.
+    pub solve_max: Duration,
+    solve_started: Option<Instant>,
+}
+
+/// The simulation's system sets in `Update`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SimSystems {
+    /// Systems that write [`MoveOrder`]s and [`WallEdit`]s (input, script); before the
+    /// plugin's map sync.
+    Input,
+}
+
+/// The simulation's startup systems (level, then units).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SimStartup;
+
+/// Adds the simulation (needs `TilepathPlugin`; works with `MinimalPlugins`).
+pub struct SimPlugin(pub SimConfig);
+
+impl Plugin for SimPlugin {
+    fn build(&self, app: &mut App) {
+        let config = self.0.clone();
+        let level = Level::load(&config.root);
+        info!("level: {}", level.source);
+        app.insert_resource(TilepathSettings {
+            default_algorithm: config.algorithm,
+            ..default()
+        })
+        .insert_resource(SimSeed(config.seed, config.units))
+        .insert_resource(PendingLevel(Some(level)))
+        .init_resource::<SimStats>()
+        .add_message::<MoveOrder>()
+        .add_message::<WallEdit>()
+        .configure_sets(Update, SimSystems::Input.before(TilepathSystems::SyncMap))
+        .add_systems(
+            Startup,
+            (spawn_level, spawn_units).chain().in_set(SimStartup),
+        )
+        .add_systems(
+            Update,
+            (
+                apply_wall_edits
+                    .after(SimSystems::Input)
+                    .before(TilepathSystems::SyncMap),
+                apply_move_orders
+                    .after(TilepathSystems::SyncMap)
+                    .before(TilepathSystems::Replan),
+                start_solve_clock
+                    .after(TilepathSystems::Replan)
+                    .before(TilepathSystems::Solve),
+                stop_solve_clock
+                    .after(TilepathSystems::Solve)
+                    .before(TilepathSystems::Steer),
+                track_units.after(TilepathSystems::Steer),
+            ),
+        );
+    }
+}
+
+#[derive(Resource)]
+struct SimSeed(u64, usize);
+
+#[derive(Resource)]
+struct PendingLevel(Option<Level>);
+
+/// Spawns the tilemap: one tile entity per cell, `BlocksPath` on obstacles.
+fn spawn_level(mut commands: Commands, mut pending: ResMut<PendingLevel>) {
+    let Some(level) = pending.0.take() else {
+        return;
+    };
+    let size = level.size();
+    let map_size = TilemapSize {
+        x: size.width,
+        y: size.height,
+    };
+    let tilemap = commands.spawn_empty().id();
+    let mut storage = TileStorage::empty(map_size);
+    for y in 0..size.height {
+        for x in 0..size.width {
+            let cell = Cell::new(x as i32, y as i32);
+            let kind = level.kind(cell);
+            let position = TilePos { x, y };
+            let mut tile = commands.spawn(TileBundle {
+                position,
+                tilemap_id: TilemapId(tilemap),
+                texture_index: TileTextureIndex(kind.atlas_index()),
+                ..default()
+            });
+            if kind.blocks() {
+                tile.insert(BlocksPath);
+            }
+            storage.set(&position, tile.id());
+        }
+    }
+    commands.entity(tilemap).insert((
+        storage,
+        map_size,
+        TilemapGridSize { x: TILE, y: TILE },
+        TilemapTileSize { x: TILE, y: TILE },
+        Transform::default(),
+        CollisionLayer::default(),
+    ));
+    commands.insert_resource(Sim {
+        level,
+        tilemap,
+        planner: FormationPlanner::default(),
+        members: Vec::new(),
+        member_entities: Vec::new(),
+        goals: Vec::new(),
+        keep_clear: Vec::new(),
+        keep_clear_stamp: 0,
+        next_order: 1,
+    });
+}
+
+/// World position of the centre of `cell` (the tilemap sits at the origin, anchor `None`).
+pub fn cell_center(cell: Cell) -> Vec2 {
+    Vec2::new(cell.x as f32, cell.y as f32) * TILE
+}
+
+/// Steering of a unit of `diameter` cells: bigger units are slower. Units are pushed
+/// apart only closer than the formation spacing (so units standing on their slots never
+/// push), and weakly, so that a walking unit can still squeeze past units that stand.
+pub fn steering_for(diameter: u32) -> Steering {
+    let separation = match diameter {
+        0 | 1 => 0.85 * TILE,
+        2 => 1.5 * TILE,
+        _ => 1.8 * TILE,
+    };
+    Steering {
+        speed: 72.0 - 8.0 * diameter as f32,
+        arrival_radius: TILE,
+        separation_radius: separation,
+        separation_strength: 0.2,
+    }
+}
+
+/// Spawns the units in formation around the two bases: 70 % one cell wide, 20 % two, 10 % three.
+fn spawn_units(mut commands: Commands, seed: Res<SimSeed>, mut sim: ResMut<Sim>) {
+    let sim = &mut *sim;
+    let map = match CachedScenario::from_bits(sim.level.bits.clone()) {
+        Ok(map) => map,
+        Err(e) => {
+            error!("the level is empty: {e}");
+            return;
+        }
+    };
+    let mut rng = SplitMix64::new(seed.0);
+    let total = seed.1;
+    let bases = sim.level.bases();
+    sim.planner.start(map.size());
+    for (team, &base) in bases.iter().enumerate() {
+        let count = total / 2 + if team == 0 { total % 2 } else { 0 };
+        sim.members.clear();
+        for _ in 0..count {
+            let diameter = match rng.below(10) {
+                0 => 3,
+                1 | 2 => 2,
+                _ => 1,
+            };
+            sim.members.push(Member {
+                start: base,
+                diameter,
+            });
+        }
+        sim.members.sort_by_key(|m| std::cmp::Reverse(m.diameter));
+        sim.planner.assign(&map, base, &sim.members, &mut sim.goals);
+        for (member, goal) in sim.members.iter().zip(&sim.goals) {
+            let Some(cell) = *goal else {
+                continue;
+            };
+            let p = cell_center(cell);
+            commands.spawn((
+                Unit {
+                    diameter: member.diameter,
+                    team: team as u8,
+                },
+                UnitOrder::default(),
+                steering_for(member.diameter),
+                Transform::from_xyz(p.x, p.y, 2.0 - 0.2 * member.diameter as f32),
+            ));
+        }
+    }
+}
+
+/// Applies wall edits to the tiles (marker and texture), refusing cells too close to a
+/// unit or to a unit's goal so that no unit ever stands in a wall.
+fn apply_wall_edits(
+    mut commands: Commands,
+    mut edits: MessageReader<WallEdit>,
+    mut sim: ResMut<Sim>,
+    mut stats: ResMut<SimStats>,
+    units: Query<(&Unit, &Transform, &UnitOrder)>,
+    storages: Query<&TileStorage>,
+    mut textures: Query<&mut TileTextureIndex>,
+) {
+    if edits.is_empty() {
+        return;
+    }
+    let sim = &mut *sim;
+    let size = sim.level.size();
+    let Ok(storage) = storages.get(sim.tilemap) else {
+        edits.clear();
+        return;
+    };
+    if sim.keep_clear.len() != size.area() {
+        sim.keep_clear = vec![0; size.area()];
+        sim.keep_clear_stamp = 0;
+    }
+    sim.keep_clear_stamp = sim.keep_clear_stamp.wrapping_add(1);
+    if sim.keep_clear_stamp == 0 {
+        sim.keep_clear.fill(0);
+        sim.keep_clear_stamp = 1;
+    }
+    let stamp = sim.keep_clear_stamp;
+    let mut mark = |center: Cell, r: i32| {
+        for y in center.y - r..=center.y + r {
+            for x in center.x - r..=center.x + r {
+                let c = Cell::new(x, y);
+                if size.contains(c) {
+                    sim.keep_clear[size.index(c)] = stamp;
+                }
+            }
+        }
+    };
+    for (unit, transform, order) in &units {
+        let p = transform.translation.truncate();
+        let here = Cell::new((p.x / TILE).round() as i32, (p.y / TILE).round() as i32);
+        mark(here, unit.radius() + PAINT_MARGIN);
+        if let Some(goal) = order.goal.filter(|_| order.active()) {
+            mark(goal, unit.radius() + 1);
+        }
+    }
+    for edit in edits.read() {
+        let cell = edit.cell;
+        if !size.contains(cell) {
+            continue;
+        }
+        let Some(tile) = storage.get(&TilePos::new(cell.x as u32, cell.y as u32)) else {
+            continue;
+        };
+        let Ok(mut texture) = textures.get_mut(tile) else {
+            continue;
+        };
+        if TileKind::index_blocks(texture.0) == edit.blocked {
+            continue;
+        }
+        if edit.blocked {
+            if sim.keep_clear[size.index(cell)] == stamp {
+                stats.edits_refused += 1;
+                continue;
+            }
+            texture.0 = TileKind::Wall.atlas_index();
+            commands.entity(tile).insert(BlocksPath);
+            stats.cells_walled += 1;
+        } else {
+            texture.0 = TileKind::ground(cell).atlas_index();
+            commands.entity(tile).remove::<BlocksPath>();
+            stats.cells_cleared += 1;
+        }
+    }
+}
+
+/// Gives every unit of each order its own slot around the target and a path request.
+fn apply_move_orders(
+    mut commands: Commands,
+    mut orders: MessageReader<MoveOrder>,
+    grid: Option<Res<NavGrid>>,
+    mut sim: ResMut<Sim>,
+    mut stats: ResMut<SimStats>,
+    mut units: Query<(Entity, &Unit, &Transform, &mut UnitOrder)>,
+) {
+    let Some(grid) = grid else {
+        orders.clear();
+        return;
+    };
+    let sim = &mut *sim;
+    for order in orders.read() {
+        sim.member_entities.clear();
+        sim.member_entities.extend(order.units.iter().copied());
+        sim.member_entities.sort_unstable();
+        sim.member_entities.dedup();
+        sim.planner.start(grid.size());
+        for (entity, unit, transform, current) in &units {
+            if sim.member_entities.binary_search(&entity).is_ok() {
+                continue;
+            }
+            let keep = match current.goal {
+                Some(goal) if !current.arrived => Some(goal),
+                _ => grid.world_to_cell(transform.translation.truncate()),
+            };
+            if let Some(cell) = keep {
+                sim.planner.reserve(cell, unit.radius());
+            }
+        }
+        sim.members.clear();
+        sim.member_entities.retain(|&entity| {
+            let Ok((_, unit, transform, _)) = units.get(entity) else {
+                return false;
+            };
+            let Some(start) = grid.world_to_cell(transform.translation.truncate()) else {
+                return false;
+            };
+            sim.members.push(Member {
+                start,
+                diameter: unit.diameter,
+            });
+            true
+        });
+        sim.planner
+            .assign(grid.scenario(), order.target, &sim.members, &mut sim.goals);
+        let id = sim.next_order;
+        let mut given = 0;
+        for (&entity, goal) in sim.member_entities.iter().zip(&sim.goals) {
+            let Ok((_, unit, _, mut current)) = units.get_mut(entity) else {
+                continue;
+            };
+            let Some(goal) = *goal else {
+                stats.units_without_slot += 1;
+                continue;
+            };
+            *current = UnitOrder {
+                id,
+                goal: Some(goal),
+                arrived: false,
+                awaiting_answer: true,
+                ..default()
+            };
+            commands
+                .entity(entity)
+                .insert(PathRequest::new(goal).diameter(unit.diameter).smooth(true));
+            given += 1;
+        }
+        if given > 0 {
+            sim.next_order += 1;
+            stats.orders += 1;
+            stats.units_ordered += given;
+        }
+    }
+}
+
+fn start_solve_clock(mut stats: ResMut<SimStats>) {
+    stats.solve_started = Some(Instant::now());
+}
+
+fn stop_solve_clock(mut stats: ResMut<SimStats>) {
+    if let Some(started) = stats.solve_started.take() {
+        let t = started.elapsed();
+        stats.solve_time = t;
+        stats.solve_total += t;
+        stats.solve_max = stats.solve_max.max(t);
+    }
+}
+
+/// What [`track_units`] reads and writes of a unit.
+type TrackedUnit = (
+    Entity,
+    &'static Unit,
+    &'static Transform,
+    &'static mut UnitOrder,
+    Option<&'static PathRequest>,
+    Option<&'static PathResult>,
+    Has<Arrived>,
+);
+
+/// Counts answers, re-plans, arrivals and units standing in walls, and asks for a new
+/// path for units that made no progress for a while.
+fn track_units(
+    mut commands: Commands,
+    grid: Option<Res<NavGrid>>,
+    mut stats: ResMut<SimStats>,
+    mut answers: MessageReader<PathSolved>,
+    mut units: Query<TrackedUnit>,
+) {
+    stats.frames += 1;
+    for answer in answers.read() {
+        stats.answers += 1;
+        if answer.outcome.is_err() {
+            stats.failures += 1;
+        }
+        if let Ok((.., mut order, _, _, _)) = units.get_mut(answer.entity) {
+            if order.awaiting_answer {
+                order.awaiting_answer = false;
+            } else {
+                stats.replans += 1;
+            }
+        }
+    }
+    let Some(grid) = grid else {
+        return;
+    };
+    let (mut in_walls, mut moving, mut arrivals) = (0, 0, 0);
+    for (entity, unit, transform, mut order, request, result, plugin_arrived) in &mut units {
+        let p = transform.translation.truncate();
+        match grid.world_to_cell(p) {
+            Some(cell) if !grid.is_blocked(cell, unit.diameter) => {}
+            _ => in_walls += 1,
+        }
+        let Some(goal) = order.goal else {
+            continue;
+        };
+        if order.arrived {
+            continue;
+        }
+        let close = p.distance(grid.cell_to_world(goal)) <= ARRIVAL_TOLERANCE * TILE;
+        if close || (plugin_arrived && !order.awaiting_answer) {
+            order.arrived = true;
+            arrivals += 1;
+            continue;
+        }
+        moving += 1;
+        if p.distance(order.progress_at) > 0.5 * TILE || result.is_none_or(|r| r.found().is_none())
+        {
+            order.progress_at = p;
+            order.still_frames = 0;
+        } else {
+            order.still_frames += 1;
+            if order.still_frames >= STUCK_FRAMES
+                && let Some(&request) = request
+            {
+                commands.entity(entity).insert(request);
+                order.awaiting_answer = true;
+                order.progress_at = p;
+                order.still_frames = 0;
+                stats.unstuck += 1;
+            }
+        }
+    }
+    stats.arrivals += arrivals;
+    stats.in_walls = in_walls;
+    stats.max_in_walls = stats.max_in_walls.max(in_walls);
+    stats.moving = moving;
+}
