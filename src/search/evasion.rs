@@ -261,6 +261,12 @@ impl Follower {
 /// holds a valid cell path; on failure it is empty.
 pub(crate) fn search(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
     let mut traces = std::mem::take(&mut s.evasion.traces);
+    // A contour walk visits a cell at most once per side it borders, so twice the area
+    // bounds a trace: reserving it on warm-up keeps later queries allocation-free.
+    let bound = 2 * s.size.area();
+    for t in &mut traces {
+        t.reserve(bound.saturating_sub(t.len()));
+    }
     let result = walk(s, layer, query, &mut traces);
     s.evasion.traces = traces;
     if result.is_err() {

@@ -61,6 +61,8 @@ impl JpsScratch {
     fn begin(&mut self, area: usize) {
         if self.done.len() < area {
             self.done.resize(area, 0);
+            // At most one entry per cell: reserving now keeps later queries allocation-free.
+            self.next.reserve(area.saturating_sub(self.next.len()));
         }
         if self.generation == u32::MAX {
             self.done.fill(0);
