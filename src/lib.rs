@@ -10,6 +10,8 @@ pub mod search;
 pub mod smoothing;
 pub mod steering;
 mod systems;
+#[cfg(test)]
+mod test_support;
 pub mod tilemap;
 
 /// The common imports.

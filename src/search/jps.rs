@@ -455,6 +455,7 @@ mod tests {
     use crate::grid::{Cell, GridSize};
     use crate::scenario::{BitGrid, CachedScenario, render};
     use crate::search::{Algorithm, PathQuery, PathStats, Pathfinder};
+    use crate::test_support::random_map;
     use proptest::prelude::*;
 
     /// Checks that `path` walks from `start` to `goal` by king moves over free cells of
@@ -499,23 +500,6 @@ mod tests {
                 None
             }
         }
-    }
-
-    /// A `width` x `height` map with about `percent` % walls, from a seed.
-    fn random_map(width: u32, height: u32, percent: u64, seed: u64) -> CachedScenario {
-        let mut rng = seed | 1;
-        let mut bits = BitGrid::new(GridSize::new(width, height), false);
-        for y in 0..height as i32 {
-            for x in 0..width as i32 {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                if rng % 100 < percent {
-                    bits.set(Cell::new(x, y), true);
-                }
-            }
-        }
-        CachedScenario::from_bits(bits).unwrap()
     }
 
     /// Compares JPS with Dijkstra on `pairs` random start/goal pairs of free cells.

@@ -236,10 +236,11 @@ fn bounded_dfs(
 #[cfg(test)]
 mod tests {
     use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, GridSize, STRAIGHT};
-    use crate::scenario::{BitGrid, CachedScenario, Layer, render};
+    use crate::scenario::{CachedScenario, Layer, render};
     use crate::search::{
         Algorithm, Limit, Limits, PathError, PathQuery, PathStats, Pathfinder, validate_path,
     };
+    use crate::test_support::{free_cell, random_map};
     use proptest::prelude::*;
     use std::collections::VecDeque;
 
@@ -516,30 +517,6 @@ mod tests {
             pf.find(&m, &q).unwrap();
             assert_valid(&m, &q, pf.path());
         }
-    }
-
-    /// A `width` x `height` map with about `percent` % walls, from a seed.
-    fn random_map(width: u32, height: u32, percent: u64, seed: u64) -> CachedScenario {
-        let mut rng = seed | 1;
-        let mut bits = BitGrid::new(GridSize::new(width, height), false);
-        for y in 0..height as i32 {
-            for x in 0..width as i32 {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                bits.set(Cell::new(x, y), rng % 100 < percent);
-            }
-        }
-        CachedScenario::from_bits(bits).unwrap()
-    }
-
-    /// The first cell free in `layer` at or after index `pick` (wrapping), if any.
-    fn free_cell(layer: &Layer, pick: u64) -> Option<Cell> {
-        let size = layer.size();
-        let n = size.area();
-        (0..n)
-            .map(|k| size.cell((pick as usize + k) % n))
-            .find(|&c| !layer.is_blocked(c))
     }
 
     /// The map with the path, or with just the start and goal when there is none.

@@ -101,8 +101,9 @@ fn next_waypoint(layer: &Layer, path: &[Cell], from: usize) -> usize {
 mod tests {
     use super::{line_of_sight, smooth};
     use crate::grid::{Cell, Connectivity, GridSize, path_length};
-    use crate::scenario::{BitGrid, CachedScenario, Layer, render};
+    use crate::scenario::{CachedScenario, Layer, render};
     use crate::search::{Algorithm, PathQuery, Pathfinder};
+    use crate::test_support::{free_cell, random_map};
     use proptest::prelude::*;
 
     fn cells(list: &[(i32, i32)]) -> Vec<Cell> {
@@ -190,30 +191,6 @@ mod tests {
             "\n{}",
             render(&m, &out)
         );
-    }
-
-    /// A `width` x `height` map with about `percent` % walls, from a seed.
-    fn random_map(width: u32, height: u32, percent: u64, seed: u64) -> CachedScenario {
-        let mut rng = seed | 1;
-        let mut bits = BitGrid::new(GridSize::new(width, height), false);
-        for y in 0..height as i32 {
-            for x in 0..width as i32 {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                bits.set(Cell::new(x, y), rng % 100 < percent);
-            }
-        }
-        CachedScenario::from_bits(bits).unwrap()
-    }
-
-    /// The first cell free in `layer` at or after index `pick` (wrapping), if any.
-    fn free_cell(layer: &Layer, pick: u64) -> Option<Cell> {
-        let size = layer.size();
-        let n = size.area();
-        (0..n)
-            .map(|k| size.cell((pick as usize + k) % n))
-            .find(|&c| !layer.is_blocked(c))
     }
 
     /// Asserts the guarantees of [`smooth`] for `out` smoothed from `path`.

@@ -76,8 +76,9 @@ pub fn line_of_sight(layer: &Layer, a: Cell, b: Cell) -> bool {
 #[cfg(test)]
 mod tests {
     use super::line_of_sight;
-    use crate::grid::{Cell, GridSize};
-    use crate::scenario::{BitGrid, CachedScenario, Layer, render};
+    use crate::grid::Cell;
+    use crate::scenario::{CachedScenario, Layer, render};
+    use crate::test_support::random_map;
     use proptest::prelude::*;
 
     fn map(text: &str) -> CachedScenario {
@@ -173,21 +174,6 @@ mod tests {
         assert!(!line_of_sight(layer, Cell::new(1, 0), Cell::new(1, 0)));
         assert!(!line_of_sight(layer, Cell::new(-1, 0), Cell::new(0, 1)));
         assert!(!line_of_sight(layer, Cell::new(0, 1), Cell::new(9, 1)));
-    }
-
-    /// A `width` x `height` map with about `percent` % walls, from a seed.
-    fn random_map(width: u32, height: u32, percent: u64, seed: u64) -> CachedScenario {
-        let mut rng = seed | 1;
-        let mut bits = BitGrid::new(GridSize::new(width, height), false);
-        for y in 0..height as i32 {
-            for x in 0..width as i32 {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                bits.set(Cell::new(x, y), rng % 100 < percent);
-            }
-        }
-        CachedScenario::from_bits(bits).unwrap()
     }
 
     proptest! {
