@@ -6,7 +6,7 @@ use super::bitgrid::BitGrid;
 use super::clearance::{self, CLEARANCE_CAP, CellRect};
 use super::components::Components;
 use super::{MapError, Scenario};
-use crate::grid::{Cell, GridSize};
+use crate::grid::{Cell, Direction, GridSize};
 
 /// Largest supported agent diameter in cells.
 pub const MAX_DIAMETER: u32 = 2 * CLEARANCE_CAP as u32 - 1;
@@ -77,6 +77,27 @@ impl Layer {
     #[inline]
     pub fn is_blocked(&self, cell: Cell) -> bool {
         self.blocked.get_or(cell, true)
+    }
+
+    /// The moves allowed from `cell` as a bit mask over [`Direction::ALL`] indices: a step
+    /// onto a free cell, and (octile only) a diagonal only when both straight cells it
+    /// passes between are free.
+    #[inline]
+    pub fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
+        let free = |dx: i32, dy: i32| !self.is_blocked(Cell::new(cell.x + dx, cell.y + dy));
+        let (e, s, w, n) = (free(1, 0), free(0, 1), free(-1, 0), free(0, -1));
+        let bit = |d: Direction, allowed: bool| u8::from(allowed) << d as u8;
+        let mut moves = bit(Direction::East, e)
+            | bit(Direction::South, s)
+            | bit(Direction::West, w)
+            | bit(Direction::North, n);
+        if octile {
+            moves |= bit(Direction::SouthEast, e && s && free(1, 1))
+                | bit(Direction::SouthWest, w && s && free(-1, 1))
+                | bit(Direction::NorthWest, w && n && free(-1, -1))
+                | bit(Direction::NorthEast, e && n && free(1, -1));
+        }
+        moves
     }
 
     /// True when the agent can stand on the on-map cell `(x, y)`; no bounds check beyond debug.

@@ -5,7 +5,7 @@
 
 use super::pathfinder::Scratch;
 use super::query::{PathError, PathQuery};
-use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT};
+use crate::grid::{Cell, Connectivity, Cost, Direction};
 use crate::scenario::Layer;
 
 /// Which priority the open list uses.
@@ -47,7 +47,6 @@ pub(crate) fn search(
     let conn = query.connectivity;
     let octile = conn == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
-    let (w, h) = (s.size.width as i32, s.size.height as i32);
     s.open(start_i, 0, u32::MAX);
     let (k, t) = priority(mode, 0, conn.heuristic(query.start, goal));
     s.heap.push(start_i, k, t);
@@ -68,13 +67,6 @@ pub(crate) fn search(
         let c = s.cell(i);
         let g = s.g[i as usize];
         let f = g + conn.heuristic(c, goal);
-        let free = |x: i32, y: i32| {
-            x >= 0 && y >= 0 && x < w && y < h && layer.is_free_xy(x as u32, y as u32)
-        };
-        let e = free(c.x + 1, c.y);
-        let so = free(c.x, c.y + 1);
-        let we = free(c.x - 1, c.y);
-        let no = free(c.x, c.y - 1);
         let relax = |n: Cell, step: Cost, s: &mut Scratch| {
             let ni = s.index(n);
             if s.is_closed(ni) {
@@ -98,30 +90,13 @@ pub(crate) fn search(
                 s.heap.decrease_key(ni, k, t);
             }
         };
-        if e {
-            relax(Cell::new(c.x + 1, c.y), STRAIGHT, s);
-        }
-        if so {
-            relax(Cell::new(c.x, c.y + 1), STRAIGHT, s);
-        }
-        if we {
-            relax(Cell::new(c.x - 1, c.y), STRAIGHT, s);
-        }
-        if no {
-            relax(Cell::new(c.x, c.y - 1), STRAIGHT, s);
-        }
-        if octile {
-            if e && so && free(c.x + 1, c.y + 1) {
-                relax(Cell::new(c.x + 1, c.y + 1), DIAGONAL, s);
-            }
-            if we && so && free(c.x - 1, c.y + 1) {
-                relax(Cell::new(c.x - 1, c.y + 1), DIAGONAL, s);
-            }
-            if we && no && free(c.x - 1, c.y - 1) {
-                relax(Cell::new(c.x - 1, c.y - 1), DIAGONAL, s);
-            }
-            if e && no && free(c.x + 1, c.y - 1) {
-                relax(Cell::new(c.x + 1, c.y - 1), DIAGONAL, s);
+        let moves = layer.legal_moves(c, octile);
+        // Straight moves first, then diagonals (even then odd direction indices).
+        for mut part in [moves & 0x55, moves & 0xAA] {
+            while part != 0 {
+                let d = Direction::ALL[part.trailing_zeros() as usize];
+                part &= part - 1;
+                relax(c.step(d), d.cost(), s);
             }
         }
     }

@@ -10,26 +10,6 @@ use super::query::{PathError, PathQuery};
 use crate::grid::{Cell, Connectivity, Direction};
 use crate::scenario::Layer;
 
-/// The moves allowed from `c` as a bit mask over [`Direction::ALL`] indices: a step onto
-/// a free cell, a diagonal only when both straight cells it passes between are free.
-#[inline]
-fn legal_moves(layer: &Layer, c: Cell, octile: bool) -> u8 {
-    let free = |dx: i32, dy: i32| !layer.is_blocked(Cell::new(c.x + dx, c.y + dy));
-    let (e, s, w, n) = (free(1, 0), free(0, 1), free(-1, 0), free(0, -1));
-    let bit = |d: Direction, allowed: bool| u8::from(allowed) << d as u8;
-    let mut moves = bit(Direction::East, e)
-        | bit(Direction::South, s)
-        | bit(Direction::West, w)
-        | bit(Direction::North, n);
-    if octile {
-        moves |= bit(Direction::SouthEast, e && s && free(1, 1))
-            | bit(Direction::SouthWest, w && s && free(-1, 1))
-            | bit(Direction::NorthWest, w && n && free(-1, -1))
-            | bit(Direction::NorthEast, e && n && free(1, -1));
-    }
-    moves
-}
-
 /// Breadth-first search: the path with the fewest steps (every allowed move counts one),
 /// and among those the shortest octile length.
 ///
@@ -65,7 +45,7 @@ pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(
         let c = s.cell(i);
         let g = s.g[i as usize];
         let depth = s.depth[i as usize] + 1;
-        let mut moves = legal_moves(layer, c, octile);
+        let mut moves = layer.legal_moves(c, octile);
         while moves != 0 {
             let d = Direction::ALL[moves.trailing_zeros() as usize];
             moves &= moves - 1;
@@ -194,7 +174,7 @@ fn bounded_dfs(
     s.stack.push((start_i, 0));
     while let Some(&(i, first)) = s.stack.last() {
         let c = s.cell(i);
-        let moves = legal_moves(layer, c, octile);
+        let moves = layer.legal_moves(c, octile);
         let mut k = first;
         let mut next = None;
         while k < 8 {
