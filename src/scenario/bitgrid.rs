@@ -66,6 +66,45 @@ impl BitGrid {
         (w >> (x & 63)) & 1 == 1
     }
 
+    /// The 3x3 block of bits around the on-grid cell `(x, y)` as 9 bits: bit `3 * (dy + 1) + (dx + 1)`
+    /// holds `(x + dx, y + dy)`; cells off the grid read as set. Three word reads, no per-cell
+    /// bounds checks.
+    #[inline]
+    pub fn neighbourhood(&self, x: u32, y: u32) -> u16 {
+        let above = if y == 0 { 7 } else { self.three_bits(x, y - 1) };
+        let below = if y + 1 >= self.size.height {
+            7
+        } else {
+            self.three_bits(x, y + 1)
+        };
+        above | (self.three_bits(x, y) << 3) | (below << 6)
+    }
+
+    /// Bits of cells `x - 1`, `x`, `x + 1` of on-grid row `y` (off-grid cells set).
+    #[inline(always)]
+    fn three_bits(&self, x: u32, y: u32) -> u16 {
+        let row = y as usize * self.words_per_row;
+        let word = |w: usize| {
+            if w < self.words_per_row {
+                self.words[row + w]
+            } else {
+                u64::MAX
+            }
+        };
+        let bits = if x == 0 {
+            (word(0) << 1) | 1
+        } else {
+            let b = x as usize - 1;
+            let (w, o) = (b >> 6, b & 63);
+            if o <= 61 {
+                word(w) >> o
+            } else {
+                (word(w) >> o) | (word(w + 1) << (64 - o))
+            }
+        };
+        (bits & 7) as u16
+    }
+
     /// The bit of `cell`, or `outside` for a cell off the grid.
     #[inline]
     pub fn get_or(&self, cell: Cell, outside: bool) -> bool {
@@ -124,6 +163,33 @@ impl BitGrid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbourhood_matches_cell_reads_everywhere_including_word_edges_and_borders() {
+        for width in [1u32, 2, 63, 64, 65, 127, 130] {
+            let size = GridSize::new(width, 3);
+            let mut g = BitGrid::new(size, false);
+            for i in 0..size.area() {
+                if (i * 7 + i / 5) % 3 == 0 {
+                    g.set(size.cell(i), true);
+                }
+            }
+            for i in 0..size.area() {
+                let c = size.cell(i);
+                let n = g.neighbourhood(c.x as u32, c.y as u32);
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        let bit = (n >> (3 * (dy + 1) + dx + 1)) & 1 == 1;
+                        let expected = g.get_or(Cell::new(c.x + dx, c.y + dy), true);
+                        assert_eq!(
+                            bit, expected,
+                            "width {width} cell {c:?} offset ({dx}, {dy})"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn padding_bits_past_the_row_end_stay_set() {

@@ -79,25 +79,15 @@ impl Layer {
         self.blocked.get_or(cell, true)
     }
 
-    /// The moves allowed from `cell` as a bit mask over [`Direction::ALL`] indices: a step
-    /// onto a free cell, and (octile only) a diagonal only when both straight cells it
-    /// passes between are free.
+    /// The moves allowed from the on-map `cell` as a bit mask over [`Direction::ALL`] indices:
+    /// a step onto a free cell, and (octile only) a diagonal only when both straight cells it
+    /// passes between are free. One 3x3 bit read and a table lookup.
     #[inline]
     pub fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
-        let free = |dx: i32, dy: i32| !self.is_blocked(Cell::new(cell.x + dx, cell.y + dy));
-        let (e, s, w, n) = (free(1, 0), free(0, 1), free(-1, 0), free(0, -1));
-        let bit = |d: Direction, allowed: bool| u8::from(allowed) << d as u8;
-        let mut moves = bit(Direction::East, e)
-            | bit(Direction::South, s)
-            | bit(Direction::West, w)
-            | bit(Direction::North, n);
-        if octile {
-            moves |= bit(Direction::SouthEast, e && s && free(1, 1))
-                | bit(Direction::SouthWest, w && s && free(-1, 1))
-                | bit(Direction::NorthWest, w && n && free(-1, -1))
-                | bit(Direction::NorthEast, e && n && free(1, -1));
-        }
-        moves
+        debug_assert!(self.size().contains(cell));
+        let around = self.blocked.neighbourhood(cell.x as u32, cell.y as u32);
+        let moves = LEGAL_MOVES[usize::from(around & 0x1ff)];
+        if octile { moves } else { moves & 0x55 }
     }
 
     /// True when the agent can stand on the on-map cell `(x, y)`; no bounds check beyond debug.
@@ -105,6 +95,34 @@ impl Layer {
     pub fn is_free_xy(&self, x: u32, y: u32) -> bool {
         !self.blocked.get_unchecked_cell(x, y)
     }
+}
+
+/// Octile legal moves for every 3x3 block of blocked bits (see [`BitGrid::neighbourhood`]).
+static LEGAL_MOVES: [u8; 512] = legal_moves_table();
+
+const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
+    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
+}
+
+const fn legal_moves_table() -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut around = 0;
+    while around < 512 {
+        let mut moves = 0u8;
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = Direction::ALL[d].delta();
+            let allowed = free_in(around, dx, dy)
+                && (dx == 0 || dy == 0 || (free_in(around, dx, 0) && free_in(around, 0, dy)));
+            if allowed {
+                moves |= 1 << d;
+            }
+            d += 1;
+        }
+        table[around] = moves;
+        around += 1;
+    }
+    table
 }
 
 /// The shared, read-only map every pathfinder searches: one obstacle bit per cell,

@@ -47,6 +47,7 @@ pub(crate) fn search(
     let conn = query.connectivity;
     let octile = conn == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
+    let offsets = s.step_offsets();
     s.open(start_i, 0, u32::MAX);
     let (k, t) = priority(mode, 0, conn.heuristic(query.start, goal));
     s.heap.push(start_i, k, t);
@@ -65,10 +66,9 @@ pub(crate) fn search(
         s.close(i);
         s.tick()?;
         let c = s.cell(i);
-        let g = s.g[i as usize];
+        let g = s.g(i);
         let f = g + conn.heuristic(c, goal);
-        let relax = |n: Cell, step: Cost, s: &mut Scratch| {
-            let ni = s.index(n);
+        let relax = |n: Cell, ni: u32, step: Cost, s: &mut Scratch| {
             if s.is_closed(ni) {
                 return;
             }
@@ -82,10 +82,9 @@ pub(crate) fn search(
                     let (k, t) = priority(mode, ng, nh);
                     s.heap.push(ni, k, t);
                 }
-            } else if ng < s.g[ni as usize] {
+            } else if ng < s.g(ni) {
                 // Only heap nodes get here: a node sent to the stack already has its optimal g.
-                s.g[ni as usize] = ng;
-                s.parent[ni as usize] = i;
+                s.relink(ni, ng, i);
                 let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
                 s.heap.decrease_key(ni, k, t);
             }
@@ -94,9 +93,10 @@ pub(crate) fn search(
         // Straight moves first, then diagonals (even then odd direction indices).
         for mut part in [moves & 0x55, moves & 0xAA] {
             while part != 0 {
-                let d = Direction::ALL[part.trailing_zeros() as usize];
+                let k = part.trailing_zeros() as usize;
                 part &= part - 1;
-                relax(c.step(d), d.cost(), s);
+                let d = Direction::ALL[k];
+                relax(c.step(d), i.wrapping_add(offsets[k]), d.cost(), s);
             }
         }
     }

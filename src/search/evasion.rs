@@ -374,13 +374,13 @@ fn evade(
 fn push_cell(s: &mut Scratch, c: Cell) {
     let i = s.index(c);
     if s.is_closed(i) {
-        let pos = s.parent[i as usize] as usize;
+        let pos = s.parent(i) as usize;
         if s.path.get(pos) == Some(&c) {
             s.path.truncate(pos + 1);
             return;
         }
     }
-    s.parent[i as usize] = s.path.len() as u32;
+    s.set_parent(i, s.path.len() as u32);
     s.close(i);
     s.path.push(c);
 }

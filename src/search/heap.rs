@@ -19,9 +19,15 @@ fn narrow(tie: Cost) -> u32 {
 }
 
 impl Entry {
+    /// `(key, tie)` as one number, so an ordering test is a single branch-free comparison.
+    #[inline]
+    fn rank(&self) -> u128 {
+        (u128::from(self.key) << 32) | u128::from(self.tie)
+    }
+
     #[inline]
     fn less(&self, other: &Entry) -> bool {
-        self.key < other.key || (self.key == other.key && self.tie < other.tie)
+        self.rank() < other.rank()
     }
 }
 
@@ -146,23 +152,35 @@ impl IndexedHeap {
 
     fn sift_down(&mut self, mut i: usize) {
         let e = self.entries[i];
+        let rank = e.rank();
         let n = self.entries.len();
         loop {
             let first = 4 * i + 1;
-            if first >= n {
-                break;
-            }
-            let mut c = first;
-            for k in first + 1..(first + 4).min(n) {
-                if self.entries[k].less(&self.entries[c]) {
-                    c = k;
+            let c = if first + 4 <= n {
+                // All four children present: pick the smallest without branches.
+                let r = |k: usize| self.entries[k].rank();
+                let (a, b) = (
+                    first + usize::from(r(first + 1) < r(first)),
+                    first + 2 + usize::from(r(first + 3) < r(first + 2)),
+                );
+                if r(b) < r(a) { b } else { a }
+            } else if first < n {
+                let mut c = first;
+                for k in first + 1..n {
+                    if self.entries[k].less(&self.entries[c]) {
+                        c = k;
+                    }
                 }
-            }
-            if !self.entries[c].less(&e) {
+                c
+            } else {
+                break;
+            };
+            let child = self.entries[c];
+            if child.rank() >= rank {
                 break;
             }
-            self.entries[i] = self.entries[c];
-            self.pos[self.entries[i].node as usize] = i as u32;
+            self.entries[i] = child;
+            self.pos[child.node as usize] = i as u32;
             i = c;
         }
         self.entries[i] = e;

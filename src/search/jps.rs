@@ -332,8 +332,8 @@ pub(crate) fn search(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Resul
 /// Jumps from node `i` in every direction its arrival direction leaves open.
 fn expand(s: &mut Scratch, grid: &Grid, i: u32) -> Result<(), PathError> {
     let c = s.cell(i);
-    let g = s.g[i as usize];
-    let parent = s.parent[i as usize];
+    let g = s.g(i);
+    let parent = s.parent(i);
     let from = (parent != u32::MAX).then(|| s.cell(parent));
     let f = g + grid.h(c);
     let mut dirs = grid.directions(c, from);
@@ -403,11 +403,10 @@ fn claim(s: &mut Scratch, grid: &Grid, ni: u32, g: Cost, parent: u32) -> bool {
         s.jps.set_done(ni, true);
         return true;
     }
-    if s.is_closed(ni) || g >= s.g[ni as usize] {
+    if s.is_closed(ni) || g >= s.g(ni) {
         return false;
     }
-    s.g[ni as usize] = g;
-    s.parent[ni as usize] = parent;
+    s.relink(ni, g, parent);
     if s.jps.is_done(ni) {
         return true;
     }
@@ -437,9 +436,8 @@ fn relax(s: &mut Scratch, grid: &Grid, j: Cell, g: Cost, parent: u32, f_now: Cos
         } else {
             s.heap.push(ji, g + h, h);
         }
-    } else if g < s.g[ji as usize] {
-        s.g[ji as usize] = g;
-        s.parent[ji as usize] = parent;
+    } else if g < s.g(ji) {
+        s.relink(ji, g, parent);
         if s.jps.is_done(ji) {
             s.jps.set_done(ji, false);
             s.heap.push(ji, g + h, h);

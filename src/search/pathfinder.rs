@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::heap::IndexedHeap;
 use super::query::{Algorithm, Limit, PathError, PathQuery};
 use super::{astar, evasion, jps, uninformed};
-use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, GridSize, STRAIGHT};
+use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, Direction, GridSize, STRAIGHT};
 use crate::scenario::{CachedScenario, Layer};
 use crate::smoothing;
 
@@ -23,6 +23,18 @@ pub struct PathStats {
     pub expanded: u32,
 }
 
+/// Per-cell cost and parent, side by side so a relaxation writes one cache line.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    g: Cost,
+    parent: u32,
+}
+
+const UNTOUCHED: Node = Node {
+    g: 0,
+    parent: u32::MAX,
+};
+
 /// Search state that survives between queries. Every cell has a stamp: equal to
 /// `generation` means seen this query (open), `generation + 1` means closed; any
 /// other value means untouched, so a new query resets everything by adding 2.
@@ -31,8 +43,7 @@ pub(crate) struct Scratch {
     pub size: GridSize,
     generation: u32,
     stamp: Vec<u32>,
-    pub g: Vec<Cost>,
-    pub parent: Vec<u32>,
+    nodes: Vec<Node>,
     pub heap: IndexedHeap,
     pub queue: VecDeque<u32>,
     pub stack: Vec<(u32, u8)>,
@@ -50,10 +61,9 @@ impl Scratch {
     /// Prepares for a new query on a map of `size`; allocates only when the map grew.
     pub(crate) fn begin(&mut self, size: GridSize, query: &PathQuery) {
         let n = size.area();
-        if self.stamp.len() < n {
+        if self.nodes.len() < n {
             self.stamp.resize(n, 0);
-            self.g.resize(n, 0);
-            self.parent.resize(n, u32::MAX);
+            self.nodes.resize(n, UNTOUCHED);
             self.depth.resize(n, 0);
             self.heap.reserve_nodes(n);
             // Outputs can be as long as the map; reserving here keeps later queries allocation-free.
@@ -94,7 +104,18 @@ impl Scratch {
 
     #[inline]
     pub fn cell(&self, index: u32) -> Cell {
-        self.size.cell(index as usize)
+        // 32-bit division: node ids are u32, and it is several times cheaper than 64-bit.
+        let w = self.size.width;
+        Cell::new((index % w) as i32, (index / w) as i32)
+    }
+
+    /// Id offsets of one step in each of [`Direction::ALL`], to be added with wrapping.
+    pub fn step_offsets(&self) -> [u32; 8] {
+        let w = self.size.width as i32;
+        Direction::ALL.map(|d| {
+            let (dx, dy) = d.delta();
+            (dy * w + dx) as u32
+        })
     }
 
     /// True when the node was seen (opened or closed) in this query.
@@ -113,14 +134,40 @@ impl Scratch {
     #[inline]
     pub fn open(&mut self, i: u32, g: Cost, parent: u32) {
         self.stamp[i as usize] = self.generation;
-        self.g[i as usize] = g;
-        self.parent[i as usize] = parent;
+        self.nodes[i as usize] = Node { g, parent };
+    }
+
+    /// Gives a seen node a better cost `g` through `parent`.
+    #[inline]
+    pub fn relink(&mut self, i: u32, g: Cost, parent: u32) {
+        let node = &mut self.nodes[i as usize];
+        node.g = g;
+        node.parent = parent;
     }
 
     /// Marks the node closed.
     #[inline]
     pub fn close(&mut self, i: u32) {
         self.stamp[i as usize] = self.generation + 1;
+    }
+
+    /// Cost of the best known way to a seen node.
+    #[inline]
+    pub fn g(&self, i: u32) -> Cost {
+        self.nodes[i as usize].g
+    }
+
+    /// Parent of a seen node (`u32::MAX` for the start), or any per-node number an
+    /// algorithm keeps there (evasion stores path positions).
+    #[inline]
+    pub fn parent(&self, i: u32) -> u32 {
+        self.nodes[i as usize].parent
+    }
+
+    /// Sets the number kept in the parent slot of a node.
+    #[inline]
+    pub fn set_parent(&mut self, i: u32, parent: u32) {
+        self.nodes[i as usize].parent = parent;
     }
 
     /// Counts one expansion and enforces the limits.
@@ -162,7 +209,7 @@ impl Scratch {
                 }
             }
             self.path.push(c);
-            let p = self.parent[i as usize];
+            let p = self.parent(i);
             if p == u32::MAX {
                 break;
             }

@@ -43,7 +43,7 @@ pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(
         s.close(i);
         s.tick()?;
         let c = s.cell(i);
-        let g = s.g[i as usize];
+        let g = s.g(i);
         let depth = s.depth[i as usize] + 1;
         let mut moves = layer.legal_moves(c, octile);
         while moves != 0 {
@@ -55,9 +55,8 @@ pub(crate) fn bfs(s: &mut Scratch, layer: &Layer, query: &PathQuery) -> Result<(
                 s.open(ni, ng, i);
                 s.depth[ni as usize] = depth;
                 s.queue.push_back(ni);
-            } else if !s.is_closed(ni) && s.depth[ni as usize] == depth && ng < s.g[ni as usize] {
-                s.g[ni as usize] = ng;
-                s.parent[ni as usize] = i;
+            } else if !s.is_closed(ni) && s.depth[ni as usize] == depth && ng < s.g(ni) {
+                s.relink(ni, ng, i);
             }
         }
     }
