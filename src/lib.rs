@@ -8,6 +8,7 @@ pub mod plugin;
 pub mod scenario;
 pub mod search;
 pub mod smoothing;
+pub mod stats;
 pub mod steering;
 mod systems;
 #[cfg(test)]
@@ -25,6 +26,7 @@ pub mod prelude {
     };
     pub use crate::debug::{TilepathDebugPlugin, TilepathGizmos};
     pub use crate::plugin::{TilepathPlugin, TilepathSettings, TilepathSystems};
+    pub use crate::stats::TilepathStats;
     pub use crate::steering::{Arrived, Steering, SteeringProgress};
     pub use crate::tilemap::{BlocksPath, CollisionLayer};
 }

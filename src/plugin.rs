@@ -81,6 +81,7 @@ use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
 };
 use crate::search::{Algorithm, Limits};
+use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
 use crate::systems::{self, PathQueue};
 use crate::tilemap::{self, BlocksPath, CollisionLayer};
@@ -145,8 +146,10 @@ impl Plugin for TilepathPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<TilepathSettings>()
             .init_resource::<PathQueue>()
+            .init_resource::<TilepathStats>()
             .add_message::<PathSolved>()
             .register_type::<TilepathSettings>()
+            .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
             .register_type::<PathRequest>()
             .register_type::<PathGoal>()

@@ -12,11 +12,15 @@ use crate::scenario::Layer;
 /// All distances are in world units, `speed` in world units per second. The unit slows
 /// down inside `arrival_radius` of its goal, and is pushed away from other steering units
 /// closer than `separation_radius` (the push grows to `separation_strength × speed` at
-/// zero distance). A move never takes the unit into a cell that is blocked for its
-/// [`PathRequest::diameter`] (or across the corner between two such cells): it slides
-/// along the free axis or stays. Units whose path is pending or failed keep still. On
-/// reaching the last waypoint (or, in a crowd, its cell when others hold it back) the
-/// unit gets the [`Arrived`] marker and stops; the marker goes when a new path arrives.
+/// zero distance, and never exceeds three quarters of the unit's step along its path, so
+/// a crowd slows a unit down but cannot stop it). A move never takes the unit into a
+/// cell that is blocked for its [`PathRequest::diameter`] (or across the corner between
+/// two such cells): it slides along the free axis or stays. A unit that gets no closer
+/// to its next waypoint for `replan_after` seconds (pushed behind a wall corner, say)
+/// marks its [`PathRequest`] changed, so the plugin plans again from where it stands.
+/// Units whose path is pending or failed keep still. On reaching the last waypoint (or,
+/// in a crowd, its cell when others hold it back) the unit gets the [`Arrived`] marker
+/// and stops; the marker goes when a new path arrives.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(SteeringProgress)]
@@ -29,6 +33,9 @@ pub struct Steering {
     pub separation_radius: f32,
     /// Strength of the push, as a fraction of `speed` at zero distance.
     pub separation_strength: f32,
+    /// Seconds without getting closer to the next waypoint before the unit asks for a
+    /// new path; zero, negative or infinite never asks.
+    pub replan_after: f32,
 }
 
 impl Default for Steering {
@@ -38,6 +45,7 @@ impl Default for Steering {
             arrival_radius: 8.0,
             separation_radius: 8.0,
             separation_strength: 0.5,
+            replan_after: 1.0,
         }
     }
 }
@@ -58,16 +66,67 @@ impl Steering {
 pub struct Arrived;
 
 /// How far along its path a steering unit is (added with [`Steering`]).
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct SteeringProgress {
     next: usize,
+    closest: f32,
+    stalled: f32,
+}
+
+impl Default for SteeringProgress {
+    fn default() -> Self {
+        Self {
+            next: 0,
+            closest: f32::INFINITY,
+            stalled: 0.0,
+        }
+    }
 }
 
 impl SteeringProgress {
     /// Index of the waypoint the unit is heading for.
     pub fn next_waypoint(&self) -> usize {
         self.next
+    }
+
+    /// Seconds the unit has spent without getting closer to its next waypoint.
+    pub fn stalled_secs(&self) -> f32 {
+        self.stalled
+    }
+
+    /// Starts following a new path.
+    fn restart(&mut self) {
+        *self = Self {
+            next: 1,
+            ..Self::default()
+        };
+    }
+
+    /// Records the waypoint now headed for and the distance to it after a frame of `dt`
+    /// seconds; true when the unit has now been stuck for `patience` seconds (the count
+    /// starts again).
+    fn stuck(
+        &mut self,
+        next: usize,
+        distance: f32,
+        tolerance: f32,
+        dt: f32,
+        patience: f32,
+    ) -> bool {
+        if next != self.next || distance < self.closest - tolerance {
+            self.next = next;
+            self.closest = distance;
+            self.stalled = 0.0;
+            return false;
+        }
+        self.stalled += dt;
+        if patience > 0.0 && patience.is_finite() && self.stalled >= patience {
+            self.closest = f32::INFINITY;
+            self.stalled = 0.0;
+            return true;
+        }
+        false
     }
 }
 
@@ -203,7 +262,7 @@ pub(crate) fn steer_units(
         Entity,
         &Steering,
         Option<Ref<PathResult>>,
-        Option<&PathRequest>,
+        Option<Mut<PathRequest>>,
         &mut Transform,
         &mut SteeringProgress,
         Has<Arrived>,
@@ -213,9 +272,8 @@ pub(crate) fn steer_units(
         return;
     };
     let dt = time.delta_secs();
-    if dt <= 0.0 || !dt.is_finite() {
-        return;
-    }
+    // A frame without time (the first one) moves nobody but still takes note of new paths.
+    let moving = dt > 0.0 && dt.is_finite();
     let radius = units
         .iter()
         .map(|(_, s, ..)| s.separation_radius)
@@ -233,7 +291,8 @@ pub(crate) fn steer_units(
         return;
     }
 
-    for (entity, steering, result, request, mut transform, mut progress, arrived) in &mut units {
+    for (entity, steering, result, mut request, mut transform, mut progress, arrived) in &mut units
+    {
         let pos = transform.translation.truncate();
         let Some(result) = result else {
             continue;
@@ -243,7 +302,7 @@ pub(crate) fn steer_units(
         }
         let mut arrived = arrived;
         if result.is_changed() {
-            progress.next = 1;
+            progress.restart();
             if arrived {
                 commands.entity(entity).remove::<Arrived>();
                 arrived = false;
@@ -252,15 +311,16 @@ pub(crate) fn steer_units(
         let PathResult::Found(path) = &*result else {
             continue;
         };
-        if arrived || path.waypoints.is_empty() {
+        if arrived || path.waypoints.is_empty() || !moving {
             continue;
         }
-        let diameter = request.map_or(1, |r| r.diameter);
+        let diameter = request.as_ref().map_or(1, |r| r.diameter);
         let Some(layer) = grid.scenario().layer(diameter) else {
             continue;
         };
 
-        let (along, at_goal) = follow(&path.waypoints, &mut progress.next, pos, steering, dt);
+        let mut next = progress.next;
+        let (along, at_goal) = follow(&path.waypoints, &mut next, pos, steering, dt);
         let mut push = Vec2::ZERO;
         let r = steering.separation_radius;
         if r > 0.0 && steering.separation_strength != 0.0 {
@@ -284,8 +344,10 @@ pub(crate) fn steer_units(
             });
         }
         let max_step = steering.speed.max(0.0) * dt;
-        let wanted = (along - pos) + push * steering.separation_strength * max_step;
-        let wanted = wanted.clamp_length_max(max_step);
+        let forward = along - pos;
+        let push = (push.clamp_length_max(1.0) * steering.separation_strength * max_step)
+            .clamp_length_max(0.75 * forward.length());
+        let wanted = (forward + push).clamp_length_max(max_step);
 
         let substeps = (wanted.length() / (0.45 * cell_span))
             .ceil()
@@ -298,6 +360,18 @@ pub(crate) fn steer_units(
         if p != pos {
             transform.translation.x = p.x;
             transform.translation.y = p.y;
+        }
+        let target = path.waypoints[next.min(path.waypoints.len() - 1)];
+        let tolerance = 0.01 * cell_span;
+        if progress.stuck(
+            next,
+            p.distance(target),
+            tolerance,
+            dt,
+            steering.replan_after,
+        ) && let Some(request) = request.as_mut()
+        {
+            request.set_changed();
         }
         // Arrived: on the goal, or in the goal cell on the last leg and held back by the
         // crowd (separation from units already standing there).

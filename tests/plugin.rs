@@ -180,6 +180,7 @@ fn spawn_units(app: &mut App, n: usize, seed: u64, free_starts: bool, steering: 
                 arrival_radius: 8.0,
                 separation_radius: 6.0,
                 separation_strength: 0.5,
+                ..Steering::default()
             });
         }
         units.push(Unit {

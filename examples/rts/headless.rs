@@ -80,8 +80,8 @@ pub struct Summary {
     pub replans: u64,
     /// Failed answers.
     pub failures: u64,
-    /// New paths asked for units that stood still on their way.
-    pub unstuck: u64,
+    /// Paths the plugin re-planned because a wall edit crossed them.
+    pub edit_replans: u64,
     /// Cells walled and cleared by the script.
     pub cells_walled: u64,
     /// Cells cleared by the script.
@@ -134,8 +134,8 @@ impl fmt::Display for Summary {
         }
         writeln!(
             f,
-            "  path answers         {} (re-plans {}, failures {}, unstuck {})",
-            self.answers, self.replans, self.failures, self.unstuck
+            "  path answers         {} (re-plans {} of which {} after wall edits, failures {})",
+            self.answers, self.replans, self.edit_replans, self.failures
         )?;
         writeln!(
             f,
@@ -288,7 +288,7 @@ pub fn run_headless(config: &HeadlessConfig) -> Summary {
     summary.answers = stats.answers;
     summary.replans = stats.replans;
     summary.failures = stats.failures;
-    summary.unstuck = stats.unstuck;
+    summary.edit_replans = stats.edit_replans;
     summary.cells_walled = stats.cells_walled;
     summary.cells_cleared = stats.cells_cleared;
     summary.max_in_walls = stats.max_in_walls;

@@ -129,7 +129,7 @@ fn update_hud(
          walking   {:>5}  arrived {:>5}\n\
          orders    {:>5}  in walls {:>4}\n\
          answers   {:>5}  per s {:>7.0}\n\
-         re-plans  {:>5}  unstuck {:>5}\n\
+         re-plans  {:>5}  edits {:>7}\n\
          pathfinding {solve_ms:.2} ms/frame\n\
          \x20           peak {peak_ms:.2} ms\n\
          frame     {frame_ms:.1} ms ({:.0} fps)\n\
@@ -146,7 +146,7 @@ fn update_hud(
         stats.answers,
         answers as f32 / secs,
         stats.replans,
-        stats.unstuck,
+        stats.edit_replans,
         frames as f32 / secs,
         stats.cells_walled,
         stats.cells_cleared,

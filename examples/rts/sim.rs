@@ -11,13 +11,13 @@ pub mod level;
 #[path = "script.rs"]
 pub mod script;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
     Algorithm, Arrived, BlocksPath, CachedScenario, Cell, CollisionLayer, NavGrid, PathRequest,
-    PathResult, PathSolved, Steering, TilepathSettings, TilepathSystems,
+    PathSolved, Steering, TilepathSettings, TilepathStats, TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
 
@@ -29,11 +29,6 @@ pub const TILE: f32 = 8.0;
 
 /// A unit counts as arrived within this fraction of a cell of its goal's centre.
 const ARRIVAL_TOLERANCE: f32 = 0.5;
-
-/// A walking unit that has not moved half a cell for this many frames asks for a new
-/// path from where it stands (pushed off its path against a wall corner, it may
-/// otherwise wait forever).
-const STUCK_FRAMES: u32 = 90;
 
 /// Cells around a unit (beyond its footprint) where walls may not be painted.
 pub const PAINT_MARGIN: i32 = 2;
@@ -89,9 +84,6 @@ pub struct UnitOrder {
     pub arrived: bool,
     /// The first answer to this order has not come yet (later answers are re-plans).
     pub awaiting_answer: bool,
-    /// Where the unit was when it last made progress, and frames since then.
-    progress_at: Vec2,
-    still_frames: u32,
 }
 
 impl UnitOrder {
@@ -150,12 +142,12 @@ pub struct SimStats {
     pub arrivals: u64,
     /// Answers to path requests (first answers and re-plans).
     pub answers: u64,
-    /// Answers that were re-plans after a map edit.
+    /// Answers after a unit's first for its order: re-plans after map edits or stalls.
     pub replans: u64,
     /// Answers that were failures.
     pub failures: u64,
-    /// New paths asked for units that made no progress for [`STUCK_FRAMES`].
-    pub unstuck: u64,
+    /// Found paths the plugin sent back for re-planning because a wall edit crossed them.
+    pub edit_replans: u64,
     /// Cells turned into walls / cleared.
     pub cells_walled: u64,
     /// Cells cleared.
@@ -174,7 +166,6 @@ pub struct SimStats {
     pub solve_total: Duration,
     /// Largest `solve_time`.
     pub solve_max: Duration,
-    solve_started: Option<Instant>,
 }
 
 /// The simulation's system sets in `Update`.
@@ -220,12 +211,6 @@ impl Plugin for SimPlugin {
                 apply_move_orders
                     .after(TilepathSystems::SyncMap)
                     .before(TilepathSystems::Replan),
-                start_solve_clock
-                    .after(TilepathSystems::Replan)
-                    .before(TilepathSystems::Solve),
-                stop_solve_clock
-                    .after(TilepathSystems::Solve)
-                    .before(TilepathSystems::Steer),
                 track_units.after(TilepathSystems::Steer),
             ),
         );
@@ -307,6 +292,7 @@ pub fn steering_for(diameter: u32) -> Steering {
         arrival_radius: TILE,
         separation_radius: separation,
         separation_strength: 0.2,
+        ..Steering::default()
     }
 }
 
@@ -499,7 +485,6 @@ fn apply_move_orders(
                 goal: Some(goal),
                 arrived: false,
                 awaiting_answer: true,
-                ..default()
             };
             commands
                 .entity(entity)
@@ -514,46 +499,34 @@ fn apply_move_orders(
     }
 }
 
-fn start_solve_clock(mut stats: ResMut<SimStats>) {
-    stats.solve_started = Some(Instant::now());
-}
-
-fn stop_solve_clock(mut stats: ResMut<SimStats>) {
-    if let Some(started) = stats.solve_started.take() {
-        let t = started.elapsed();
-        stats.solve_time = t;
-        stats.solve_total += t;
-        stats.solve_max = stats.solve_max.max(t);
-    }
-}
-
 /// What [`track_units`] reads and writes of a unit.
 type TrackedUnit = (
-    Entity,
     &'static Unit,
     &'static Transform,
     &'static mut UnitOrder,
-    Option<&'static PathRequest>,
-    Option<&'static PathResult>,
     Has<Arrived>,
 );
 
-/// Counts answers, re-plans, arrivals and units standing in walls, and asks for a new
-/// path for units that made no progress for a while.
+/// Counts answers, re-plans, arrivals and units standing in walls, and copies the
+/// plugin's solve time. (Units that stall re-plan by themselves: see [`Steering`].)
 fn track_units(
-    mut commands: Commands,
     grid: Option<Res<NavGrid>>,
+    plugin: Res<TilepathStats>,
     mut stats: ResMut<SimStats>,
     mut answers: MessageReader<PathSolved>,
     mut units: Query<TrackedUnit>,
 ) {
     stats.frames += 1;
+    stats.solve_time = plugin.solve_time;
+    stats.solve_total += plugin.solve_time;
+    stats.solve_max = stats.solve_max.max(plugin.solve_time);
+    stats.edit_replans = plugin.total_replanned;
     for answer in answers.read() {
         stats.answers += 1;
         if answer.outcome.is_err() {
             stats.failures += 1;
         }
-        if let Ok((.., mut order, _, _, _)) = units.get_mut(answer.entity) {
+        if let Ok((_, _, mut order, _)) = units.get_mut(answer.entity) {
             if order.awaiting_answer {
                 order.awaiting_answer = false;
             } else {
@@ -565,7 +538,7 @@ fn track_units(
         return;
     };
     let (mut in_walls, mut moving, mut arrivals) = (0, 0, 0);
-    for (entity, unit, transform, mut order, request, result, plugin_arrived) in &mut units {
+    for (unit, transform, mut order, plugin_arrived) in &mut units {
         let p = transform.translation.truncate();
         match grid.world_to_cell(p) {
             Some(cell) if !grid.is_blocked(cell, unit.diameter) => {}
@@ -584,22 +557,6 @@ fn track_units(
             continue;
         }
         moving += 1;
-        if p.distance(order.progress_at) > 0.5 * TILE || result.is_none_or(|r| r.found().is_none())
-        {
-            order.progress_at = p;
-            order.still_frames = 0;
-        } else {
-            order.still_frames += 1;
-            if order.still_frames >= STUCK_FRAMES
-                && let Some(&request) = request
-            {
-                commands.entity(entity).insert(request);
-                order.awaiting_answer = true;
-                order.progress_at = p;
-                order.still_frames = 0;
-                stats.unstuck += 1;
-            }
-        }
     }
     stats.arrivals += arrivals;
     stats.in_walls = in_walls;

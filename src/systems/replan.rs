@@ -8,15 +8,20 @@ use super::PathQueue;
 use crate::components::{ChangeLog, FoundPath, NavGrid, PathRequest, PathResult, PathTicket};
 use crate::grid::{Cell, GridSize};
 use crate::plugin::TilepathSettings;
+use crate::stats::TilepathStats;
 
 /// Queues every request inserted or changed since the last run, in entity index order
-/// (spawn order in a world without despawns).
+/// (spawn order in a world without despawns). Starts the frame's [`TilepathStats`].
 pub(crate) fn queue_changed_requests(
     mut queue: ResMut<PathQueue>,
+    mut stats: ResMut<TilepathStats>,
     mut changed: Query<(Entity, &mut PathResult, &mut PathTicket), Changed<PathRequest>>,
     mut order: Local<Vec<Entity>>,
 ) {
     queue.frame += 1;
+    let stats = &mut *stats;
+    (stats.solved, stats.failed, stats.replanned, stats.expanded) = (0, 0, 0, 0);
+    stats.solve_time = Default::default();
     order.clear();
     order.extend(changed.iter().map(|(entity, ..)| entity));
     order.sort_unstable_by_key(|e| (e.index_u32(), e.to_bits()));
@@ -83,6 +88,7 @@ pub(crate) fn replan_paths(
     mut queue: ResMut<PathQueue>,
     mut requests: Query<(Entity, &PathRequest, &mut PathResult, &mut PathTicket)>,
     mut state: Local<ReplanState>,
+    mut stats: ResMut<TilepathStats>,
 ) {
     let state = &mut *state;
     let (everything, size) = match grid {
@@ -120,6 +126,8 @@ pub(crate) fn replan_paths(
         }
     }
     state.requeue.sort_unstable();
+    stats.replanned = state.requeue.len();
+    stats.total_replanned += state.requeue.len() as u64;
     for &(_, entity) in &state.requeue {
         if let Ok((entity, _, mut result, mut ticket)) = requests.get_mut(entity) {
             queue.enqueue(entity, &mut result, &mut ticket);

@@ -13,6 +13,7 @@ use crate::components::{
 };
 use crate::plugin::TilepathSettings;
 use crate::search::{PathQuery as SearchQuery, Pathfinder};
+use crate::stats::TilepathStats;
 
 /// One search of this frame.
 #[derive(Debug)]
@@ -56,6 +57,7 @@ pub(crate) fn solve_paths(
     mut workers: Local<Parallel<Worker>>,
     mut buffers: Local<SolveBuffers>,
     mut solved: MessageWriter<PathSolved>,
+    mut stats: ResMut<TilepathStats>,
 ) {
     let started = Instant::now();
     let buffers = &mut *buffers;
@@ -83,6 +85,7 @@ pub(crate) fn solve_paths(
             }),
             Err(failure) => {
                 *result = PathResult::Failed(failure);
+                stats.failed += 1;
                 solved.write(PathSolved {
                     entity,
                     outcome: Err(failure),
@@ -91,9 +94,11 @@ pub(crate) fn solve_paths(
         }
     }
     let Some(grid) = grid.as_deref() else {
+        finish_stats(&mut stats, &queue, &requests, started);
         return;
     };
     if buffers.jobs.is_empty() {
+        finish_stats(&mut stats, &queue, &requests, started);
         return;
     }
 
@@ -141,14 +146,49 @@ pub(crate) fn solve_paths(
         };
         let outcome = answer.as_ref().map(|path| path.length).map_err(|f| *f);
         *result = match answer {
-            Ok(path) => PathResult::Found(path),
-            Err(failure) => PathResult::Failed(failure),
+            Ok(path) => {
+                stats.solved += 1;
+                stats.expanded += u64::from(path.expanded);
+                PathResult::Found(path)
+            }
+            Err(failure) => {
+                stats.failed += 1;
+                PathResult::Failed(failure)
+            }
         };
         solved.write(PathSolved { entity, outcome });
     }
     for job in buffers.jobs[solved_count..].iter().rev() {
         queue.entries.push_front((job.order, job.entity));
     }
+    finish_stats(&mut stats, &queue, &requests, started);
+}
+
+/// Adds this frame's answers to the totals and counts the requests still waiting (queue
+/// entries that are still their entity's current, pending request).
+fn finish_stats(
+    stats: &mut TilepathStats,
+    queue: &PathQueue,
+    requests: &Query<(
+        &PathRequest,
+        &mut PathResult,
+        &PathTicket,
+        Option<&Transform>,
+    )>,
+    started: Instant,
+) {
+    stats.total_solved += stats.solved as u64;
+    stats.total_failed += stats.failed as u64;
+    stats.pending = queue
+        .entries
+        .iter()
+        .filter(|(order, entity)| {
+            requests
+                .get(*entity)
+                .is_ok_and(|(_, result, ticket, _)| ticket.order() == *order && result.is_pending())
+        })
+        .count();
+    stats.solve_time = started.elapsed();
 }
 
 /// Solves jobs taken from the shared counter until none is left or the deadline passed

@@ -1,0 +1,192 @@
+//! Steering, headless: a unit pushed off its path plans again, a crowd slows a unit
+//! but cannot stop it, and the plugin's counters add up.
+
+use std::time::Duration;
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_tilepath::prelude::{
+    Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin, TilepathSettings,
+    TilepathStats,
+};
+
+const TILE: f32 = 16.0;
+
+/// A headless app with a hand-made grid and a fixed 16 ms frame.
+fn app(rows: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin {
+            task_pool_options: TaskPoolOptions::with_num_threads(4),
+        }),
+        TilepathPlugin,
+    ));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        16,
+    )));
+    app.insert_resource(NavGrid::from_ascii(rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
+    app
+}
+
+fn world_of(app: &App, cell: Cell) -> Vec3 {
+    app.world()
+        .resource::<NavGrid>()
+        .cell_to_world(cell)
+        .extend(1.0)
+}
+
+fn cell_of(app: &App, unit: Entity) -> Cell {
+    let p = app.world().get::<Transform>(unit).unwrap().translation;
+    let grid = app.world().resource::<NavGrid>();
+    grid.world_to_cell(p.truncate()).expect("on the map")
+}
+
+/// Runs `seconds` of 16 ms frames, checking that `unit` never stands in a wall.
+fn run(app: &mut App, unit: Entity, seconds: f32) {
+    for _ in 0..(seconds / 0.016) as usize {
+        app.update();
+        let cell = cell_of(app, unit);
+        assert!(
+            !app.world().resource::<NavGrid>().is_blocked(cell, 1),
+            "unit in a wall at {cell}"
+        );
+    }
+}
+
+/// A wall across the map with a gap on the right. A unit walking along the top row is
+/// moved below the wall, straight under its next waypoint: walking straight at it hits
+/// the wall, so without a new path it would stand there for ever.
+fn pushed_below_the_wall(replan_after: f32) -> (App, Entity) {
+    let rows = ".........\n.........\n#######..\n.........\n.........";
+    let mut app = app(rows);
+    let start = world_of(&app, Cell::new(0, 0));
+    let steering = Steering {
+        replan_after,
+        ..Steering::default()
+    };
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(start),
+            PathRequest::new(Cell::new(3, 0)),
+            steering,
+        ))
+        .id();
+    app.update();
+    assert!(
+        app.world()
+            .get::<PathResult>(unit)
+            .unwrap()
+            .found()
+            .is_some()
+    );
+    let below = world_of(&app, Cell::new(1, 3));
+    app.world_mut()
+        .get_mut::<Transform>(unit)
+        .unwrap()
+        .translation = below;
+    (app, unit)
+}
+
+#[test]
+fn a_unit_pushed_behind_a_wall_plans_again_from_where_it_stands_and_arrives() {
+    let (mut app, unit) = pushed_below_the_wall(1.0);
+    run(&mut app, unit, 6.0);
+    assert!(app.world().get::<Arrived>(unit).is_some(), "never arrived");
+    assert_eq!(cell_of(&app, unit), Cell::new(3, 0));
+    let path = app
+        .world()
+        .get::<PathResult>(unit)
+        .unwrap()
+        .found()
+        .unwrap();
+    assert_eq!(
+        path.cells.first(),
+        Some(&Cell::new(1, 3)),
+        "the new path starts where the unit was stuck"
+    );
+    assert_eq!(app.world().resource::<TilepathStats>().total_solved, 2);
+}
+
+#[test]
+fn without_patience_a_unit_pushed_behind_a_wall_stays_stuck() {
+    let (mut app, unit) = pushed_below_the_wall(0.0);
+    run(&mut app, unit, 6.0);
+    assert!(app.world().get::<Arrived>(unit).is_none());
+    assert_eq!(cell_of(&app, unit), Cell::new(1, 3));
+    assert_eq!(app.world().resource::<TilepathStats>().total_solved, 1);
+}
+
+#[test]
+fn a_strongly_pushing_crowd_in_a_corridor_slows_a_unit_but_cannot_stop_it() {
+    let mut app = app("....................");
+    // Idle steering units (no request) crowd the middle of a one-cell corridor.
+    for x in 8..12 {
+        for k in 0..3 {
+            let p = world_of(&app, Cell::new(x, 0)) + Vec3::new(k as f32 - 1.0, 0.0, 0.0);
+            app.world_mut()
+                .spawn((Transform::from_translation(p), Steering::default()));
+        }
+    }
+    let walker = Steering {
+        separation_radius: 1.5 * TILE,
+        separation_strength: 4.0,
+        replan_after: 0.0,
+        ..Steering::default()
+    };
+    let start = world_of(&app, Cell::new(0, 0));
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(start),
+            PathRequest::new(Cell::new(19, 0)),
+            walker,
+        ))
+        .id();
+    // 19 cells at 64 units/s take under 5 s unhindered; give the crowd some slack.
+    run(&mut app, unit, 20.0);
+    assert!(
+        app.world().get::<Arrived>(unit).is_some(),
+        "stopped at {}",
+        cell_of(&app, unit)
+    );
+    assert_eq!(cell_of(&app, unit), Cell::new(19, 0));
+}
+
+#[test]
+fn stats_count_answers_failures_pending_requests_and_replans() {
+    let mut app = app("..........\n..........\n..........");
+    app.insert_resource(TilepathSettings {
+        max_requests_per_frame: 2,
+        ..default()
+    });
+    let origin = world_of(&app, Cell::new(0, 0));
+    for goal in [
+        Cell::new(9, 0),
+        Cell::new(9, 2),
+        Cell::new(20, 0),
+        Cell::new(5, 1),
+    ] {
+        app.world_mut()
+            .spawn((Transform::from_translation(origin), PathRequest::new(goal)));
+    }
+    app.update();
+    let stats = app.world().resource::<TilepathStats>().clone();
+    assert_eq!((stats.solved, stats.failed, stats.pending), (2, 0, 2));
+    assert!(stats.expanded >= 2);
+    app.update();
+    let stats = app.world().resource::<TilepathStats>().clone();
+    assert_eq!((stats.solved, stats.failed, stats.pending), (1, 1, 0));
+    assert_eq!((stats.total_solved, stats.total_failed), (3, 1));
+
+    // A wall across the middle row: the two paths that cross cell (5, 1) re-plan.
+    let edit = [(Cell::new(5, 1), true)];
+    app.world_mut().resource_mut::<NavGrid>().apply_edits(edit);
+    app.update();
+    let stats = app.world().resource::<TilepathStats>().clone();
+    assert!(stats.replanned >= 1, "{stats:?}");
+    assert_eq!(stats.total_replanned, stats.replanned as u64);
+    app.update();
+    assert_eq!(app.world().resource::<TilepathStats>().pending, 0);
+}
