@@ -16,10 +16,8 @@
 //! the stored optima do not apply and our Dijkstra is the reference.
 //! `--check` exits with status 1 on any mismatch of an optimal algorithm of ours.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use bevy_tilepath::grid::{DIAGONAL, STRAIGHT, path_length};
@@ -29,27 +27,9 @@ use bevy_tilepath::scenario::{Layer, movingai::Problem};
 use bevy_tilepath::search::validate_path;
 use smallvec::SmallVec;
 
-/// Counts every allocation and reallocation made by the process.
-struct CountingAlloc;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAlloc = CountingAlloc;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations;
 
 const TOLERANCE: f64 = 0.005;
 
@@ -307,14 +287,14 @@ fn run(
         let _ = pf.find(map, &query(p));
     }
     for (p, &reference) in problems.iter().zip(reference) {
-        let before = ALLOCS.load(Ordering::Relaxed);
+        let before = allocations();
         let started = Instant::now();
         let answer = match runner {
             Runner::Ours(_) => {
                 let q = query(p);
                 let r = pf.find(map, &q);
                 let elapsed = started.elapsed();
-                let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+                let allocs = allocations() - before;
                 t.times_us.push(elapsed.as_secs_f64() * 1e6);
                 t.allocs += allocs;
                 match r {
@@ -336,13 +316,13 @@ fn run(
             Runner::PfAstar => {
                 let path = pf_astar(layer, p.start, p.goal);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
-                t.allocs += ALLOCS.load(Ordering::Relaxed) - before;
+                t.allocs += allocations() - before;
                 peer_answer(layer, p, path)
             }
             Runner::GpJps => {
                 let path = gp_jps(gp.as_ref().expect("built for gp-jps"), p.start, p.goal);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
-                t.allocs += ALLOCS.load(Ordering::Relaxed) - before;
+                t.allocs += allocations() - before;
                 peer_answer(layer, p, path)
             }
         };

@@ -2,31 +2,12 @@
 //!
 //! This binary holds a single test so that no other test's allocations are counted.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::*;
 
-struct Counting;
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "../examples/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations;
 
 fn grid() -> CachedScenario {
     let size = GridSize::new(96, 64);
@@ -68,9 +49,9 @@ fn queries_allocate_nothing_after_warm_up() {
                 // Two warm-up rounds: buffers grow to the largest query first.
                 run(&mut pf);
                 run(&mut pf);
-                let before = ALLOCS.load(Ordering::Relaxed);
+                let before = allocations();
                 let found = run(&mut pf);
-                let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+                let allocs = allocations() - before;
                 assert_eq!(
                     allocs, 0,
                     "{algorithm} d={diameter} smooth={smooth} allocated {allocs} times"
