@@ -12,6 +12,9 @@
 //! every query. `--screenshot PATH` (or `LAB_SCREENSHOT=PATH`) saves a screenshot after a
 //! few frames and exits.
 
+#[path = "support/screenshot.rs"]
+mod screenshot;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -19,13 +22,13 @@ use bevy::asset::RenderAssetUsages;
 use bevy::math::Isometry2d;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::{PrimaryWindow, WindowResolution};
 use bevy_tilepath::grid::{Cell, GridSize};
 use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::scenario::generate::{SplitMix64, rts_bases};
 use bevy_tilepath::scenario::movingai::MovingAiMap;
 use bevy_tilepath::search::{Algorithm, Limit, Limits, PathError, PathStats, Pathfinder};
+use screenshot::save_screenshot_and_exit;
 
 const WINDOW: Vec2 = Vec2::new(1280.0, 672.0);
 const HEADER_H: f32 = 64.0;
@@ -720,17 +723,5 @@ fn screenshot(mut commands: Commands, mut plan: ResMut<ScreenshotPlan>) {
     if plan.frames != SCREENSHOT_FRAMES {
         return;
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        error!("cannot create {}: {e}", dir.display());
-    }
-    commands
-        .spawn(Screenshot::primary_window())
-        .observe(save_to_disk(path))
-        .observe(
-            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                exit.write(AppExit::Success);
-            },
-        );
+    save_screenshot_and_exit(&mut commands, path);
 }

@@ -19,11 +19,11 @@ fn units_stay_out_of_walls_and_complete_every_reachable_order() {
     println!("{summary}");
 
     assert_eq!(summary.units, 200, "{summary}");
-    assert!(summary.orders >= 5, "{summary}");
-    assert!(summary.cells_walled > 0, "{summary}");
-    assert!(summary.replans > 0, "{summary}");
-    assert!(summary.arrivals > 0, "{summary}");
-    assert_eq!(summary.max_in_walls, 0, "{summary}");
+    assert!(summary.sim.orders >= 5, "{summary}");
+    assert!(summary.sim.cells_walled > 0, "{summary}");
+    assert!(summary.sim.replans > 0, "{summary}");
+    assert!(summary.sim.arrivals > 0, "{summary}");
+    assert_eq!(summary.sim.max_in_walls, 0, "{summary}");
     assert_eq!(summary.unfinished_reachable, 0, "{summary}");
     assert!(summary.passed());
 }

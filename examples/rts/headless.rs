@@ -57,53 +57,34 @@ pub struct Summary {
     pub frames: u64,
     /// Extra frames run until the last orders were completed.
     pub settle_frames: u64,
-    /// Move orders issued.
-    pub orders: u32,
+    /// The simulation's counters at the end (orders, arrivals, answers, re-plans, wall
+    /// edits, units in walls, solve times).
+    pub sim: SimStats,
     /// Orders whose units (those still under that order and able to reach their slot)
     /// all arrived.
     pub orders_completed: u32,
     /// Orders whose every unit was given a later order before arriving.
     pub orders_superseded: u32,
-    /// Unit slots handed out over all orders.
-    pub units_ordered: u64,
-    /// Units that reached their slot.
-    pub arrivals: u64,
     /// Units still walking at the end to a slot they can reach (must be 0).
     pub unfinished_reachable: usize,
     /// Units whose slot a wall made unreachable.
     pub unreachable: usize,
     /// A few of the unfinished reachable units, described.
     pub stuck: Vec<String>,
-    /// Path answers (first answers plus re-plans).
-    pub answers: u64,
-    /// Re-plans after map edits.
-    pub replans: u64,
-    /// Failed answers.
-    pub failures: u64,
-    /// Paths the plugin re-planned because a wall edit crossed them.
-    pub edit_replans: u64,
-    /// Cells walled and cleared by the script.
-    pub cells_walled: u64,
-    /// Cells cleared by the script.
-    pub cells_cleared: u64,
-    /// Most units standing in a wall at once, over the whole run (must be 0).
-    pub max_in_walls: usize,
     /// Wall-clock time of the first frame (startup: spawning the level, building the grid).
     pub startup: Duration,
     /// Mean and largest wall-clock time of the other frames.
     pub frame_mean: Duration,
     /// Largest frame time after the first.
     pub frame_max: Duration,
-    /// Mean and largest time of the plugin's solve step per frame.
+    /// Mean time of the plugin's solve step per frame.
     pub solve_mean: Duration,
-    /// Largest solve time.
-    pub solve_max: Duration,
 }
 
 impl Summary {
     /// No unit ever stood in a wall and every reachable order was completed.
     pub fn passed(&self) -> bool {
-        self.max_in_walls == 0 && self.unfinished_reachable == 0
+        self.sim.max_in_walls == 0 && self.unfinished_reachable == 0
     }
 }
 
@@ -121,9 +102,9 @@ impl fmt::Display for Summary {
         writeln!(
             f,
             "  orders issued        {} ({} unit slots), completed {}, superseded {}",
-            self.orders, self.units_ordered, self.orders_completed, self.orders_superseded
+            self.sim.orders, self.sim.units_ordered, self.orders_completed, self.orders_superseded
         )?;
-        writeln!(f, "  units arrived        {}", self.arrivals)?;
+        writeln!(f, "  units arrived        {}", self.sim.arrivals)?;
         writeln!(
             f,
             "  unfinished reachable {} (unreachable after wall edits: {})",
@@ -135,14 +116,14 @@ impl fmt::Display for Summary {
         writeln!(
             f,
             "  path answers         {} (re-plans {} of which {} after wall edits, failures {})",
-            self.answers, self.replans, self.edit_replans, self.failures
+            self.sim.answers, self.sim.replans, self.sim.edit_replans, self.sim.failures
         )?;
         writeln!(
             f,
             "  wall edits           {} cells walled, {} cleared",
-            self.cells_walled, self.cells_cleared
+            self.sim.cells_walled, self.sim.cells_cleared
         )?;
-        writeln!(f, "  max units in walls   {}", self.max_in_walls)?;
+        writeln!(f, "  max units in walls   {}", self.sim.max_in_walls)?;
         writeln!(
             f,
             "  frame time           startup {:.1} ms, mean {:.3} ms, max {:.3} ms",
@@ -154,7 +135,7 @@ impl fmt::Display for Summary {
             f,
             "  pathfinding / frame  mean {:.3} ms, max {:.3} ms  => {}",
             ms(self.solve_mean),
-            ms(self.solve_max),
+            ms(self.sim.solve_max),
             if self.passed() { "PASS" } else { "FAIL" }
         )
     }
@@ -279,23 +260,13 @@ pub fn run_headless(config: &HeadlessConfig) -> Summary {
     summary.unreachable = tally.unreachable;
     summary.stuck = tally.stuck;
     summary.units = world.query::<&Unit>().iter(world).count();
-    let stats = world.resource::<SimStats>();
-    summary.orders = stats.orders;
+    let stats = world.resource::<SimStats>().clone();
     summary.orders_completed = tally.orders.values().filter(|&&done| done).count() as u32;
     summary.orders_superseded = stats.orders.saturating_sub(tally.orders.len() as u32);
-    summary.units_ordered = stats.units_ordered;
-    summary.arrivals = stats.arrivals;
-    summary.answers = stats.answers;
-    summary.replans = stats.replans;
-    summary.failures = stats.failures;
-    summary.edit_replans = stats.edit_replans;
-    summary.cells_walled = stats.cells_walled;
-    summary.cells_cleared = stats.cells_cleared;
-    summary.max_in_walls = stats.max_in_walls;
     summary.solve_mean = stats
         .solve_total
         .checked_div(stats.frames.max(1) as u32)
         .unwrap_or_default();
-    summary.solve_max = stats.solve_max;
+    summary.sim = stats;
     summary
 }

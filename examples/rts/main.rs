@@ -18,6 +18,8 @@
 
 mod hud;
 mod input;
+#[path = "../support/screenshot.rs"]
+mod screenshot;
 mod sim;
 mod view;
 
@@ -26,7 +28,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_ecs_tilemap::prelude::TilemapPlugin;
 use bevy_tilepath::prelude::{
@@ -34,9 +35,10 @@ use bevy_tilepath::prelude::{
 };
 
 use input::{InputPlugin, Selected, Selection};
+use screenshot::save_screenshot_and_exit;
 use sim::headless::{HeadlessConfig, run_headless};
 use sim::script::{ScriptConfig, ScriptPlugin};
-use sim::{MoveOrder, Sim, SimConfig, SimPlugin, SimStats, TILE, Unit, UnitOrder, WallEdit};
+use sim::{MoveOrder, Sim, SimConfig, SimPlugin, TILE, Unit, UnitOrder, WallEdit};
 
 const USAGE: &str = "usage: rts [--units N] [--seed N] [--algorithm NAME] \
                      [--headless FRAMES] [--screenshot PATH]";
@@ -242,23 +244,7 @@ fn showcase(
             show.step = 3;
         }
         3 => {
-            let path = show.path.clone();
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-                && let Err(e) = std::fs::create_dir_all(dir)
-            {
-                error!("cannot create {}: {e}", dir.display());
-            }
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(path))
-                .observe(
-                    |_: On<ScreenshotCaptured>,
-                     stats: Res<SimStats>,
-                     mut exit: MessageWriter<AppExit>| {
-                        info!("screenshot saved; {:?}", *stats);
-                        exit.write(AppExit::Success);
-                    },
-                );
+            save_screenshot_and_exit(&mut commands, show.path.clone());
             show.step = 4;
         }
         _ => {}

@@ -128,7 +128,7 @@ pub struct Sim {
 }
 
 /// Counters and timings.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Clone, Debug, Default)]
 pub struct SimStats {
     /// Frames simulated.
     pub frames: u64,
