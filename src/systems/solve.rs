@@ -62,6 +62,7 @@ pub(crate) fn solve_paths(
     let started = Instant::now();
     let buffers = &mut *buffers;
     buffers.jobs.clear();
+    buffers.answers.clear();
     let max_jobs = settings.max_requests_per_frame.max(1);
     while buffers.jobs.len() < max_jobs {
         let Some((order, entity)) = queue.entries.pop_front() else {
@@ -93,43 +94,11 @@ pub(crate) fn solve_paths(
             }
         }
     }
-    let Some(grid) = grid.as_deref() else {
-        finish_stats(&mut stats, &queue, &requests, started);
-        return;
-    };
-    if buffers.jobs.is_empty() {
-        finish_stats(&mut stats, &queue, &requests, started);
-        return;
+    if let Some(grid) = grid.as_deref()
+        && !buffers.jobs.is_empty()
+    {
+        solve_in_parallel(&mut workers, buffers, grid, &settings, started);
     }
-
-    let deadline = started.checked_add(settings.frame_budget);
-    let next = AtomicUsize::new(0);
-    let jobs = &buffers.jobs[..];
-    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-    let threads = settings
-        .max_threads
-        .min(pool.thread_num())
-        .min(jobs.len())
-        .max(1);
-    if threads == 1 {
-        workers.scope(|worker| work(worker, jobs, &next, deadline, grid));
-    } else {
-        let workers = &*workers;
-        let next = &next;
-        pool.scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(async move {
-                    workers.scope(|worker| work(worker, jobs, next, deadline, grid));
-                });
-            }
-        });
-    }
-
-    buffers.answers.clear();
-    for worker in workers.iter_mut() {
-        buffers.answers.append(&mut worker.done);
-    }
-    buffers.answers.sort_unstable_by_key(|(index, _)| *index);
     let solved_count = buffers.answers.len();
     debug_assert!(
         buffers
@@ -162,6 +131,43 @@ pub(crate) fn solve_paths(
         queue.entries.push_front((job.order, job.entity));
     }
     finish_stats(&mut stats, &queue, &requests, started);
+}
+
+/// Solves `buffers.jobs` on the `ComputeTaskPool` within the frame budget counted from
+/// `started`, and leaves the answers in `buffers.answers` in job order (a prefix of the jobs).
+fn solve_in_parallel(
+    workers: &mut Parallel<Worker>,
+    buffers: &mut SolveBuffers,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    started: Instant,
+) {
+    let deadline = started.checked_add(settings.frame_budget);
+    let next = AtomicUsize::new(0);
+    let jobs = &buffers.jobs[..];
+    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    let threads = settings
+        .max_threads
+        .min(pool.thread_num())
+        .min(jobs.len())
+        .max(1);
+    if threads == 1 {
+        workers.scope(|worker| work(worker, jobs, &next, deadline, grid));
+    } else {
+        let workers = &*workers;
+        let next = &next;
+        pool.scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(async move {
+                    workers.scope(|worker| work(worker, jobs, next, deadline, grid));
+                });
+            }
+        });
+    }
+    for worker in workers.iter_mut() {
+        buffers.answers.append(&mut worker.done);
+    }
+    buffers.answers.sort_unstable_by_key(|(index, _)| *index);
 }
 
 /// Adds this frame's answers to the totals and counts the requests still waiting (queue
