@@ -70,7 +70,7 @@ impl BitGrid {
     /// holds `(x + dx, y + dy)`; cells off the grid read as set. Three word reads, no per-cell
     /// bounds checks.
     #[inline]
-    pub fn neighbourhood(&self, x: u32, y: u32) -> u16 {
+    pub(crate) fn neighbourhood(&self, x: u32, y: u32) -> u16 {
         let above = if y == 0 { 7 } else { self.three_bits(x, y - 1) };
         let below = if y + 1 >= self.size.height {
             7

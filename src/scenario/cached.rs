@@ -83,7 +83,7 @@ impl Layer {
     /// a step onto a free cell, and (octile only) a diagonal only when both straight cells it
     /// passes between are free. One 3x3 bit read and a table lookup.
     #[inline]
-    pub fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
+    pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
         debug_assert!(self.size().contains(cell));
         let around = self.blocked.neighbourhood(cell.x as u32, cell.y as u32);
         let moves = LEGAL_MOVES[usize::from(around & 0x1ff)];
