@@ -137,6 +137,15 @@ fn world_of(cell: Cell) -> Vec2 {
     Vec2::new(cell.x as f32, cell.y as f32) * TILE
 }
 
+/// Where `entity` stands (its translation, without z).
+fn position(app: &App, entity: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(entity)
+        .unwrap()
+        .translation
+        .truncate()
+}
+
 /// A unit of the big scenes.
 #[derive(Clone, Copy, Debug)]
 struct Unit {
@@ -286,15 +295,7 @@ fn assert_answers(app: &mut App, units: &[Unit]) -> (usize, usize) {
     let grid = app.world().resource::<NavGrid>();
     let (mut found, mut failed) = (0, 0);
     for unit in units {
-        let start = grid
-            .world_to_cell(
-                app.world()
-                    .get::<Transform>(unit.entity)
-                    .unwrap()
-                    .translation
-                    .truncate(),
-            )
-            .unwrap();
+        let start = grid.world_to_cell(position(app, unit.entity)).unwrap();
         let layer = grid.scenario().layer(unit.diameter).unwrap();
         match app.world().get::<PathResult>(unit.entity).unwrap() {
             PathResult::Found(path) => {
@@ -695,12 +696,7 @@ fn steering_units_never_stand_in_blocked_cells_while_walls_appear() {
         let grid = app.world().resource::<NavGrid>();
         let mut occupied = Vec::new();
         for unit in &units {
-            let p = app
-                .world()
-                .get::<Transform>(unit.entity)
-                .unwrap()
-                .translation
-                .truncate();
+            let p = position(&app, unit.entity);
             let cell = grid.world_to_cell(p).expect("units stay on the map");
             assert!(
                 !grid.is_blocked(cell, unit.diameter),
@@ -736,12 +732,7 @@ fn steering_units_never_stand_in_blocked_cells_while_walls_appear() {
     assert!(arrived > 20, "arrived {arrived}");
     for unit in &units {
         if app.world().get::<Arrived>(unit.entity).is_some() {
-            let p = app
-                .world()
-                .get::<Transform>(unit.entity)
-                .unwrap()
-                .translation
-                .truncate();
+            let p = position(&app, unit.entity);
             let grid = app.world().resource::<NavGrid>();
             assert_eq!(
                 grid.world_to_cell(p),
