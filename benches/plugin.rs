@@ -18,7 +18,10 @@ use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, NavGrid, PathQuery, PathRequest, PathResult, Pathfinder,
     Scenario, TilepathPlugin, TilepathSettings,
 };
-use bevy_tilepath::scenario::{benchmark, generate};
+use bevy_tilepath::scenario::generate;
+
+#[path = "../crates/tilepath/examples/support/benchmark.rs"]
+mod benchmark;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// The map and `(start, goal)` pairs to cycle through.

@@ -668,8 +668,8 @@ fn stats_line(result: &PanelResult, best: f64, smooth: bool) -> (String, bool) {
                     format!("expansion limit hit ({expanded})")
                 }
                 PathError::Unreachable => "unreachable (no search)".into(),
-                PathError::StartBlocked => "start is blocked".into(),
-                PathError::GoalBlocked => "goal is blocked".into(),
+                PathError::StartBlocked { .. } => "start is blocked".into(),
+                PathError::GoalBlocked { .. } => "goal is blocked".into(),
                 other => other.to_string(),
             };
             (format!("{time}\n{why}"), false)

@@ -7,8 +7,11 @@
 use std::error::Error;
 use std::path::Path;
 
-use bevy_tilepath::scenario::generate::shipped_maps;
-use bevy_tilepath::scenario::movingai::to_movingai;
+#[path = "support/shipped_maps.rs"]
+mod shipped_maps;
+
+use bevy_tilepath::tilepath::scenario::movingai::to_movingai;
+use shipped_maps::shipped_maps;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,17 +3,10 @@
 use std::fmt;
 
 use bevy::prelude::*;
-use bevy::reflect::impl_reflect_opaque;
 
 use crate::grid::{Cell, Connectivity, GridSize};
 use crate::scenario::{CachedScenario, CellRect, MapChange, MapError, Scenario};
 use crate::search::{Algorithm, Limits, PathError};
-
-impl_reflect_opaque!((in bevy_tilepath::grid) Cell(Clone, Debug, Hash, PartialEq, Default));
-impl_reflect_opaque!((in bevy_tilepath::grid) Connectivity(Clone, Debug, Hash, PartialEq, Default));
-impl_reflect_opaque!((in bevy_tilepath::search) Algorithm(Clone, Debug, Hash, PartialEq, Default));
-impl_reflect_opaque!((in bevy_tilepath::search) Limits(Clone, Debug, Hash, PartialEq, Default));
-impl_reflect_opaque!((in bevy_tilepath::search) PathError(Clone, Debug, Hash, PartialEq));
 
 /// Who maintains a [`NavGrid`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,7 +14,8 @@ pub(crate) enum GridSource {
     /// Built by the user with [`NavGrid::new`]; collision layers leave it alone.
     #[default]
     Manual,
-    /// Built and kept in sync by the plugin from [`crate::tilemap::CollisionLayer`]s.
+    /// Built and kept in sync by the plugin from tilemap collision layers.
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
     Tilemaps,
 }
 
@@ -130,6 +124,7 @@ impl NavGrid {
         CachedScenario::from_ascii(text).map(|s| Self::new(s, origin, tile_size))
     }
 
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
     pub(crate) fn from_tilemaps(scenario: CachedScenario, origin: Vec2, tile_size: Vec2) -> Self {
         Self {
             source: GridSource::Tilemaps,
@@ -137,6 +132,7 @@ impl NavGrid {
         }
     }
 
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
     pub(crate) fn source(&self) -> GridSource {
         self.source
     }
@@ -446,7 +442,9 @@ impl PathFailure {
                 | PathFailure::StartOffMap { .. }
                 | PathFailure::GoalOffMap { .. }
                 | PathFailure::Search(
-                    PathError::StartBlocked | PathError::GoalBlocked | PathError::Unreachable
+                    PathError::StartBlocked { .. }
+                        | PathError::GoalBlocked { .. }
+                        | PathError::Unreachable
                 )
         )
     }

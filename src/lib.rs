@@ -1,18 +1,19 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub use tilepath;
+/// The core's modules, re-exported so `bevy_tilepath::grid::Cell` and
+/// `tilepath::grid::Cell` name the same type.
+pub use tilepath::{grid, scenario, search, smoothing};
+
 pub mod components;
+#[cfg(feature = "debug")]
 pub mod debug;
-pub mod grid;
 pub mod plugin;
-pub mod scenario;
-pub mod search;
-pub mod smoothing;
 pub mod stats;
 pub mod steering;
 mod systems;
-#[cfg(test)]
-mod test_support;
+#[cfg(feature = "tilemap")]
 pub mod tilemap;
 
 /// The common imports.
@@ -24,9 +25,11 @@ pub mod prelude {
     pub use crate::components::{
         FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
     };
+    #[cfg(feature = "debug")]
     pub use crate::debug::{TilepathDebugPlugin, TilepathGizmos};
     pub use crate::plugin::{TilepathPlugin, TilepathSettings, TilepathSystems};
     pub use crate::stats::TilepathStats;
     pub use crate::steering::{Arrived, Steering, SteeringProgress};
+    #[cfg(feature = "tilemap")]
     pub use crate::tilemap::{BlocksPath, CollisionLayer};
 }

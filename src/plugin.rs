@@ -84,6 +84,7 @@ use crate::search::{Algorithm, Limits};
 use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
 use crate::systems::{self, PathQueue};
+#[cfg(feature = "tilemap")]
 use crate::tilemap::{self, BlocksPath, CollisionLayer};
 
 /// Adds path requests, map sync, re-planning and steering. See the [module docs](self).
@@ -157,8 +158,6 @@ impl Plugin for TilepathPlugin {
             .register_type::<FoundPath>()
             .register_type::<PathFailure>()
             .register_type::<PathTicket>()
-            .register_type::<CollisionLayer>()
-            .register_type::<BlocksPath>()
             .register_type::<Steering>()
             .register_type::<Arrived>()
             .register_type::<SteeringProgress>()
@@ -176,13 +175,19 @@ impl Plugin for TilepathPlugin {
             .add_systems(
                 Update,
                 (
-                    tilemap::sync_collision_layers.in_set(TilepathSystems::SyncMap),
                     (systems::queue_changed_requests, systems::replan_paths)
                         .chain()
                         .in_set(TilepathSystems::Replan),
                     systems::solve_paths.in_set(TilepathSystems::Solve),
                     crate::steering::steer_units.in_set(TilepathSystems::Steer),
                 ),
+            );
+        #[cfg(feature = "tilemap")]
+        app.register_type::<CollisionLayer>()
+            .register_type::<BlocksPath>()
+            .add_systems(
+                Update,
+                tilemap::sync_collision_layers.in_set(TilepathSystems::SyncMap),
             );
     }
 }

@@ -1,5 +1,6 @@
 //! The Bevy plugin, headless: tilemap sync, request solving, re-planning, budgets,
 //! threads, steering and bad input.
+#![cfg(all(feature = "tilemap", feature = "debug"))]
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -302,11 +303,11 @@ fn assert_answers(app: &mut App, units: &[Unit]) -> (usize, usize) {
                 assert_valid(grid, path, start, unit);
                 found += 1;
             }
-            PathResult::Failed(PathFailure::Search(PathError::StartBlocked)) => {
+            PathResult::Failed(PathFailure::Search(PathError::StartBlocked { .. })) => {
                 assert!(layer.is_blocked(start));
                 failed += 1;
             }
-            PathResult::Failed(PathFailure::Search(PathError::GoalBlocked)) => {
+            PathResult::Failed(PathFailure::Search(PathError::GoalBlocked { .. })) => {
                 assert!(layer.is_blocked(unit.goal));
                 failed += 1;
             }

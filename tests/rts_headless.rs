@@ -1,5 +1,6 @@
 //! The RTS example's simulation, headless: units never stand in walls and every order
 //! they can still reach is completed, with walls built across their paths as they walk.
+#![cfg(feature = "tilemap")]
 
 #[path = "../examples/rts/sim.rs"]
 mod sim;

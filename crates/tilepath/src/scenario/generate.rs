@@ -5,8 +5,8 @@
 //! benchmarks and the shipped `assets/maps/*.map` files can be regenerated exactly.
 //!
 //! ```
-//! use bevy_tilepath::prelude::*;
-//! use bevy_tilepath::scenario::generate;
+//! use tilepath::prelude::*;
+//! use tilepath::scenario::generate;
 //!
 //! let bits = generate::maze(GridSize::new(21, 21), 1, 7);
 //! let map = CachedScenario::from_bits(bits).unwrap();
@@ -423,18 +423,6 @@ pub fn rts_bases(size: GridSize) -> (Cell, Cell) {
     )
 }
 
-/// The maps shipped in `assets/maps/` as (file name, bits); `cargo run --example
-/// make_maps` writes them, and a test checks the files still match.
-pub fn shipped_maps() -> [(&'static str, BitGrid); 5] {
-    [
-        ("open.map", open_field(GridSize::new(64, 48), 1)),
-        ("rects.map", random_rects(GridSize::new(64, 48), 1)),
-        ("maze.map", maze(GridSize::new(64, 49), 2, 1)),
-        ("rooms.map", rooms(GridSize::new(64, 48), 1)),
-        ("rts.map", rts_level(GridSize::new(128, 96), 1)),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,24 +568,6 @@ mod tests {
                 assert_eq!(generate(GridSize::new(w, h), 5).size(), GridSize::new(w, h));
             }
             assert_eq!(maze(GridSize::new(w, h), 0, 1).size(), GridSize::new(w, h));
-        }
-    }
-
-    #[test]
-    fn shipped_map_files_are_what_the_generators_make() {
-        let files = [
-            include_str!("../../assets/maps/open.map"),
-            include_str!("../../assets/maps/rects.map"),
-            include_str!("../../assets/maps/maze.map"),
-            include_str!("../../assets/maps/rooms.map"),
-            include_str!("../../assets/maps/rts.map"),
-        ];
-        for ((name, bits), text) in shipped_maps().into_iter().zip(files) {
-            let parsed = crate::scenario::movingai::MovingAiMap::parse(text).unwrap();
-            assert!(
-                parsed.into_bits() == bits,
-                "{name} is stale: run the make_maps example"
-            );
         }
     }
 

@@ -41,7 +41,7 @@ impl Entry {
 /// stamps) which nodes are in the heap, and only asks about those.
 ///
 /// ```
-/// use bevy_tilepath::search::IndexedHeap;
+/// use tilepath::search::IndexedHeap;
 /// let mut h = IndexedHeap::default();
 /// h.reserve_nodes(4);
 /// h.push(0, 10, 0);

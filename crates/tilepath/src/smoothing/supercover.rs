@@ -21,8 +21,8 @@ use crate::scenario::Layer;
 /// equality is a corner. Complexity: O(|dx| + |dy|) cell tests, no allocation.
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
-/// use bevy_tilepath::smoothing::line_of_sight;
+/// use tilepath::prelude::*;
+/// use tilepath::smoothing::line_of_sight;
 ///
 /// let map = CachedScenario::from_ascii("
 ///     .....

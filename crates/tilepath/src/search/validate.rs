@@ -49,8 +49,8 @@ impl std::error::Error for InvalidPath {}
 /// over cells free in `layer`, with no diagonal squeezing past a blocked corner. O(len).
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
-/// use bevy_tilepath::search::{validate_path, InvalidPath};
+/// use tilepath::prelude::*;
+/// use tilepath::search::{validate_path, InvalidPath};
 /// let map = CachedScenario::from_ascii(".#\n..").unwrap();
 /// let layer = map.layer(1).unwrap();
 /// let cut = [Cell::new(0, 0), Cell::new(1, 1)];

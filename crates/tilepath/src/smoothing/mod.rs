@@ -33,9 +33,9 @@ use crate::scenario::Layer;
 /// is allocated beyond the growth of `out`'s capacity.
 ///
 /// ```
-/// use bevy_tilepath::grid::path_length;
-/// use bevy_tilepath::prelude::*;
-/// use bevy_tilepath::smoothing::smooth;
+/// use tilepath::grid::path_length;
+/// use tilepath::prelude::*;
+/// use tilepath::smoothing::smooth;
 ///
 /// let map = CachedScenario::from_ascii("
 ///     .......

@@ -1,9 +1,13 @@
 //! Loading MovingAI benchmark sets from disk: a scen file and its map, matched by base name.
+//!
+//! Test and benchmark plumbing shared by the runner, the conformance tests and the
+//! benches through `#[path]`; it is not part of the library.
+#![allow(dead_code)]
 
-use super::MapError;
-use super::movingai::{MovingAiMap, Problem, ScenError, parse_scen};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use tilepath::scenario::movingai::{MovingAiMap, Problem, ScenError, parse_scen};
+use tilepath::scenario::{MapError, Scenario};
 
 /// Why a benchmark set could not be loaded.
 #[derive(Debug)]
@@ -85,14 +89,17 @@ pub fn default_maps_dir(scen: &Path) -> PathBuf {
     folder.parent().unwrap_or(Path::new(".")).join("maps")
 }
 
-/// The benchmark data folder: `$MOVINGAI_DIR`, else `../shared/movingai` relative to
-/// `base` (use the crate root). `None` when neither exists.
+/// The benchmark data folder: `$MOVINGAI_DIR`, else `shared/movingai` in the nearest
+/// folder above `base` that has one (so `../shared/movingai` beside the repository is
+/// found from the workspace root and from `crates/tilepath` alike). `None` when there is none.
 pub fn data_dir(base: &Path) -> Option<PathBuf> {
-    let dir = match std::env::var_os("MOVINGAI_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => base.join("../shared/movingai"),
-    };
-    dir.join("scen").is_dir().then_some(dir)
+    if let Some(d) = std::env::var_os("MOVINGAI_DIR") {
+        let dir = PathBuf::from(d);
+        return dir.join("scen").is_dir().then_some(dir);
+    }
+    base.ancestors()
+        .map(|a| a.join("shared/movingai"))
+        .find(|dir| dir.join("scen").is_dir())
 }
 
 /// All `.scen` files of a data folder's `scen/` subfolder, sorted by name.
@@ -137,7 +144,6 @@ pub fn load(scen: &Path, maps_dir: &Path) -> Result<BenchmarkSet, LoadError> {
         path: map_path.clone(),
         error,
     })?;
-    use super::Scenario;
     let size = map.size();
     if let Some(problem) = problems
         .iter()

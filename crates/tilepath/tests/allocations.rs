@@ -2,8 +2,8 @@
 //!
 //! This binary holds a single test so that no other test's allocations are counted.
 
-use bevy_tilepath::grid::GridSize;
-use bevy_tilepath::prelude::*;
+use tilepath::grid::GridSize;
+use tilepath::prelude::*;
 
 #[path = "../examples/support/counting_alloc.rs"]
 mod counting_alloc;
@@ -11,7 +11,7 @@ use counting_alloc::allocations;
 
 fn grid() -> CachedScenario {
     let size = GridSize::new(96, 64);
-    let mut bits = bevy_tilepath::scenario::BitGrid::new(size, false);
+    let mut bits = tilepath::scenario::BitGrid::new(size, false);
     for y in 0..64 {
         for x in 0..96 {
             // Walls every 8th column with a 4-row gap every 16 rows (wide enough for diameter 3).

@@ -1,7 +1,6 @@
 //! Scenarios: which cells an agent of a given diameter may stand on.
 
 mod ascii;
-pub mod benchmark;
 mod bitgrid;
 mod cached;
 pub mod clearance;
@@ -42,8 +41,8 @@ pub trait Scenario {
 /// A virtual scenario answered by a closure, e.g. procedural terrain.
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
-/// use bevy_tilepath::scenario::FnScenario;
+/// use tilepath::prelude::*;
+/// use tilepath::scenario::FnScenario;
 ///
 /// let stripes = FnScenario::new(GridSize::new(8, 8), |c: Cell| c.x % 4 == 3 && c.y != 0);
 /// let map = CachedScenario::from_scenario(&stripes).unwrap();

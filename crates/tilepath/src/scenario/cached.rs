@@ -133,7 +133,7 @@ const fn legal_moves_table() -> [u8; 512] {
 /// recomputing only the touched region of clearance and the touched components.
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
+/// use tilepath::prelude::*;
 ///
 /// let map = CachedScenario::from_ascii("
 ///     .....

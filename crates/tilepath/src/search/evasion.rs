@@ -39,7 +39,7 @@
 //! down every corridor it meets and paths get long; use A* or JPS there.
 //!
 //! ```
-//! use bevy_tilepath::prelude::*;
+//! use tilepath::prelude::*;
 //!
 //! let map = CachedScenario::from_ascii("
 //!     ..........

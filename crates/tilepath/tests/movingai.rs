@@ -8,9 +8,9 @@
 
 mod common;
 
-use bevy_tilepath::prelude::*;
-use bevy_tilepath::scenario::benchmark;
-use bevy_tilepath::search::validate_path;
+use common::benchmark;
+use tilepath::prelude::*;
+use tilepath::search::validate_path;
 
 const TOLERANCE: f64 = 0.005;
 

@@ -6,12 +6,15 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::path::PathBuf;
 
-use bevy_tilepath::grid::{Cell, Connectivity, Cost, DIAGONAL, Direction, GridSize, STRAIGHT};
-use bevy_tilepath::scenario::{AsciiScenario, BitGrid, Scenario};
+#[path = "../../examples/support/benchmark.rs"]
+pub mod benchmark;
+
+use tilepath::grid::{Cell, Connectivity, Cost, DIAGONAL, Direction, GridSize, STRAIGHT};
+use tilepath::scenario::{AsciiScenario, BitGrid, Scenario};
 
 /// The benchmark data folder; a missing folder fails under CI and skips otherwise.
 pub fn movingai_dir() -> Option<PathBuf> {
-    let dir = bevy_tilepath::scenario::benchmark::data_dir(env!("CARGO_MANIFEST_DIR").as_ref());
+    let dir = benchmark::data_dir(env!("CARGO_MANIFEST_DIR").as_ref());
     if dir.is_none() {
         assert!(
             std::env::var("CI").is_err(),
@@ -110,7 +113,7 @@ pub fn cost_of(path: &[Cell]) -> Cost {
 
 /// The map as ASCII with the path drawn, for failure messages.
 pub fn picture(bits: &BitGrid, path: &[Cell]) -> String {
-    let text = bevy_tilepath::scenario::render(&AsciiOf(bits), path);
+    let text = tilepath::scenario::render(&AsciiOf(bits), path);
     format!("\n{text}")
 }
 

@@ -2,14 +2,14 @@
 
 mod common;
 
-use bevy_tilepath::grid::{Cell, Connectivity, GridSize};
-use bevy_tilepath::prelude::*;
-use bevy_tilepath::search::validate_path;
 use common::{cost_of, oracle_cost, picture, random_grid};
 use proptest::prelude::*;
+use tilepath::grid::{Cell, Connectivity, GridSize};
+use tilepath::prelude::*;
+use tilepath::search::validate_path;
 
 struct Case {
-    bits: bevy_tilepath::scenario::BitGrid,
+    bits: tilepath::scenario::BitGrid,
     start: Cell,
     goal: Cell,
     diameter: u32,
@@ -102,7 +102,9 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
         (None, Err(e)) => prop_assert!(
             matches!(
                 e,
-                PathError::StartBlocked | PathError::GoalBlocked | PathError::Unreachable
+                PathError::StartBlocked { .. }
+                    | PathError::GoalBlocked { .. }
+                    | PathError::Unreachable
             ),
             "wrong failure: {}",
             shown()
@@ -134,7 +136,7 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
             prop_assert_eq!(w.last(), Some(&case.goal));
             for s in w.windows(2) {
                 prop_assert!(
-                    bevy_tilepath::smoothing::line_of_sight(layer, s[0], s[1]),
+                    tilepath::smoothing::line_of_sight(layer, s[0], s[1]),
                     "smoothed segment {} -> {} not visible: {}",
                     s[0],
                     s[1],
@@ -229,7 +231,7 @@ fn limits_stop_a_search_with_a_typed_error() {
     assert_eq!(
         pf.find(&map, &q),
         Err(PathError::LimitReached {
-            limit: bevy_tilepath::search::Limit::Expanded,
+            limit: tilepath::search::Limit::Expanded,
             expanded: 10
         })
     );
@@ -241,7 +243,7 @@ fn limits_stop_a_search_with_a_typed_error() {
     assert!(matches!(
         pf.find(&map, &q),
         Err(PathError::LimitReached {
-            limit: bevy_tilepath::search::Limit::Time,
+            limit: tilepath::search::Limit::Time,
             ..
         })
     ));
@@ -260,11 +262,17 @@ fn bad_queries_get_typed_errors() {
     );
     assert_eq!(
         pf.find(&map, &q(Cell::new(1, 1), Cell::new(0, 0))),
-        Err(PathError::StartBlocked)
+        Err(PathError::StartBlocked {
+            cell: Cell::new(1, 1),
+            diameter: 1
+        })
     );
     assert_eq!(
         pf.find(&map, &q(Cell::new(0, 0), Cell::new(1, 1))),
-        Err(PathError::GoalBlocked)
+        Err(PathError::GoalBlocked {
+            cell: Cell::new(1, 1),
+            diameter: 1
+        })
     );
     assert_eq!(
         pf.find(&map, &q(Cell::new(0, 0), Cell::new(2, 2)).diameter(0)),
@@ -272,7 +280,10 @@ fn bad_queries_get_typed_errors() {
     );
     assert_eq!(
         pf.find(&map, &q(Cell::new(0, 0), Cell::new(2, 2)).diameter(3)),
-        Err(PathError::StartBlocked)
+        Err(PathError::StartBlocked {
+            cell: Cell::new(0, 0),
+            diameter: 3
+        })
     );
     let split = CachedScenario::from_ascii(".#.\n.#.\n.#.").unwrap();
     assert_eq!(

@@ -234,7 +234,7 @@ impl Scratch {
 /// ([`CachedScenario`]) is shared read-only.
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
+/// use tilepath::prelude::*;
 ///
 /// let map = CachedScenario::from_ascii("
 ///     ......
@@ -284,10 +284,16 @@ impl Pathfinder {
             }
         }
         if layer.is_blocked(query.start) {
-            return Err(PathError::StartBlocked);
+            return Err(PathError::StartBlocked {
+                cell: query.start,
+                diameter: query.diameter,
+            });
         }
         if layer.is_blocked(query.goal) {
-            return Err(PathError::GoalBlocked);
+            return Err(PathError::GoalBlocked {
+                cell: query.goal,
+                diameter: query.diameter,
+            });
         }
         if !layer.components().connected(query.start, query.goal) {
             return Err(PathError::Unreachable);

@@ -6,6 +6,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 /// The algorithms of the [`crate::search::Pathfinder`].
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// A* with the octile heuristic, ties toward lower h. Optimal.
@@ -103,6 +105,8 @@ impl FromStr for Algorithm {
 }
 
 /// Bounds on one search. The default is unbounded.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// Give up after expanding this many nodes.
@@ -126,6 +130,8 @@ impl Limits {
 }
 
 /// Which limit stopped a search.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
     /// [`Limits::max_expanded`].
@@ -137,10 +143,12 @@ pub enum Limit {
 /// One pathfinding question.
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
+/// use tilepath::prelude::*;
 /// let q = PathQuery::new(Cell::new(0, 0), Cell::new(5, 3)).algorithm(Algorithm::Jps).diameter(3);
 /// assert_eq!(q.diameter, 3);
 /// ```
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PathQuery {
     /// Where the agent stands.
@@ -215,6 +223,8 @@ impl PathQuery {
 }
 
 /// Why a search returned no path.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PathError {
     /// The start or goal cell is off the map.
@@ -227,10 +237,22 @@ pub enum PathError {
         /// The requested diameter.
         diameter: u32,
     },
-    /// The agent cannot stand on its start cell.
-    StartBlocked,
-    /// The agent cannot stand on the goal cell.
-    GoalBlocked,
+    /// An agent of this diameter cannot stand on its start cell: a wall is inside its
+    /// footprint there (the map edge counts as a wall).
+    StartBlocked {
+        /// The start cell.
+        cell: Cell,
+        /// The agent's diameter.
+        diameter: u32,
+    },
+    /// An agent of this diameter cannot stand on the goal cell: a wall is inside its
+    /// footprint there (the map edge counts as a wall).
+    GoalBlocked {
+        /// The goal cell.
+        cell: Cell,
+        /// The agent's diameter.
+        diameter: u32,
+    },
     /// Start and goal are in different connected components: no path exists.
     Unreachable,
     /// A limit stopped the search before it found a path.
@@ -254,8 +276,14 @@ impl fmt::Display for PathError {
             PathError::InvalidDiameter { diameter } => {
                 write!(f, "agent diameter {diameter} is not supported")
             }
-            PathError::StartBlocked => write!(f, "the start cell is blocked for this agent"),
-            PathError::GoalBlocked => write!(f, "the goal cell is blocked for this agent"),
+            PathError::StartBlocked { cell, diameter } => write!(
+                f,
+                "an agent of diameter {diameter} cannot stand on its start cell {cell}"
+            ),
+            PathError::GoalBlocked { cell, diameter } => write!(
+                f,
+                "an agent of diameter {diameter} cannot stand on its goal cell {cell}"
+            ),
             PathError::Unreachable => write!(f, "the goal cannot be reached from the start"),
             PathError::LimitReached { limit, expanded } => {
                 write!(

@@ -6,6 +6,8 @@ use std::fmt;
 ///
 /// Coordinates are signed so that neighbour arithmetic never wraps; cells with a
 /// negative coordinate or one past the map size are off the map (and blocked).
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     /// Column, growing to the right.
@@ -56,6 +58,8 @@ impl From<(i32, i32)> for Cell {
 }
 
 /// Size of a grid in cells.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GridSize {
     /// Number of columns.
@@ -115,6 +119,8 @@ pub fn cost_to_f64(cost: Cost) -> f64 {
 }
 
 /// Which moves an agent may make.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Connectivity {
     /// 8-connected: straight and diagonal moves; a diagonal needs both orthogonal
@@ -154,6 +160,8 @@ pub fn octile_cost(dx: Cost, dy: Cost) -> Cost {
 }
 
 /// One of the eight king moves.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Direction {

@@ -20,12 +20,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bevy_tilepath::grid::{DIAGONAL, STRAIGHT, path_length};
-use bevy_tilepath::prelude::*;
-use bevy_tilepath::scenario::benchmark::{self, BenchmarkSet};
-use bevy_tilepath::scenario::{Layer, movingai::Problem};
-use bevy_tilepath::search::validate_path;
+use tilepath::grid::{DIAGONAL, STRAIGHT, path_length};
+use tilepath::prelude::*;
+#[path = "support/benchmark.rs"]
+mod benchmark;
+use benchmark::BenchmarkSet;
 use smallvec::SmallVec;
+use tilepath::scenario::{Layer, movingai::Problem};
+use tilepath::search::validate_path;
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
@@ -195,7 +197,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "error: diameter {} is not supported (1..={})",
                 opts.diameter,
-                bevy_tilepath::scenario::MAX_DIAMETER
+                tilepath::scenario::MAX_DIAMETER
             );
             return ExitCode::from(2);
         };

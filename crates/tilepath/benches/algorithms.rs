@@ -7,8 +7,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
-use bevy_tilepath::prelude::*;
-use bevy_tilepath::scenario::benchmark;
+use tilepath::prelude::*;
+#[path = "../examples/support/benchmark.rs"]
+mod benchmark;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 const MAPS: [&str; 4] = ["AR0011SR", "maze512-4-0", "random512-20-0", "32room_000"];

@@ -19,8 +19,8 @@ impl MovingAiMap {
     /// Parses the text of a `.map` file.
     ///
     /// ```
-    /// use bevy_tilepath::scenario::movingai::MovingAiMap;
-    /// use bevy_tilepath::prelude::*;
+    /// use tilepath::scenario::movingai::MovingAiMap;
+    /// use tilepath::prelude::*;
     /// let m = MovingAiMap::parse("type octile\r\nheight 2\r\nwidth 3\r\nmap\r\n.@.\r\nT.G").unwrap();
     /// assert_eq!(m.size(), GridSize::new(3, 2));
     /// assert!(m.is_obstacle(Cell::new(1, 0)) && m.is_obstacle(Cell::new(0, 1)));
@@ -116,8 +116,8 @@ impl Scenario for MovingAiMap {
 /// [`MovingAiMap::parse`] reads it back to the same bits.
 ///
 /// ```
-/// use bevy_tilepath::prelude::*;
-/// use bevy_tilepath::scenario::movingai::to_movingai;
+/// use tilepath::prelude::*;
+/// use tilepath::scenario::movingai::to_movingai;
 /// let map = CachedScenario::from_ascii("..#\n#..").unwrap();
 /// assert_eq!(
 ///     to_movingai(map.obstacles()),
@@ -181,7 +181,7 @@ impl std::error::Error for ScenError {}
 /// Parses a version-1 `.map.scen` file.
 ///
 /// ```
-/// use bevy_tilepath::scenario::movingai::parse_scen;
+/// use tilepath::scenario::movingai::parse_scen;
 /// let p = parse_scen("version 1\n0\tmaps/dao/arena.map\t49\t49\t1\t11\t1\t12\t1\n\n").unwrap();
 /// assert_eq!(p.len(), 1);
 /// assert_eq!(p[0].map, "arena.map");
