@@ -1,8 +1,8 @@
 //! Bar chart of the MovingAI runner's mean time per algorithm, as a PNG made with std only.
 //!
 //! ```text
-//! cargo run --release --example movingai -- --algo jps --algo pf-astar SCEN... > run.txt
-//! cargo run --release --example chart -- --out docs/algorithms.png [--title TEXT] [--note TEXT]
+//! cargo run --release -p tilepath --example movingai -- --algo jps --algo pf-astar SCEN... > run.txt
+//! cargo run --release -p tilepath --example chart -- --out docs/algorithms.png [--title TEXT] [--note TEXT]
 //!     [--linear] [INPUT]
 //! ```
 //!
@@ -14,10 +14,13 @@
 //! its mismatch count when non-zero. The image is an 8-bit palette PNG with uncompressed
 //! (stored) deflate blocks, 900 pixels wide: about 0.3 MB for four bars, no crate needed.
 
+mod axis;
+mod canvas;
 mod font;
 mod png;
 
-use font::FONT;
+use axis::{Axis, duration, short_name};
+use canvas::*;
 use png::encode_png;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
@@ -212,265 +215,6 @@ fn parse_totals(text: &str) -> Result<Vec<Total>, String> {
         );
     }
     Ok(totals.into_iter().map(|(_, t)| t).collect())
-}
-
-const WHITE: u8 = 0;
-const INK: u8 = 1;
-const GRID: u8 = 2;
-const OURS: u8 = 3;
-const PEER: u8 = 4;
-const MUTED: u8 = 5;
-const WARN: u8 = 6;
-const AXIS: u8 = 7;
-const MINOR: u8 = 8;
-
-/// RGB colour of each palette index above.
-const PALETTE: [[u8; 3]; 9] = [
-    [255, 255, 255],
-    [33, 37, 41],
-    [218, 222, 227],
-    [47, 111, 184],
-    [226, 124, 36],
-    [100, 108, 117],
-    [190, 45, 35],
-    [150, 157, 165],
-    [238, 240, 243],
-];
-
-/// An image of palette indices, row-major, one byte per pixel.
-struct Canvas {
-    width: usize,
-    height: usize,
-    pixels: Vec<u8>,
-}
-
-impl Canvas {
-    fn new(width: usize, height: usize) -> Self {
-        Canvas {
-            width,
-            height,
-            pixels: vec![WHITE; width * height],
-        }
-    }
-
-    /// Fills the rectangle, clipped to the image.
-    fn fill(&mut self, x: i64, y: i64, w: i64, h: i64, colour: u8) {
-        let clip = |v: i64, max: usize| v.clamp(0, max as i64) as usize;
-        let (x0, x1) = (clip(x, self.width), clip(x + w, self.width));
-        let (y0, y1) = (clip(y, self.height), clip(y + h, self.height));
-        if x0 >= x1 {
-            return;
-        }
-        for row in y0..y1 {
-            self.pixels[row * self.width + x0..row * self.width + x1].fill(colour);
-        }
-    }
-
-    /// Draws `text` with its top-left corner at (x, y), each font pixel `scale` pixels wide;
-    /// characters outside printable ASCII are drawn as `?`.
-    fn text(&mut self, x: i64, y: i64, text: &str, scale: i64, colour: u8) {
-        for (i, ch) in text.chars().enumerate() {
-            let glyph = glyph(ch);
-            let left = x + i as i64 * GLYPH_ADVANCE * scale;
-            for (row, bits) in glyph.iter().enumerate() {
-                for col in 0..5 {
-                    if bits & (0x10 >> col) != 0 {
-                        let (px, py) = (left + col * scale, y + row as i64 * scale);
-                        self.fill(px, py, scale, scale, colour);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Horizontal distance from one character to the next, in font pixels (5 wide + 1 gap).
-const GLYPH_ADVANCE: i64 = 6;
-/// Height of a capital letter in font pixels; descenders take two more rows.
-const CAP_HEIGHT: i64 = 7;
-
-/// Width in image pixels of `text` drawn at `scale`, without the trailing gap.
-fn text_width(text: &str, scale: i64) -> i64 {
-    let n = text.chars().count() as i64;
-    (n * GLYPH_ADVANCE - 1).max(0) * scale
-}
-
-fn glyph(ch: char) -> &'static [u8; 9] {
-    let code = ch as u32;
-    let index = if (0x20..0x7F).contains(&code) {
-        code - 0x20
-    } else {
-        u32::from(b'?' - 0x20)
-    };
-    &FONT[index as usize]
-}
-
-/// Greedy word wrap to lines of at most `max` characters (longer words are cut).
-fn wrap(text: &str, max: usize) -> Vec<String> {
-    let max = max.max(1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let mut word: Vec<char> = word.chars().collect();
-        while word.len() > max {
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-            }
-            lines.push(word.drain(..max).collect());
-        }
-        let word: String = word.into_iter().collect();
-        if word.is_empty() {
-            continue;
-        }
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-/// Maps a time in microseconds to a fraction of the plot width.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Axis {
-    /// From 10^lo to 10^hi microseconds.
-    Log { lo: i32, hi: i32 },
-    /// From 0 to `max` microseconds, gridlines every `step`.
-    Linear { max: f64, step: f64 },
-}
-
-impl Axis {
-    /// Log unless asked otherwise or a value is zero; ranges end on whole decades
-    /// (or whole steps), with the fastest bar at least 0.3 decades long.
-    fn fit(values: &[f64], linear: bool) -> Axis {
-        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = values.iter().copied().fold(0.0, f64::max);
-        if linear || min.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            let step = nice_step(max / 5.0);
-            let max = ((max / step).ceil() * step).max(step);
-            return Axis::Linear { max, step };
-        }
-        let mut lo = decade(min);
-        if min < 2.0 * 10f64.powi(lo) {
-            lo -= 1;
-        }
-        let mut hi = decade(max);
-        if 10f64.powi(hi) < max {
-            hi += 1;
-        }
-        Axis::Log {
-            lo,
-            hi: hi.max(lo + 1),
-        }
-    }
-
-    fn fraction(self, v: f64) -> f64 {
-        let f = match self {
-            Axis::Log { lo, hi } => (v.log10() - f64::from(lo)) / f64::from(hi - lo),
-            Axis::Linear { max, .. } => v / max,
-        };
-        f.clamp(0.0, 1.0)
-    }
-
-    /// Gridline values, each with a label or `None` for an unlabelled minor line.
-    fn ticks(self) -> Vec<(f64, Option<String>)> {
-        match self {
-            Axis::Log { lo, hi } => {
-                let label_minor = hi - lo <= 2;
-                let mut ticks = Vec::new();
-                for e in lo..=hi {
-                    let base = 10f64.powi(e);
-                    ticks.push((base, Some(number(base))));
-                    if e == hi {
-                        break;
-                    }
-                    for m in 2..=9 {
-                        let v = f64::from(m) * base;
-                        let label = (label_minor && (m == 2 || m == 5)).then(|| number(v));
-                        ticks.push((v, label));
-                    }
-                }
-                ticks
-            }
-            Axis::Linear { max, step } => {
-                let n = (max / step).round() as i64;
-                (0..=n)
-                    .map(|i| {
-                        let v = i as f64 * step;
-                        (v, Some(number(v)))
-                    })
-                    .collect()
-            }
-        }
-    }
-
-    fn caption(self) -> &'static str {
-        match self {
-            Axis::Log { .. } => "microseconds per query (log scale)",
-            Axis::Linear { .. } => "microseconds per query",
-        }
-    }
-}
-
-/// The exponent e with 10^e <= v < 10^(e+1), for v > 0.
-fn decade(v: f64) -> i32 {
-    let mut e = v.log10().floor() as i32;
-    while 10f64.powi(e + 1) <= v {
-        e += 1;
-    }
-    while 10f64.powi(e) > v {
-        e -= 1;
-    }
-    e
-}
-
-/// The smallest of 1, 2, 5 times a power of ten that is at least `raw`.
-fn nice_step(raw: f64) -> f64 {
-    if raw <= 0.0 || !raw.is_finite() {
-        return 1.0;
-    }
-    let base = 10f64.powi(decade(raw));
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * base)
-        .find(|&s| s >= raw * (1.0 - 1e-9))
-        .unwrap_or(10.0 * base)
-}
-
-/// A tick value without needless digits: `100`, `2000`, `0.5`, `0.02`.
-fn number(v: f64) -> String {
-    if v >= 1.0 {
-        format!("{v:.0}")
-    } else {
-        let s = format!("{v:.6}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-/// An algorithm's name as labelled, cut to 20 characters so the bars keep their room.
-fn short_name(name: &str) -> String {
-    const MAX: usize = 20;
-    if name.chars().count() <= MAX {
-        return name.to_string();
-    }
-    let mut cut: String = name.chars().take(MAX - 3).collect();
-    cut.push_str("...");
-    cut
-}
-
-/// A mean time as shown next to its bar.
-fn duration(us: f64) -> String {
-    match us {
-        u if u >= 100.0 => format!("{u:.0} us"),
-        u if u >= 10.0 => format!("{u:.1} us"),
-        u => format!("{u:.2} us"),
-    }
 }
 
 /// Width of the image in pixels.

@@ -1,6 +1,6 @@
 //! A minimal PNG encoder: palette image, stored (uncompressed) deflate, CRC-32, Adler-32.
 
-use super::Canvas;
+use crate::canvas::Canvas;
 
 pub(super) fn encode_png(canvas: &Canvas, palette: &[[u8; 3]]) -> Vec<u8> {
     let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
