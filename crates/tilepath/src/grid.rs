@@ -57,6 +57,19 @@ impl From<(i32, i32)> for Cell {
     }
 }
 
+/// Largest supported width or height in cells: 2²⁹ (536,870,912).
+///
+/// Coordinates are `i32`; this bound keeps every on-map coordinate plus any offset the
+/// crate adds (a neighbour step, a footprint, an update rectangle) far from overflow.
+pub const MAX_SIDE: u32 = 1 << 29;
+
+/// Largest supported number of cells (width × height): 2³¹ (2,147,483,648).
+///
+/// The search numbers cells with `u32` indices and keeps `u32::MAX` as a sentinel, so
+/// every index must fit below it with room to spare. Memory is the practical limit long
+/// before this one: a [`crate::scenario::CachedScenario`] needs about 5.3 bytes per cell.
+pub const MAX_CELLS: u64 = 1 << 31;
+
 /// Size of a grid in cells.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -75,9 +88,25 @@ impl GridSize {
     }
 
     /// Number of cells.
+    ///
+    /// Exact for every [supported](GridSize::is_supported) size; for larger sizes on a
+    /// 32-bit target it wraps, so check [`GridSize::cell_count`] first.
     #[inline]
     pub const fn area(self) -> usize {
         self.width as usize * self.height as usize
+    }
+
+    /// Number of cells, computed in `u64` so that it never overflows.
+    #[inline]
+    pub const fn cell_count(self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
+    /// True when the crate supports this size: neither side above [`MAX_SIDE`] and at
+    /// most [`MAX_CELLS`] cells (an empty size is supported here; maps reject it).
+    #[inline]
+    pub const fn is_supported(self) -> bool {
+        self.width <= MAX_SIDE && self.height <= MAX_SIDE && self.cell_count() <= MAX_CELLS
     }
 
     /// True when `cell` lies on the grid.
@@ -330,6 +359,19 @@ mod tests {
         assert_eq!(s.cell(19), c);
         assert!(!s.contains(Cell::new(7, 0)));
         assert!(!s.contains(Cell::new(-1, 0)));
+    }
+
+    #[test]
+    fn supported_sizes_stop_at_the_documented_limits() {
+        assert!(GridSize::new(MAX_SIDE, 4).is_supported());
+        assert!(!GridSize::new(MAX_SIDE + 1, 1).is_supported());
+        assert!(!GridSize::new(1, MAX_SIDE + 1).is_supported());
+        assert!(GridSize::new(1 << 16, 1 << 15).is_supported());
+        assert!(!GridSize::new(1 << 16, (1 << 15) + 1).is_supported());
+        assert_eq!(
+            GridSize::new(u32::MAX, u32::MAX).cell_count(),
+            u64::from(u32::MAX) * u64::from(u32::MAX)
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use super::bitgrid::BitGrid;
 use super::clearance::{self, CLEARANCE_CAP, CellRect};
 use super::components::Components;
-use super::{MapError, Scenario};
+use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, Direction, GridSize};
 
 /// Largest supported agent diameter in cells.
@@ -190,26 +190,25 @@ impl MapChange {
 }
 
 impl CachedScenario {
-    /// An open map of the given size. Errors on an empty or oversized map.
+    /// An open map of the given size. The size is checked before anything is allocated.
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::Empty`] for a zero width or height, [`MapError::TooLarge`] above
+    /// [`MAX_SIDE`](crate::grid::MAX_SIDE) a side or [`MAX_CELLS`](crate::grid::MAX_CELLS) cells.
     pub fn new(size: GridSize) -> Result<Self, MapError> {
+        checked_size(size.width.into(), size.height.into())?;
         Self::from_bits(BitGrid::new(size, false))
     }
 
-    /// A map whose obstacles are the set bits of `blocked`.
+    /// A map whose obstacles are the set bits of `blocked`. O(width × height).
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::Empty`] for a zero width or height (a [`BitGrid`] is never too large).
     pub fn from_bits(blocked: BitGrid) -> Result<Self, MapError> {
         let size = blocked.size();
-        if size.width == 0 || size.height == 0 {
-            return Err(MapError::Empty);
-        }
-        if size.width > i32::MAX as u32 / 4
-            || size.height > i32::MAX as u32 / 4
-            || size.area() >= u32::MAX as usize
-        {
-            return Err(MapError::TooLarge {
-                width: size.width,
-                height: size.height,
-            });
-        }
+        checked_size(size.width.into(), size.height.into())?;
         let clearance = clearance::compute(&blocked);
         let layers = (0..=MAX_DIAMETER / 2).map(|_| OnceLock::new()).collect();
         let map = Self {
@@ -223,9 +222,15 @@ impl CachedScenario {
         Ok(map)
     }
 
-    /// Caches any scenario (a virtual one, a parsed file) cell by cell.
+    /// Caches any scenario (a virtual one, a parsed file) cell by cell: one
+    /// [`Scenario::is_obstacle`] call per cell. The size is checked first.
+    ///
+    /// # Errors
+    ///
+    /// As [`CachedScenario::new`] for the scenario's size.
     pub fn from_scenario(scenario: &impl Scenario) -> Result<Self, MapError> {
         let size = scenario.size();
+        checked_size(size.width.into(), size.height.into())?;
         let mut bits = BitGrid::new(size, false);
         for y in 0..size.height as i32 {
             for x in 0..size.width as i32 {
@@ -239,7 +244,13 @@ impl CachedScenario {
     }
 
     /// Parses an ASCII map: `#`, `@`, `T`, `W`, `O` are obstacles, anything else is free;
-    /// leading and trailing blank lines and indentation are ignored.
+    /// leading and trailing blank lines and indentation are ignored, and lines may end
+    /// with LF, CRLF or a lone CR (old Mac files).
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::Empty`] without a non-blank row, [`MapError::RaggedRow`] when rows
+    /// differ in length, [`MapError::TooLarge`] above the size limits.
     pub fn from_ascii(text: &str) -> Result<Self, MapError> {
         super::ascii::parse(text).and_then(Self::from_bits)
     }

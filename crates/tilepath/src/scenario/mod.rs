@@ -5,7 +5,9 @@ mod bitgrid;
 mod cached;
 pub mod clearance;
 mod components;
+mod error;
 pub mod generate;
+mod lines;
 pub mod movingai;
 
 pub use ascii::{AsciiScenario, is_obstacle_char, render};
@@ -13,9 +15,9 @@ pub use bitgrid::BitGrid;
 pub use cached::{CachedScenario, Layer, MAX_DIAMETER, MapChange};
 pub use clearance::{CLEARANCE_CAP, CellRect};
 pub use components::Components;
+pub use error::{MapError, checked_size};
 
 use crate::grid::{Cell, GridSize};
-use std::fmt;
 
 /// A source of obstacles. Implement [`Scenario::is_obstacle`] for a virtual map (a
 /// function of the cell, a file, a game's own storage); [`CachedScenario`] caches any
@@ -70,54 +72,3 @@ impl<F: Fn(Cell) -> bool> Scenario for FnScenario<F> {
         !self.size.contains(cell) || (self.obstacle)(cell)
     }
 }
-
-/// Why a map could not be built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MapError {
-    /// The map has no cells.
-    Empty,
-    /// The map is wider or taller than the crate supports (more than 2³² cells).
-    TooLarge {
-        /// Requested width.
-        width: u32,
-        /// Requested height.
-        height: u32,
-    },
-    /// A row of a text map has a different length from the first row.
-    RaggedRow {
-        /// Zero-based row index.
-        row: usize,
-        /// Length of the first row.
-        expected: usize,
-        /// Length of this row.
-        found: usize,
-    },
-    /// A MovingAI file header is malformed.
-    BadHeader {
-        /// One-based line number.
-        line: usize,
-        /// What was wrong.
-        reason: &'static str,
-    },
-}
-
-impl fmt::Display for MapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MapError::Empty => write!(f, "the map has no cells"),
-            MapError::TooLarge { width, height } => {
-                write!(f, "a {width}x{height} map is too large")
-            }
-            MapError::RaggedRow {
-                row,
-                expected,
-                found,
-            } => {
-                write!(f, "row {row} has {found} cells, expected {expected}")
-            }
-            MapError::BadHeader { line, reason } => write!(f, "line {line}: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for MapError {}
