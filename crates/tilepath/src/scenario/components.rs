@@ -83,11 +83,15 @@ impl Components {
 
     /// Brings the labels up to date after the cells in `changed` flipped in `blocked`.
     ///
-    /// Only components touching a changed cell are relabelled (a flood from each
-    /// changed cell and its neighbours), so the cost is the size of those components,
-    /// not of the map.
+    /// Every component (after the change) that holds a changed cell or a free
+    /// 4-neighbour of one is flooded again with a fresh label, whether the change split
+    /// it or joined several. The cost is the total size of those components, which on
+    /// a mostly open map is the whole map even for one changed cell; other components
+    /// keep their labels. When fresh labels could run out (each changed cell may use
+    /// up to four), all cells are relabelled instead, O(width × height).
     pub fn update(&mut self, blocked: &BitGrid, changed: &[Cell]) {
-        if self.next_label > u32::MAX - 4 * changed.len() as u32 - 1 {
+        let needed = 4 * changed.len() as u64 + 1;
+        if u64::from(self.next_label) + needed > u64::from(u32::MAX) {
             self.relabel_all(blocked);
             return;
         }
