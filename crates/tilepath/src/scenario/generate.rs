@@ -14,8 +14,8 @@
 //! ```
 
 use super::bitgrid::BitGrid;
-use super::clearance::CellRect;
 use super::components::Components;
+use super::rect::CellRect;
 use crate::grid::{Cell, GridSize};
 
 /// A tiny deterministic generator (SplitMix64): 64 bits of state, one add and three
