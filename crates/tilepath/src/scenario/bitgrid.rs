@@ -93,11 +93,19 @@ impl BitGrid {
         &self.words[start..start + self.words_per_row]
     }
 
-    /// The bit of the on-grid cell `(x, y)`, without a bounds check: an `x` past the row
-    /// reads padding or the next row, a `y` past the grid panics. Crate-internal; callers
-    /// check bounds first (public readers use [`BitGrid::get_or`]).
+    /// The bit of cell `(x, y)`; cells off the grid read as set (blocked), like the
+    /// padding. Despite its historical name this checks bounds (two compares), so any
+    /// `x` and `y` are safe; for signed cells use [`BitGrid::get_or`].
     #[inline]
-    pub(crate) fn get_unchecked_cell(&self, x: u32, y: u32) -> bool {
+    pub fn get_unchecked_cell(&self, x: u32, y: u32) -> bool {
+        x >= self.size.width || y >= self.size.height || self.bit_unchecked(x, y)
+    }
+
+    /// The bit of the on-grid cell `(x, y)`, without a bounds check: an `x` past the row
+    /// reads padding or the next row, a `y` past the grid panics. Crate-internal, for
+    /// loops that have checked their bounds.
+    #[inline]
+    pub(crate) fn bit_unchecked(&self, x: u32, y: u32) -> bool {
         debug_assert!(x < self.size.width && y < self.size.height);
         let w = self.words[y as usize * self.words_per_row + (x as usize >> 6)];
         (w >> (x & 63)) & 1 == 1
@@ -146,7 +154,7 @@ impl BitGrid {
     #[inline]
     pub fn get_or(&self, cell: Cell, outside: bool) -> bool {
         if self.size.contains(cell) {
-            self.get_unchecked_cell(cell.x as u32, cell.y as u32)
+            self.bit_unchecked(cell.x as u32, cell.y as u32)
         } else {
             outside
         }
@@ -172,7 +180,7 @@ impl BitGrid {
         let mut n = 0;
         for y in 0..self.size.height {
             for x in 0..self.size.width {
-                n += usize::from(self.get_unchecked_cell(x, y));
+                n += usize::from(self.bit_unchecked(x, y));
             }
         }
         n
@@ -188,7 +196,7 @@ impl BitGrid {
         let mut t = BitGrid::new(GridSize::new(self.size.height, self.size.width), false);
         for y in 0..self.size.height {
             for x in 0..self.size.width {
-                if self.get_unchecked_cell(x, y) {
+                if self.bit_unchecked(x, y) {
                     t.set(Cell::new(y as i32, x as i32), true);
                 }
             }
@@ -277,6 +285,17 @@ mod tests {
     #[should_panic(expected = "above the supported map size")]
     fn new_panics_on_an_unsupported_size_instead_of_allocating() {
         BitGrid::new(GridSize::new(u32::MAX, 2), false);
+    }
+
+    #[test]
+    fn cell_reads_by_raw_coordinates_are_bounds_checked() {
+        let mut g = BitGrid::new(GridSize::new(70, 2), false);
+        g.set(Cell::new(69, 1), true);
+        assert!(g.get_unchecked_cell(69, 1));
+        assert!(!g.get_unchecked_cell(68, 1));
+        for (x, y) in [(70, 0), (127, 0), (128, 0), (5, 2), (u32::MAX, u32::MAX)] {
+            assert!(g.get_unchecked_cell(x, y), "({x}, {y})");
+        }
     }
 
     #[test]

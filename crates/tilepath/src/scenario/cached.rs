@@ -101,7 +101,7 @@ impl Layer {
     #[inline]
     pub fn is_free_xy(&self, x: u32, y: u32) -> bool {
         let size = self.blocked.size();
-        x < size.width && y < size.height && !self.blocked.get_unchecked_cell(x, y)
+        x < size.width && y < size.height && !self.blocked.bit_unchecked(x, y)
     }
 }
 

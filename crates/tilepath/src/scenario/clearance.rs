@@ -63,7 +63,7 @@ fn recompute(blocked: &BitGrid, tc: &mut [u8], region: CellRect) {
     for y in (region.min.y as usize..region.max.y as usize).rev() {
         for x in (region.min.x as usize..region.max.x as usize).rev() {
             let i = y * w + x;
-            tc[i] = if blocked.get_unchecked_cell(x as u32, y as u32) {
+            tc[i] = if blocked.bit_unchecked(x as u32, y as u32) {
                 0
             } else {
                 let right = if x + 1 < w { tc[i + 1] } else { 0 };

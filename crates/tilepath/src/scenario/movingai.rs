@@ -161,11 +161,7 @@ pub fn to_movingai(bits: &BitGrid) -> String {
     out.reserve((size.width as usize + 1) * size.height as usize);
     for y in 0..size.height {
         for x in 0..size.width {
-            out.push(if bits.get_unchecked_cell(x, y) {
-                '@'
-            } else {
-                '.'
-            });
+            out.push(if bits.bit_unchecked(x, y) { '@' } else { '.' });
         }
         out.push('\n');
     }
