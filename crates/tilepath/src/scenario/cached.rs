@@ -369,7 +369,8 @@ impl CachedScenario {
     ///   cell. When fresh labels would run out, everything is relabelled, also
     ///   O(width × height).
     ///
-    /// No allocation beyond a reused scratch list of changed cells per call.
+    /// Allocates one list of the cells whose freedom changed per call (shared by the
+    /// layers); flood stacks are kept between calls.
     pub fn apply(&mut self, edits: impl IntoIterator<Item = (Cell, bool)>) -> Option<MapChange> {
         let mut bbox: Option<CellRect> = None;
         for (cell, blocked) in edits {
@@ -579,6 +580,25 @@ mod tests {
         assert!(map.layer(MAX_DIAMETER + 1).is_none());
         assert_eq!(map.layer(MAX_DIAMETER).unwrap().diameter(), MAX_DIAMETER);
         assert_eq!(map.layer(2).unwrap().diameter(), 2);
+    }
+
+    #[test]
+    fn extreme_cells_are_blocked_for_every_diameter_without_overflow() {
+        let map = CachedScenario::new(GridSize::new(5, 5)).unwrap();
+        for c in [
+            Cell::new(i32::MIN, i32::MIN),
+            Cell::new(i32::MAX, i32::MAX),
+            Cell::new(i32::MIN, 2),
+            Cell::new(2, i32::MAX),
+        ] {
+            for d in [0, 1, 2, 3, 63, 64, u32::MAX] {
+                assert!(map.is_blocked(c, d), "{c} d {d}");
+            }
+            assert_eq!(map.true_clearance(c), 0);
+            assert!(!map.connected(c, c, 1));
+        }
+        assert!(!map.is_blocked(Cell::new(2, 2), 5));
+        assert!(map.is_blocked(Cell::new(2, 2), 6));
     }
 
     #[test]
