@@ -23,19 +23,20 @@ impl Cell {
         Self { x, y }
     }
 
-    /// The cell one step in `dir`.
+    /// The cell one step in `dir`; saturates at the `i32` range (such cells are off
+    /// every map), so it never overflows.
     #[inline]
     pub const fn step(self, dir: Direction) -> Self {
         let (dx, dy) = dir.delta();
-        Self::new(self.x + dx, self.y + dy)
+        Self::new(self.x.saturating_add(dx), self.y.saturating_add(dy))
     }
 
-    /// Chebyshev (king-move) distance.
+    /// Chebyshev (king-move) distance; exact for any two cells (computed in `i64`).
     #[inline]
     pub fn chebyshev(self, other: Cell) -> u32 {
-        (self.x - other.x)
-            .unsigned_abs()
-            .max((self.y - other.y).unsigned_abs())
+        let dx = (i64::from(self.x) - i64::from(other.x)).unsigned_abs();
+        let dy = (i64::from(self.y) - i64::from(other.y)).unsigned_abs();
+        dx.max(dy) as u32
     }
 
     /// True when the two cells are one king move apart (not equal).
@@ -57,6 +58,19 @@ impl From<(i32, i32)> for Cell {
     }
 }
 
+/// Largest supported width or height in cells: 2²⁹ (536,870,912).
+///
+/// Coordinates are `i32`; this bound keeps every on-map coordinate plus any offset the
+/// crate adds (a neighbour step, a footprint, an update rectangle) far from overflow.
+pub const MAX_SIDE: u32 = 1 << 29;
+
+/// Largest supported number of cells (width × height): 2³¹ (2,147,483,648).
+///
+/// The search numbers cells with `u32` indices and keeps `u32::MAX` as a sentinel, so
+/// every index must fit below it with room to spare. Memory is the practical limit long
+/// before this one: a [`crate::scenario::CachedScenario`] needs about 5.3 bytes per cell.
+pub const MAX_CELLS: u64 = 1 << 31;
+
 /// Size of a grid in cells.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -75,9 +89,25 @@ impl GridSize {
     }
 
     /// Number of cells.
+    ///
+    /// Exact for every [supported](GridSize::is_supported) size; for larger sizes on a
+    /// 32-bit target it wraps, so check [`GridSize::cell_count`] first.
     #[inline]
     pub const fn area(self) -> usize {
         self.width as usize * self.height as usize
+    }
+
+    /// Number of cells, computed in `u64` so that it never overflows.
+    #[inline]
+    pub const fn cell_count(self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
+    /// True when the crate supports this size: neither side above [`MAX_SIDE`] and at
+    /// most [`MAX_CELLS`] cells (an empty size is supported here; maps reject it).
+    #[inline]
+    pub const fn is_supported(self) -> bool {
+        self.width <= MAX_SIDE && self.height <= MAX_SIDE && self.cell_count() <= MAX_CELLS
     }
 
     /// True when `cell` lies on the grid.
@@ -86,13 +116,30 @@ impl GridSize {
         cell.x >= 0 && cell.y >= 0 && (cell.x as u32) < self.width && (cell.y as u32) < self.height
     }
 
-    /// Row-major index of an on-grid cell.
+    /// Row-major index of an on-grid cell, for hot loops that have checked
+    /// [`GridSize::contains`]. For an off-grid cell the result is meaningless (and a
+    /// debug build may panic on overflow); use [`GridSize::checked_index`] for cells
+    /// that come from outside.
     #[inline]
     pub const fn index(self, cell: Cell) -> usize {
         cell.y as usize * self.width as usize + cell.x as usize
     }
 
-    /// Cell of a row-major index.
+    /// Row-major index of `cell`, or `None` when it is off the grid.
+    #[inline]
+    pub const fn checked_index(self, cell: Cell) -> Option<usize> {
+        if self.contains(cell) {
+            Some(self.index(cell))
+        } else {
+            None
+        }
+    }
+
+    /// Cell of a row-major index (below [`GridSize::area`] for an on-grid cell).
+    ///
+    /// # Panics
+    ///
+    /// When the width is 0 (division by zero).
     #[inline]
     pub const fn cell(self, index: usize) -> Cell {
         Cell::new(
@@ -143,8 +190,8 @@ impl Connectivity {
     /// Admissible, consistent heuristic between two cells: octile or Manhattan distance.
     #[inline]
     pub fn heuristic(self, a: Cell, b: Cell) -> Cost {
-        let dx = (a.x - b.x).unsigned_abs() as Cost;
-        let dy = (a.y - b.y).unsigned_abs() as Cost;
+        let dx = (i64::from(a.x) - i64::from(b.x)).unsigned_abs();
+        let dy = (i64::from(a.y) - i64::from(b.y)).unsigned_abs();
         match self {
             Connectivity::Octile => octile_cost(dx, dy),
             Connectivity::Cardinal => (dx + dy) * STRAIGHT,
@@ -330,6 +377,36 @@ mod tests {
         assert_eq!(s.cell(19), c);
         assert!(!s.contains(Cell::new(7, 0)));
         assert!(!s.contains(Cell::new(-1, 0)));
+    }
+
+    #[test]
+    fn cell_arithmetic_never_overflows_for_extreme_coordinates() {
+        let (lo, hi) = (Cell::new(i32::MIN, i32::MIN), Cell::new(i32::MAX, i32::MAX));
+        assert_eq!(lo.chebyshev(hi), u32::MAX);
+        assert_eq!(hi.step(Direction::SouthEast), hi);
+        assert_eq!(lo.step(Direction::NorthWest), lo);
+        assert_eq!(
+            Connectivity::Cardinal.heuristic(lo, hi),
+            2 * u64::from(u32::MAX) * STRAIGHT
+        );
+        assert!(Connectivity::Octile.heuristic(lo, hi) > 0);
+        let s = GridSize::new(7, 3);
+        assert_eq!(s.checked_index(Cell::new(5, 2)), Some(19));
+        assert_eq!(s.checked_index(Cell::new(-1, 0)), None);
+        assert_eq!(s.checked_index(Cell::new(7, 0)), None);
+    }
+
+    #[test]
+    fn supported_sizes_stop_at_the_documented_limits() {
+        assert!(GridSize::new(MAX_SIDE, 4).is_supported());
+        assert!(!GridSize::new(MAX_SIDE + 1, 1).is_supported());
+        assert!(!GridSize::new(1, MAX_SIDE + 1).is_supported());
+        assert!(GridSize::new(1 << 16, 1 << 15).is_supported());
+        assert!(!GridSize::new(1 << 16, (1 << 15) + 1).is_supported());
+        assert_eq!(
+            GridSize::new(u32::MAX, u32::MAX).cell_count(),
+            u64::from(u32::MAX) * u64::from(u32::MAX)
+        );
     }
 
     #[test]

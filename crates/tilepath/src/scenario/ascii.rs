@@ -1,7 +1,7 @@
 //! ASCII maps: parsing for examples and tests, printing with a path for failure reports.
 
 use super::bitgrid::BitGrid;
-use super::{MapError, Scenario};
+use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, GridSize};
 
 /// True for the characters that mark an obstacle in ASCII and MovingAI maps.
@@ -11,17 +11,19 @@ pub fn is_obstacle_char(ch: char) -> bool {
 }
 
 /// Parses rows of characters; blank lines around the map and indentation are ignored.
+/// Lines may end with LF, CRLF or a lone CR.
+///
+/// # Errors
+///
+/// [`MapError::Empty`] without a non-blank row, [`MapError::RaggedRow`] when a row's
+/// length differs from the first row's, [`MapError::TooLarge`] above the size limits
+/// (checked before the bits are allocated).
 pub(crate) fn parse(text: &str) -> Result<BitGrid, MapError> {
-    let rows: Vec<&str> = text
-        .lines()
+    let rows: Vec<&str> = super::lines::lines(text)
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
     let width = rows.first().map_or(0, |r| r.chars().count());
-    if rows.is_empty() || width == 0 {
-        return Err(MapError::Empty);
-    }
-    let mut bits = BitGrid::new(GridSize::new(width as u32, rows.len() as u32), false);
     for (y, row) in rows.iter().enumerate() {
         let found = row.chars().count();
         if found != width {
@@ -31,6 +33,10 @@ pub(crate) fn parse(text: &str) -> Result<BitGrid, MapError> {
                 found,
             });
         }
+    }
+    let size = checked_size(width as u64, rows.len() as u64)?;
+    let mut bits = BitGrid::new(size, false);
+    for (y, row) in rows.iter().enumerate() {
         for (x, ch) in row.chars().enumerate() {
             if is_obstacle_char(ch) {
                 bits.set(Cell::new(x as i32, y as i32), true);
@@ -41,6 +47,9 @@ pub(crate) fn parse(text: &str) -> Result<BitGrid, MapError> {
 }
 
 /// Draws a scenario as text: `#` obstacle, `.` free, `*` path cell, `S`/`G` its ends.
+///
+/// For failure reports on small maps: one [`Scenario::is_obstacle`] call and about five
+/// bytes of memory per cell, O(width × height); path cells off the map are skipped.
 pub fn render(scenario: &impl Scenario, path: &[Cell]) -> String {
     let size = scenario.size();
     let mut chars: Vec<Vec<char>> = (0..size.height as i32)
@@ -84,6 +93,11 @@ pub struct AsciiScenario {
 
 impl AsciiScenario {
     /// Parses the text, see [`crate::scenario::CachedScenario::from_ascii`].
+    ///
+    /// # Errors
+    ///
+    /// As [`crate::scenario::CachedScenario::from_ascii`]: [`MapError::Empty`],
+    /// [`MapError::RaggedRow`] or [`MapError::TooLarge`].
     pub fn parse(text: &str) -> Result<Self, MapError> {
         parse(text).map(|bits| Self { bits })
     }
@@ -114,6 +128,20 @@ mod tests {
             }
         );
         assert_eq!(parse("\n  \n").unwrap_err(), MapError::Empty);
+    }
+
+    #[test]
+    fn cr_only_crlf_and_lf_endings_read_the_same_map() {
+        let lf = parse("..#\n#..\n.#.\n").unwrap();
+        assert_eq!(lf.size(), GridSize::new(3, 3));
+        for text in [
+            "..#\r#..\r.#.\r",
+            "..#\r\n#..\r\n.#.\r\n",
+            "..#\r#..\r\n.#.",
+            "\r\r..#\r#..\r.#.\r\r",
+        ] {
+            assert_eq!(parse(text).unwrap(), lf, "{text:?}");
+        }
     }
 
     #[test]

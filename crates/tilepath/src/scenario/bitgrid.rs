@@ -1,5 +1,6 @@
 //! A 1-bit-per-cell grid stored as rows of 64-bit words, padded with set bits.
 
+use super::MapError;
 use crate::grid::{Cell, GridSize};
 
 /// A bit per cell, row by row; bit `x` of a row lives in word `x / 64` at bit `x % 64`
@@ -13,8 +14,22 @@ pub struct BitGrid {
 }
 
 impl BitGrid {
-    /// A grid of the given size with every bit equal to `value`.
+    /// A grid of the given size with every bit equal to `value`. O(width × height).
+    ///
+    /// For a size that comes from input, use [`BitGrid::try_new`].
+    ///
+    /// # Panics
+    ///
+    /// When `size` is not [supported](GridSize::is_supported): a side above
+    /// [`MAX_SIDE`](crate::grid::MAX_SIDE) or more than
+    /// [`MAX_CELLS`](crate::grid::MAX_CELLS) cells. The check runs before allocating.
     pub fn new(size: GridSize, value: bool) -> Self {
+        assert!(
+            size.is_supported(),
+            "BitGrid::new: {}x{} is above the supported map size",
+            size.width,
+            size.height
+        );
         let words_per_row = (size.width as usize).div_ceil(64).max(1);
         let fill = if value { u64::MAX } else { 0 };
         let mut grid = Self {
@@ -24,6 +39,24 @@ impl BitGrid {
         };
         grid.set_padding();
         grid
+    }
+
+    /// A grid of the given size with every bit equal to `value`, or an error for a size
+    /// the crate does not support (nothing is allocated then). An empty size is allowed.
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::TooLarge`] when a side is above [`MAX_SIDE`](crate::grid::MAX_SIDE)
+    /// or the cell count above [`MAX_CELLS`](crate::grid::MAX_CELLS).
+    pub fn try_new(size: GridSize, value: bool) -> Result<Self, MapError> {
+        if size.is_supported() {
+            Ok(Self::new(size, value))
+        } else {
+            Err(MapError::TooLarge {
+                width: u64::from(size.width),
+                height: u64::from(size.height),
+            })
+        }
     }
 
     fn set_padding(&mut self) {
@@ -52,16 +85,28 @@ impl BitGrid {
         self.words_per_row
     }
 
-    /// The words of row `y` (`y` must be on the grid).
+    /// The words of row `y`; `y` must be on the grid (panics otherwise), so this stays
+    /// crate-internal: the search calls it only for rows it has checked.
     #[inline]
-    pub fn row(&self, y: u32) -> &[u64] {
+    pub(crate) fn row(&self, y: u32) -> &[u64] {
         let start = y as usize * self.words_per_row;
         &self.words[start..start + self.words_per_row]
     }
 
-    /// The bit of an on-grid cell.
+    /// The bit of cell `(x, y)`; cells off the grid read as set (blocked), like the
+    /// padding. Despite its historical name this checks bounds (two compares), so any
+    /// `x` and `y` are safe; for signed cells use [`BitGrid::get_or`].
     #[inline]
     pub fn get_unchecked_cell(&self, x: u32, y: u32) -> bool {
+        x >= self.size.width || y >= self.size.height || self.bit_unchecked(x, y)
+    }
+
+    /// The bit of the on-grid cell `(x, y)`, without a bounds check: an `x` past the row
+    /// reads padding or the next row, a `y` past the grid panics. Crate-internal, for
+    /// loops that have checked their bounds.
+    #[inline]
+    pub(crate) fn bit_unchecked(&self, x: u32, y: u32) -> bool {
+        debug_assert!(x < self.size.width && y < self.size.height);
         let w = self.words[y as usize * self.words_per_row + (x as usize >> 6)];
         (w >> (x & 63)) & 1 == 1
     }
@@ -109,7 +154,7 @@ impl BitGrid {
     #[inline]
     pub fn get_or(&self, cell: Cell, outside: bool) -> bool {
         if self.size.contains(cell) {
-            self.get_unchecked_cell(cell.x as u32, cell.y as u32)
+            self.bit_unchecked(cell.x as u32, cell.y as u32)
         } else {
             outside
         }
@@ -135,7 +180,7 @@ impl BitGrid {
         let mut n = 0;
         for y in 0..self.size.height {
             for x in 0..self.size.width {
-                n += usize::from(self.get_unchecked_cell(x, y));
+                n += usize::from(self.bit_unchecked(x, y));
             }
         }
         n
@@ -151,7 +196,7 @@ impl BitGrid {
         let mut t = BitGrid::new(GridSize::new(self.size.height, self.size.width), false);
         for y in 0..self.size.height {
             for x in 0..self.size.width {
-                if self.get_unchecked_cell(x, y) {
+                if self.bit_unchecked(x, y) {
                     t.set(Cell::new(y as i32, x as i32), true);
                 }
             }
@@ -210,6 +255,47 @@ mod tests {
         assert!(!g.get_or(Cell::new(-1, 0), false));
         g.set(Cell::new(99, 99), true);
         assert_eq!(g.count_ones(), 1);
+    }
+
+    #[test]
+    fn unsupported_sizes_are_an_error_before_any_allocation() {
+        let huge = GridSize::new(4_000_000_000, 4_000_000_000);
+        assert_eq!(
+            BitGrid::try_new(huge, false),
+            Err(MapError::TooLarge {
+                width: 4_000_000_000,
+                height: 4_000_000_000
+            })
+        );
+        assert_eq!(
+            BitGrid::try_new(GridSize::new(3, 2), true)
+                .unwrap()
+                .count_ones(),
+            6
+        );
+        assert_eq!(
+            BitGrid::try_new(GridSize::new(0, 5), false)
+                .unwrap()
+                .count_ones(),
+            0
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "above the supported map size")]
+    fn new_panics_on_an_unsupported_size_instead_of_allocating() {
+        BitGrid::new(GridSize::new(u32::MAX, 2), false);
+    }
+
+    #[test]
+    fn cell_reads_by_raw_coordinates_are_bounds_checked() {
+        let mut g = BitGrid::new(GridSize::new(70, 2), false);
+        g.set(Cell::new(69, 1), true);
+        assert!(g.get_unchecked_cell(69, 1));
+        assert!(!g.get_unchecked_cell(68, 1));
+        for (x, y) in [(70, 0), (127, 0), (128, 0), (5, 2), (u32::MAX, u32::MAX)] {
+            assert!(g.get_unchecked_cell(x, y), "({x}, {y})");
+        }
     }
 
     #[test]

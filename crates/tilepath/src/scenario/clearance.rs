@@ -1,142 +1,94 @@
-//! Chebyshev clearance map: each cell's distance to the nearest obstacle, capped.
+//! True clearance: per cell, the side of the largest free square whose minimum corner it is.
 
 use super::bitgrid::BitGrid;
+use super::rect::CellRect;
 use crate::grid::{Cell, GridSize};
 
-/// Clearances are capped here; agents up to diameter `2 * CLEARANCE_CAP - 1` are supported.
-pub const CLEARANCE_CAP: u8 = 32;
+/// True clearances are capped here, so diameters up to `CLEARANCE_CAP` are answered
+/// exactly (see [`MAX_DIAMETER`](crate::scenario::MAX_DIAMETER)).
+pub const CLEARANCE_CAP: u8 = 63;
 
-/// A rectangle of cells, inclusive minimum, exclusive maximum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CellRect {
-    /// Smallest cell inside.
-    pub min: Cell,
-    /// One past the largest cell inside, on both axes.
-    pub max: Cell,
-}
-
-impl CellRect {
-    /// The rectangle holding just `cell`.
-    pub fn from_cell(cell: Cell) -> Self {
-        Self {
-            min: cell,
-            max: Cell::new(cell.x + 1, cell.y + 1),
-        }
-    }
-
-    /// The whole grid.
-    pub fn of_size(size: GridSize) -> Self {
-        Self {
-            min: Cell::new(0, 0),
-            max: Cell::new(size.width as i32, size.height as i32),
-        }
-    }
-
-    /// Grows the rectangle to hold `cell`.
-    pub fn include(&mut self, cell: Cell) {
-        self.min.x = self.min.x.min(cell.x);
-        self.min.y = self.min.y.min(cell.y);
-        self.max.x = self.max.x.max(cell.x + 1);
-        self.max.y = self.max.y.max(cell.y + 1);
-    }
-
-    /// The rectangle grown by `by` cells on every side, clipped to `size`.
-    pub fn expand_clip(self, by: i32, size: GridSize) -> Self {
-        Self {
-            min: Cell::new((self.min.x - by).max(0), (self.min.y - by).max(0)),
-            max: Cell::new(
-                (self.max.x + by).min(size.width as i32),
-                (self.max.y + by).min(size.height as i32),
-            ),
-        }
-    }
-
-    /// True when `cell` is inside.
-    #[inline]
-    pub fn contains(self, cell: Cell) -> bool {
-        cell.x >= self.min.x && cell.y >= self.min.y && cell.x < self.max.x && cell.y < self.max.y
-    }
-
-    /// True when no cell is inside.
-    pub fn is_empty(self) -> bool {
-        self.max.x <= self.min.x || self.max.y <= self.min.y
-    }
-
-    /// The cells inside, row by row.
-    pub fn cells(self) -> impl Iterator<Item = Cell> {
-        (self.min.y..self.max.y)
-            .flat_map(move |y| (self.min.x..self.max.x).map(move |x| Cell::new(x, y)))
-    }
-}
-
-/// Computes the clearance of every cell of `blocked` into a new vector (row-major).
+/// Computes the true clearance of every cell of `blocked` (row-major): one reverse
+/// raster pass, O(width × height).
 ///
-/// Clearance is the Chebyshev distance to the nearest blocked or off-map cell,
-/// capped at [`CLEARANCE_CAP`]: 0 on an obstacle, 1 next to one or on the map edge.
-/// Two raster passes, O(width * height).
+/// `tc(x, y) = 0` on an obstacle, else `1 + min(tc(x + 1, y), tc(x, y + 1), tc(x + 1, y + 1))`,
+/// with off-map cells 0 and the value capped at [`CLEARANCE_CAP`]. So `tc(x, y) >= k`
+/// exactly when the `k × k` square from `(x, y)` to `(x + k - 1, y + k - 1)` is on the
+/// map and free (for `k <= CLEARANCE_CAP`), and an agent of diameter `d` fits at `c` iff
+/// `tc(c - (d - 1) / 2) >= d` (see [`crate::scenario::footprint`]). This is the "true
+/// clearance" of Harabor and Botea's annotated A* (HAA*), for square agents.
 pub fn compute(blocked: &BitGrid) -> Vec<u8> {
     let size = blocked.size();
     let mut out = vec![0; size.area()];
-    update(blocked, &mut out, CellRect::of_size(size));
+    recompute(blocked, &mut out, CellRect::of_size(size));
     out
 }
 
-/// Recomputes the clearance of the cells in `region` after obstacles inside it changed.
+/// The cells whose true clearance may change when obstacles inside `changed` flip:
+/// `changed` grown by `CLEARANCE_CAP - 1` cells toward −x and −y (a cell's value depends
+/// only on the square of side `CLEARANCE_CAP` whose minimum corner it is), clipped to
+/// `size`. O(1).
+pub fn affected(changed: CellRect, size: GridSize) -> CellRect {
+    changed.grow_clip(i64::from(CLEARANCE_CAP) - 1, 0, size)
+}
+
+/// Brings `clearance` (from [`compute`] for the same grid) up to date after the obstacle
+/// bits inside `changed` flipped in `blocked`; recomputes exactly
+/// [`affected`]`(changed, size)` and returns it. Cells outside it keep their values,
+/// which are still exact. O(area of the returned rectangle), no allocation.
 ///
-/// Only obstacles within [`CLEARANCE_CAP`] of `region` can affect it, so the passes run
-/// on `region` grown by the cap; cells outside `region` are left untouched.
-/// O(area of the grown region).
-pub fn update(blocked: &BitGrid, clearance: &mut [u8], region: CellRect) {
+/// # Panics
+///
+/// When `clearance.len()` is not the number of cells of `blocked`.
+pub fn update(blocked: &BitGrid, clearance: &mut [u8], changed: CellRect) -> CellRect {
     let size = blocked.size();
-    let cap = i32::from(CLEARANCE_CAP);
-    let window = region.expand_clip(cap, size);
-    if window.is_empty() || region.is_empty() {
+    assert_eq!(
+        clearance.len(),
+        size.area(),
+        "clearance::update: the clearance map is for another size"
+    );
+    let region = affected(changed, size);
+    recompute(blocked, clearance, region);
+    region
+}
+
+/// Recomputes `region` in reverse raster order; values right of and below the region
+/// are read from `tc` (they must be current), off-map cells count as 0.
+fn recompute(blocked: &BitGrid, tc: &mut [u8], region: CellRect) {
+    if region.is_empty() {
         return;
     }
-    let ww = (window.max.x - window.min.x) as usize;
-    let wh = (window.max.y - window.min.y) as usize;
-    let mut tmp = vec![CLEARANCE_CAP; ww * wh];
-    // Value of a neighbour: off the map counts as an obstacle, inside the map but
-    // outside the window counts as far away (it cannot matter for `region`).
-    let read = |tmp: &[u8], x: i32, y: i32| -> u8 {
-        if x < 0 || y < 0 || x >= size.width as i32 || y >= size.height as i32 {
-            0
-        } else if window.contains(Cell::new(x, y)) {
-            tmp[(y - window.min.y) as usize * ww + (x - window.min.x) as usize]
-        } else {
-            CLEARANCE_CAP
-        }
-    };
-    for y in window.min.y..window.max.y {
-        for x in window.min.x..window.max.x {
-            let i = (y - window.min.y) as usize * ww + (x - window.min.x) as usize;
-            tmp[i] = if blocked.get_unchecked_cell(x as u32, y as u32) {
+    let size = blocked.size();
+    let (w, h) = (size.width as usize, size.height as usize);
+    for y in (region.min.y as usize..region.max.y as usize).rev() {
+        for x in (region.min.x as usize..region.max.x as usize).rev() {
+            let i = y * w + x;
+            tc[i] = if blocked.bit_unchecked(x as u32, y as u32) {
                 0
             } else {
-                let m = read(&tmp, x - 1, y)
-                    .min(read(&tmp, x - 1, y - 1))
-                    .min(read(&tmp, x, y - 1))
-                    .min(read(&tmp, x + 1, y - 1));
-                (m + 1).min(CLEARANCE_CAP)
+                let right = if x + 1 < w { tc[i + 1] } else { 0 };
+                let below = if y + 1 < h { tc[i + w] } else { 0 };
+                let diagonal = if x + 1 < w && y + 1 < h {
+                    tc[i + w + 1]
+                } else {
+                    0
+                };
+                right
+                    .min(below)
+                    .min(diagonal)
+                    .saturating_add(1)
+                    .min(CLEARANCE_CAP)
             };
         }
     }
-    for y in (window.min.y..window.max.y).rev() {
-        for x in (window.min.x..window.max.x).rev() {
-            let i = (y - window.min.y) as usize * ww + (x - window.min.x) as usize;
-            if tmp[i] == 0 {
-                continue;
-            }
-            let m = read(&tmp, x + 1, y)
-                .min(read(&tmp, x + 1, y + 1))
-                .min(read(&tmp, x, y + 1))
-                .min(read(&tmp, x - 1, y + 1));
-            tmp[i] = tmp[i].min((m + 1).min(CLEARANCE_CAP));
-        }
-    }
-    for cell in region.cells() {
-        let i = (cell.y - window.min.y) as usize * ww + (cell.x - window.min.x) as usize;
-        clearance[size.index(cell)] = tmp[i];
+}
+
+/// The true clearance of `cell` from a map computed by [`compute`] (0 off the map).
+pub(crate) fn at(clearance: &[u8], size: GridSize, cell: Cell) -> u8 {
+    if size.contains(cell) {
+        clearance[size.index(cell)]
+    } else {
+        0
     }
 }
 
@@ -144,18 +96,19 @@ pub fn update(blocked: &BitGrid, clearance: &mut [u8], region: CellRect) {
 mod tests {
     use super::*;
 
+    /// Side of the largest free on-map square with minimum corner `cell`, capped.
     fn brute(blocked: &BitGrid, cell: Cell) -> u8 {
-        let size = blocked.size();
-        let mut best = CLEARANCE_CAP as i32;
-        for y in -1..=size.height as i32 {
-            for x in -1..=size.width as i32 {
-                let b = Cell::new(x, y);
-                if blocked.get_or(b, true) {
-                    best = best.min(cell.chebyshev(b) as i32);
-                }
+        let mut k = 0;
+        while k < CLEARANCE_CAP as i32 {
+            let next = k + 1;
+            let square_free = (cell.y..cell.y + next)
+                .all(|y| (cell.x..cell.x + next).all(|x| !blocked.get_or(Cell::new(x, y), true)));
+            if !square_free {
+                break;
             }
+            k = next;
         }
-        best as u8
+        k as u8
     }
 
     fn pseudo_random_grid(size: GridSize, seed: u64, per_mille: u64) -> BitGrid {
@@ -173,28 +126,43 @@ mod tests {
     }
 
     #[test]
-    fn clearance_equals_brute_force_chebyshev_distance() {
-        let g = pseudo_random_grid(GridSize::new(90, 41), 7, 8);
-        let c = compute(&g);
-        for cell in CellRect::of_size(g.size()).cells() {
-            assert_eq!(c[g.size().index(cell)], brute(&g, cell), "at {cell}");
+    fn true_clearance_equals_the_brute_force_largest_free_square() {
+        for (size, per_mille) in [((90, 41), 8), ((70, 70), 0), ((130, 20), 150)] {
+            let g = pseudo_random_grid(GridSize::new(size.0, size.1), 7, per_mille);
+            let c = compute(&g);
+            for cell in CellRect::of_size(g.size()).cells() {
+                assert_eq!(c[g.size().index(cell)], brute(&g, cell), "at {cell}");
+            }
         }
     }
 
     #[test]
+    fn the_cap_holds_on_a_big_open_map() {
+        let g = BitGrid::new(GridSize::new(200, 150), false);
+        let c = compute(&g);
+        assert_eq!(c[0], CLEARANCE_CAP);
+        assert_eq!(at(&c, g.size(), Cell::new(199, 149)), 1);
+        assert_eq!(at(&c, g.size(), Cell::new(190, 0)), 10);
+        assert_eq!(at(&c, g.size(), Cell::new(-1, 0)), 0);
+    }
+
+    #[test]
     fn regional_update_matches_full_recompute() {
-        let mut g = pseudo_random_grid(GridSize::new(120, 100), 3, 4);
+        let mut g = pseudo_random_grid(GridSize::new(150, 100), 3, 4);
         let mut c = compute(&g);
-        let edits = [Cell::new(60, 50), Cell::new(61, 50), Cell::new(5, 97)];
+        let edits = [
+            Cell::new(60, 50),
+            Cell::new(61, 50),
+            Cell::new(5, 97),
+            Cell::new(149, 0),
+            Cell::new(100, 99),
+        ];
         for e in edits {
             let was = g.get_or(e, true);
             g.set(e, !was);
-            update(
-                &g,
-                &mut c,
-                CellRect::from_cell(e).expand_clip(CLEARANCE_CAP as i32, g.size()),
-            );
+            let region = update(&g, &mut c, CellRect::from_cell(e));
+            assert!(region.contains(e));
+            assert_eq!(c, compute(&g), "after flipping {e}");
         }
-        assert_eq!(c, compute(&g));
     }
 }

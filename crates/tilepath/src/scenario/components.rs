@@ -35,7 +35,7 @@ impl Components {
         self.next_label = 1;
         for i in 0..self.size.area() {
             let cell = self.size.cell(i);
-            if self.labels[i] == 0 && !blocked.get_unchecked_cell(cell.x as u32, cell.y as u32) {
+            if self.labels[i] == 0 && !blocked.bit_unchecked(cell.x as u32, cell.y as u32) {
                 self.flood(blocked, cell, 1);
             }
         }
@@ -69,7 +69,7 @@ impl Components {
         while let Some(cell) = self.stack.pop() {
             for d in Direction::CARDINAL {
                 let n = cell.step(d);
-                if !self.size.contains(n) || blocked.get_unchecked_cell(n.x as u32, n.y as u32) {
+                if !self.size.contains(n) || blocked.bit_unchecked(n.x as u32, n.y as u32) {
                     continue;
                 }
                 let i = self.size.index(n);
@@ -83,16 +83,31 @@ impl Components {
 
     /// Brings the labels up to date after the cells in `changed` flipped in `blocked`.
     ///
-    /// Only components touching a changed cell are relabelled (a flood from each
-    /// changed cell and its neighbours), so the cost is the size of those components,
-    /// not of the map.
+    /// Every component (after the change) that holds a changed cell or a free
+    /// 4-neighbour of one is flooded again with a fresh label, whether the change split
+    /// it or joined several. The cost is the total size of those components, which on
+    /// a mostly open map is the whole map even for one changed cell; other components
+    /// keep their labels. When fresh labels could run out (each changed cell may use
+    /// up to four), all cells are relabelled instead, O(width × height).
+    ///
+    /// Cells of `changed` off the map are ignored.
+    ///
+    /// # Panics
+    ///
+    /// When `blocked` has another size than the grid these labels were made for.
     pub fn update(&mut self, blocked: &BitGrid, changed: &[Cell]) {
-        if self.next_label > u32::MAX - 4 * changed.len() as u32 - 1 {
+        assert_eq!(
+            blocked.size(),
+            self.size,
+            "Components::update: the bits are for another grid size"
+        );
+        let needed = 4 * changed.len() as u64 + 1;
+        if u64::from(self.next_label) + needed > u64::from(u32::MAX) {
             self.relabel_all(blocked);
             return;
         }
         for &c in changed {
-            if blocked.get_or(c, true) {
+            if self.size.contains(c) && blocked.get_or(c, true) {
                 let i = self.size.index(c);
                 self.labels[i] = 0;
             }
@@ -150,7 +165,7 @@ mod tests {
         assert!(c.connected(Cell::new(0, 0), Cell::new(1, 2)));
         assert!(c.connected(Cell::new(3, 0), Cell::new(3, 2)));
         g.set(Cell::new(2, 1), false);
-        c.update(&g, &[Cell::new(2, 1)]);
+        c.update(&g, &[Cell::new(2, 1), Cell::new(-1, 1), Cell::new(9, 9)]);
         assert!(c.connected(Cell::new(0, 0), Cell::new(3, 2)));
         assert_eq!(c.label(Cell::new(2, 0)), 0);
     }

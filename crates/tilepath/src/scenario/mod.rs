@@ -1,21 +1,51 @@
 //! Scenarios: which cells an agent of a given diameter may stand on.
+//!
+//! # Footprints
+//!
+//! An agent of diameter `d` standing at (anchored on) cell `c` occupies the `d × d`
+//! square of cells from `c - (d - 1) / 2` to `c + d / 2` on each axis (integer
+//! division). An odd diameter is centred on `c`; an even one has its extra column and
+//! row on the +x and +y side, so its centre lies half a cell toward +x and +y from the
+//! centre of `c`:
+//!
+//! ```text
+//!   d = 1        d = 2        d = 3        d = 4       x grows to the right,
+//!  . . . .      . . . .      o o o .      o o o o      y grows downwards (map rows)
+//!  . c . .      . c o .      o c o .      o c o o
+//!  . . . .      . o o .      o o o .      o o o o
+//!  . . . .      . . . .      . . . .      o o o o
+//! ```
+//!
+//! (`c` is the anchor cell, `o` the rest of the footprint.) Off-map cells count as
+//! obstacles, so an agent fits at `c` only when its whole footprint is on the map and
+//! free. In world space the footprint's centre is the centre of `c` for an odd
+//! diameter, and the centre of `c` plus half a cell on x and on y for an even one.
+//!
+//! [`CachedScenario`] answers this in O(1) per cell from a true-clearance map (see
+//! [`clearance`]) and stores one [`Layer`] of blocked bits per diameter.
 
 mod ascii;
 mod bitgrid;
 mod cached;
 pub mod clearance;
 mod components;
+mod error;
+mod footprint;
 pub mod generate;
+mod lines;
 pub mod movingai;
+mod rect;
 
 pub use ascii::{AsciiScenario, is_obstacle_char, render};
 pub use bitgrid::BitGrid;
 pub use cached::{CachedScenario, Layer, MAX_DIAMETER, MapChange};
-pub use clearance::{CLEARANCE_CAP, CellRect};
+pub use clearance::CLEARANCE_CAP;
 pub use components::Components;
+pub use error::{MapError, checked_size};
+pub use footprint::footprint;
+pub use rect::CellRect;
 
 use crate::grid::{Cell, GridSize};
-use std::fmt;
 
 /// A source of obstacles. Implement [`Scenario::is_obstacle`] for a virtual map (a
 /// function of the cell, a file, a game's own storage); [`CachedScenario`] caches any
@@ -27,14 +57,16 @@ pub trait Scenario {
     /// True when the single cell is an obstacle; must be true for off-map cells.
     fn is_obstacle(&self, cell: Cell) -> bool;
 
-    /// True when an agent of `diameter` cells cannot stand on `cell`: some cell within
-    /// Chebyshev radius `diameter / 2` of it is an obstacle or off the map.
+    /// True when an agent of `diameter` cells cannot stand on `cell`: some cell of its
+    /// [`footprint`] (the square from `cell - (diameter - 1) / 2` to
+    /// `cell + diameter / 2`) is an obstacle or off the map. A diameter of 0 counts as 1.
     ///
-    /// The default checks the whole square, O(diameter²); caches answer in O(1).
+    /// The default checks the whole square, O(min(diameter², map area)), and answers
+    /// `true` without a scan when the square leaves the map; caches answer in O(1).
     fn is_blocked(&self, cell: Cell, diameter: u32) -> bool {
-        let r = (diameter / 2) as i32;
-        (cell.y - r..=cell.y + r)
-            .any(|y| (cell.x - r..=cell.x + r).any(|x| self.is_obstacle(Cell::new(x, y))))
+        let square = footprint(cell, diameter);
+        !CellRect::of_size(self.size()).contains_rect(square)
+            || square.cells().any(|c| self.is_obstacle(c))
     }
 }
 
@@ -70,54 +102,3 @@ impl<F: Fn(Cell) -> bool> Scenario for FnScenario<F> {
         !self.size.contains(cell) || (self.obstacle)(cell)
     }
 }
-
-/// Why a map could not be built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MapError {
-    /// The map has no cells.
-    Empty,
-    /// The map is wider or taller than the crate supports (more than 2³² cells).
-    TooLarge {
-        /// Requested width.
-        width: u32,
-        /// Requested height.
-        height: u32,
-    },
-    /// A row of a text map has a different length from the first row.
-    RaggedRow {
-        /// Zero-based row index.
-        row: usize,
-        /// Length of the first row.
-        expected: usize,
-        /// Length of this row.
-        found: usize,
-    },
-    /// A MovingAI file header is malformed.
-    BadHeader {
-        /// One-based line number.
-        line: usize,
-        /// What was wrong.
-        reason: &'static str,
-    },
-}
-
-impl fmt::Display for MapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MapError::Empty => write!(f, "the map has no cells"),
-            MapError::TooLarge { width, height } => {
-                write!(f, "a {width}x{height} map is too large")
-            }
-            MapError::RaggedRow {
-                row,
-                expected,
-                found,
-            } => {
-                write!(f, "row {row} has {found} cells, expected {expected}")
-            }
-            MapError::BadHeader { line, reason } => write!(f, "line {line}: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for MapError {}

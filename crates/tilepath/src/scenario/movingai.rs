@@ -1,11 +1,13 @@
 //! Reader for MovingAI benchmark files: `.map` grids and `.map.scen` problem lists.
 //!
-//! Handles the quirks of the published files: CRLF line endings, a missing final
-//! newline, blank lines, and a map field given as a path (match on its base name).
+//! Handles the quirks of the published files: CRLF (and old-Mac lone CR) line endings,
+//! a missing final newline, blank lines, and a map field given as a path (match on its
+//! base name).
 //! `.`, `G` and `S` are passable; every other character is an obstacle.
 
 use super::bitgrid::BitGrid;
-use super::{MapError, Scenario};
+use super::lines::lines;
+use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, GridSize};
 use std::fmt;
 
@@ -18,6 +20,23 @@ pub struct MovingAiMap {
 impl MovingAiMap {
     /// Parses the text of a `.map` file.
     ///
+    /// The header is `type`, `height` and `width` lines (any order, blank lines allowed)
+    /// ended by a `map` line; then exactly `height` non-blank rows of `width` characters
+    /// (blank lines between rows are skipped). Lines may end with LF, CRLF or a lone CR,
+    /// and the last one needs no ending. The size is checked, and every row validated,
+    /// before the bits are allocated, so a short file announcing a huge map costs
+    /// nothing. O(text length).
+    ///
+    /// # Errors
+    ///
+    /// - [`MapError::BadHeader`]: an unknown or malformed header line, a `width` or
+    ///   `height` that is not a non-negative integer, or no `map` line, `width` or `height`.
+    /// - [`MapError::Empty`]: a width or height of 0.
+    /// - [`MapError::TooLarge`]: a size above [`MAX_SIDE`](crate::grid::MAX_SIDE) a side
+    ///   or [`MAX_CELLS`](crate::grid::MAX_CELLS) cells.
+    /// - [`MapError::RaggedRow`]: a row whose length is not the width.
+    /// - [`MapError::MissingRows`] / [`MapError::ExtraRow`]: fewer or more rows than the height.
+    ///
     /// ```
     /// use tilepath::scenario::movingai::MovingAiMap;
     /// use tilepath::prelude::*;
@@ -27,70 +46,67 @@ impl MovingAiMap {
     /// assert!(!m.is_obstacle(Cell::new(2, 1)));
     /// ```
     pub fn parse(text: &str) -> Result<Self, MapError> {
-        let mut lines = text.lines().map(|l| l.trim_end_matches('\r')).enumerate();
+        let mut lines = lines(text).enumerate().map(|(i, l)| (i + 1, l));
         let (mut width, mut height) = (None, None);
-        loop {
+        let mut last = 0;
+        let map_line = loop {
             let Some((n, line)) = lines.next() else {
                 return Err(MapError::BadHeader {
-                    line: 0,
+                    line: last + 1,
                     reason: "no `map` line",
                 });
             };
+            last = n;
             let mut parts = line.split_whitespace();
-            match (parts.next(), parts.next()) {
-                (Some("type"), _) | (None, _) => {}
-                (Some("height"), Some(v)) => height = v.parse::<u32>().ok(),
-                (Some("width"), Some(v)) => width = v.parse::<u32>().ok(),
-                (Some("map"), None) => break,
+            match (parts.next(), parts.next(), parts.next()) {
+                (None, _, _) | (Some("type"), Some(_), None) => {}
+                (Some("height"), Some(v), None) => height = Some(header_number(v, n, "height")?),
+                (Some("width"), Some(v), None) => width = Some(header_number(v, n, "width")?),
+                (Some("map"), None, _) => break n,
                 _ => {
                     return Err(MapError::BadHeader {
-                        line: n + 1,
+                        line: n,
                         reason: "unknown header line",
                     });
                 }
             }
-        }
-        let (Some(width), Some(height)) = (width, height) else {
-            return Err(MapError::BadHeader {
-                line: 1,
-                reason: "missing or bad width/height",
-            });
         };
-        if width == 0 || height == 0 {
-            return Err(MapError::Empty);
-        }
-        let mut bits = BitGrid::new(GridSize::new(width, height), false);
-        let mut y = 0usize;
-        for (_, row) in lines {
-            if row.is_empty() {
-                continue;
+        let missing = |reason| MapError::BadHeader {
+            line: map_line,
+            reason,
+        };
+        let height = height.ok_or(missing("no `height` line before `map`"))?;
+        let width = width.ok_or(missing("no `width` line before `map`"))?;
+        let size = checked_size(width, height)?;
+        let rows = lines.filter(|(_, row)| !row.is_empty());
+        let mut found = 0u64;
+        for (n, row) in rows.clone() {
+            if found == height {
+                return Err(MapError::ExtraRow { line: n });
             }
-            if y >= height as usize {
-                return Err(MapError::BadHeader {
-                    line: 0,
-                    reason: "more rows than the height",
-                });
-            }
-            let found = row.chars().count();
-            if found != width as usize {
+            let cells = row.chars().count();
+            if cells as u64 != width {
                 return Err(MapError::RaggedRow {
-                    row: y,
+                    row: found as usize,
                     expected: width as usize,
-                    found,
+                    found: cells,
                 });
             }
+            found += 1;
+        }
+        if found < height {
+            return Err(MapError::MissingRows {
+                expected: height,
+                found,
+            });
+        }
+        let mut bits = BitGrid::new(size, false);
+        for (y, (_, row)) in rows.enumerate() {
             for (x, ch) in row.chars().enumerate() {
                 if !matches!(ch, '.' | 'G' | 'S') {
                     bits.set(Cell::new(x as i32, y as i32), true);
                 }
             }
-            y += 1;
-        }
-        if y != height as usize {
-            return Err(MapError::BadHeader {
-                line: 0,
-                reason: "fewer rows than the height",
-            });
         }
         Ok(Self { bits })
     }
@@ -99,6 +115,18 @@ impl MovingAiMap {
     pub fn into_bits(self) -> BitGrid {
         self.bits
     }
+}
+
+/// The value of a `width` or `height` header line (`what`) on line `line`.
+fn header_number(value: &str, line: usize, what: &'static str) -> Result<u64, MapError> {
+    value.parse::<u64>().map_err(|_| MapError::BadHeader {
+        line,
+        reason: if what == "width" {
+            "width is not a non-negative integer"
+        } else {
+            "height is not a non-negative integer"
+        },
+    })
 }
 
 impl Scenario for MovingAiMap {
@@ -133,11 +161,7 @@ pub fn to_movingai(bits: &BitGrid) -> String {
     out.reserve((size.width as usize + 1) * size.height as usize);
     for y in 0..size.height {
         for x in 0..size.width {
-            out.push(if bits.get_unchecked_cell(x, y) {
-                '@'
-            } else {
-                '.'
-            });
+            out.push(if bits.bit_unchecked(x, y) { '@' } else { '.' });
         }
         out.push('\n');
     }
@@ -189,8 +213,7 @@ impl std::error::Error for ScenError {}
 /// ```
 pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ScenError> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
+    for (n, line) in lines(text).enumerate() {
         if line.trim().is_empty() || (n == 0 && line.starts_with("version")) {
             continue;
         }
@@ -229,11 +252,120 @@ mod tests {
     use super::*;
 
     #[test]
-    fn header_errors_are_reported_not_panicked() {
-        assert!(MovingAiMap::parse("type octile\nheight x\nwidth 2\nmap\n..\n").is_err());
-        assert!(MovingAiMap::parse("type octile\nheight 2\nwidth 2\nmap\n..\n").is_err());
-        assert!(MovingAiMap::parse("type octile\nheight 1\nwidth 2\nmap\n...\n").is_err());
-        assert!(MovingAiMap::parse("").is_err());
+    fn header_errors_are_typed_not_panicked() {
+        let bad = |text: &str| MovingAiMap::parse(text).unwrap_err();
+        assert_eq!(
+            bad("type octile\nheight x\nwidth 2\nmap\n..\n"),
+            MapError::BadHeader {
+                line: 2,
+                reason: "height is not a non-negative integer"
+            }
+        );
+        assert_eq!(
+            bad("type octile\nheight 2\nwidth -3\nmap\n..\n"),
+            MapError::BadHeader {
+                line: 3,
+                reason: "width is not a non-negative integer"
+            }
+        );
+        assert_eq!(
+            bad("type octile\nheight 2\nmap\n..\n..\n"),
+            MapError::BadHeader {
+                line: 3,
+                reason: "no `width` line before `map`"
+            }
+        );
+        assert_eq!(
+            bad("type octile\nheight 2\nwidth 2\n"),
+            MapError::BadHeader {
+                line: 4,
+                reason: "no `map` line"
+            }
+        );
+        assert_eq!(
+            bad("junk here\nheight 2\nwidth 2\nmap\n..\n..\n"),
+            MapError::BadHeader {
+                line: 1,
+                reason: "unknown header line"
+            }
+        );
+        assert!(matches!(bad(""), MapError::BadHeader { line: 1, .. }));
+        assert_eq!(
+            bad("type octile\nheight 3\nwidth 0\nmap\n"),
+            MapError::Empty
+        );
+    }
+
+    #[test]
+    fn row_count_and_length_errors_are_typed() {
+        let bad = |text: &str| MovingAiMap::parse(text).unwrap_err();
+        assert_eq!(
+            bad("type octile\nheight 3\nwidth 2\nmap\n..\n\n..\n"),
+            MapError::MissingRows {
+                expected: 3,
+                found: 2
+            }
+        );
+        assert_eq!(
+            bad("type octile\nheight 1\nwidth 2\nmap\n..\n..\n"),
+            MapError::ExtraRow { line: 6 }
+        );
+        assert_eq!(
+            bad("type octile\nheight 2\nwidth 2\nmap\n..\n...\n"),
+            MapError::RaggedRow {
+                row: 1,
+                expected: 2,
+                found: 3
+            }
+        );
+    }
+
+    #[test]
+    fn an_oversized_header_is_too_large_before_any_allocation() {
+        let text = "type octile\nheight 4000000000\nwidth 4000000000\nmap\n....\n";
+        assert_eq!(
+            MovingAiMap::parse(text).unwrap_err(),
+            MapError::TooLarge {
+                width: 4_000_000_000,
+                height: 4_000_000_000
+            }
+        );
+        let beyond_u32 = "type octile\nheight 2\nwidth 99999999999\nmap\n";
+        assert!(matches!(
+            MovingAiMap::parse(beyond_u32).unwrap_err(),
+            MapError::TooLarge {
+                width: 99_999_999_999,
+                ..
+            }
+        ));
+        // Within the limits but far longer than the text: rejected by the row count,
+        // before the 2^31-cell bit grid would be allocated.
+        let claims_a_lot = "type octile\nheight 32768\nwidth 65536\nmap\n....\n";
+        assert_eq!(
+            MovingAiMap::parse(claims_a_lot).unwrap_err(),
+            MapError::RaggedRow {
+                row: 0,
+                expected: 65536,
+                found: 4
+            }
+        );
+    }
+
+    #[test]
+    fn crlf_lone_cr_and_lf_files_read_the_same_map() {
+        let lf = "type octile\nheight 2\nwidth 3\nmap\n.@.\nT.G\n";
+        let expected = MovingAiMap::parse(lf).unwrap().into_bits();
+        for text in [
+            lf.replace('\n', "\r\n"),
+            lf.replace('\n', "\r"),
+            lf.trim_end().replace('\n', "\r\n"),
+        ] {
+            assert_eq!(
+                MovingAiMap::parse(&text).unwrap().into_bits(),
+                expected,
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -155,7 +155,7 @@ pub struct PathQuery {
     pub start: Cell,
     /// Where it wants to be.
     pub goal: Cell,
-    /// Agent footprint: a square of `diameter / 2` cells around its cell (1 = one cell).
+    /// Agent footprint: the `diameter × diameter` square of [`crate::scenario::footprint`] (1 = one cell).
     pub diameter: u32,
     /// The algorithm to run.
     pub algorithm: Algorithm,

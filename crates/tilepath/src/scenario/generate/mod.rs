@@ -13,51 +13,14 @@
 //! assert!(map.connected(Cell::new(1, 1), Cell::new(19, 19), 1));
 //! ```
 
+mod rng;
+
+pub use rng::SplitMix64;
+
 use super::bitgrid::BitGrid;
-use super::clearance::CellRect;
 use super::components::Components;
+use super::rect::CellRect;
 use crate::grid::{Cell, GridSize};
-
-/// A tiny deterministic generator (SplitMix64): 64 bits of state, one add and three
-/// xor-shift-multiply rounds per output. Good enough for maps, not for cryptography.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator whose whole output is fixed by `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A value in `0..n` (0 when `n` is 0), by multiply-and-shift of 32 random bits.
-    pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
-    }
-
-    /// A value in `lo..=hi` (`lo` when the range is empty).
-    pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        if hi <= lo {
-            return lo;
-        }
-        lo + self.below((hi - lo + 1) as u32) as i32
-    }
-
-    /// True with probability `num / den`.
-    pub fn chance(&mut self, num: u32, den: u32) -> bool {
-        self.below(den) < num
-    }
-}
 
 /// A rectangle from its corner and size, clipped to nothing when the size is not positive.
 fn rect(x: i32, y: i32, w: i32, h: i32) -> CellRect {
@@ -138,6 +101,11 @@ fn spanning_tree(cols: i32, rows: i32, rng: &mut SplitMix64, mut link: impl FnMu
 /// is reachable from every other.
 ///
 /// When to use: the easy case where heuristic searches shine and Dijkstra/BFS flood.
+///
+/// # Panics
+///
+/// When `size` is above the supported map size (see [`BitGrid::new`]); sizes here are
+/// the program's own choice, not input.
 pub fn open_field(size: GridSize, seed: u64) -> BitGrid {
     let mut rng = SplitMix64::new(seed);
     let mut bits = BitGrid::new(size, false);
@@ -158,6 +126,11 @@ pub fn open_field(size: GridSize, seed: u64) -> BitGrid {
 /// roughly a quarter of the map, with enclosed pockets filled so all free cells connect.
 ///
 /// When to use: many short detours; shows how often each algorithm re-expands.
+///
+/// # Panics
+///
+/// When `size` is above the supported map size (see [`BitGrid::new`]); sizes here are
+/// the program's own choice, not input.
 pub fn random_rects(size: GridSize, seed: u64) -> BitGrid {
     let mut rng = SplitMix64::new(seed);
     let mut bits = BitGrid::new(size, false);
@@ -180,6 +153,11 @@ pub fn random_rects(size: GridSize, seed: u64) -> BitGrid {
 /// returned open.
 ///
 /// When to use: long winding paths where the heuristic misleads and DFS wanders.
+///
+/// # Panics
+///
+/// When `size` is above the supported map size (see [`BitGrid::new`]); sizes here are
+/// the program's own choice, not input.
 pub fn maze(size: GridSize, corridor: u32, seed: u64) -> BitGrid {
     let mut rng = SplitMix64::new(seed);
     let corridor = corridor.clamp(1, 64) as i32;
@@ -237,6 +215,11 @@ fn wall_lines(len: i32, n: i32) -> Vec<i32> {
 ///
 /// When to use: doors are choke points; hollow obstacles have free insides that must
 /// be answered "unreachable" without a search, and that trap contour tracers.
+///
+/// # Panics
+///
+/// When `size` is above the supported map size (see [`BitGrid::new`]); sizes here are
+/// the program's own choice, not input.
 pub fn rooms(size: GridSize, seed: u64) -> BitGrid {
     rooms_with_hollows(size, seed).0
 }
@@ -321,6 +304,11 @@ fn rooms_with_hollows(size: GridSize, seed: u64) -> (BitGrid, Vec<CellRect>) {
 /// pockets are filled, so every free cell is reachable.
 ///
 /// When to use: showcase and benchmark map for large units and choke points.
+///
+/// # Panics
+///
+/// When `size` is above the supported map size (see [`BitGrid::new`]); sizes here are
+/// the program's own choice, not input.
 pub fn rts_level(size: GridSize, seed: u64) -> BitGrid {
     let mut rng = SplitMix64::new(seed);
     let mut bits = BitGrid::new(size, false);
@@ -369,7 +357,7 @@ pub fn rts_level(size: GridSize, seed: u64) -> BitGrid {
     fill(&mut left, rect(ridge_x, gap_y + 1, 2, 8), false);
     let shelf_y = rng.range(h / 3, h / 2);
     fill(&mut left, rect(ridge_x + 2, shelf_y, w / 10, 2), true);
-    let rocks = size.area() as i32 / 220;
+    let rocks = (size.area() / 220) as i32;
     for _ in 0..rocks {
         let r = if rng.chance(1, 6) {
             rng.range(4, 6)
@@ -485,19 +473,25 @@ mod tests {
 
     #[test]
     fn maze_corridors_are_wide_enough_for_agents_of_the_corridor_width_only() {
-        let bits = maze(GridSize::new(64, 49), 3, 9);
-        let map = CachedScenario::from_bits(bits).unwrap();
-        let fits: Vec<Cell> = CellRect::of_size(map.size())
-            .cells()
-            .filter(|&c| !map.is_blocked(c, 3))
-            .collect();
-        assert!(fits.len() > 100);
-        assert!(fits.iter().all(|&c| map.connected(fits[0], c, 3)));
-        assert!(
-            CellRect::of_size(map.size())
+        for corridor in 1..=4 {
+            let bits = maze(GridSize::new(64, 49), corridor, 9);
+            let map = CachedScenario::from_bits(bits).unwrap();
+            let fits: Vec<Cell> = CellRect::of_size(map.size())
                 .cells()
-                .all(|c| map.is_blocked(c, 5))
-        );
+                .filter(|&c| !map.is_blocked(c, corridor))
+                .collect();
+            assert!(fits.len() > 100, "corridor {corridor}");
+            assert!(
+                fits.iter().all(|&c| map.connected(fits[0], c, corridor)),
+                "corridor {corridor}"
+            );
+            assert!(
+                CellRect::of_size(map.size())
+                    .cells()
+                    .all(|c| map.is_blocked(c, corridor + 1)),
+                "corridor {corridor}"
+            );
+        }
     }
 
     #[test]
@@ -569,16 +563,5 @@ mod tests {
             }
             assert_eq!(maze(GridSize::new(w, h), 0, 1).size(), GridSize::new(w, h));
         }
-    }
-
-    #[test]
-    fn rng_ranges_stay_in_bounds() {
-        let mut rng = SplitMix64::new(42);
-        for _ in 0..1000 {
-            assert!((3..=5).contains(&rng.range(3, 5)));
-            assert!(rng.below(7) < 7);
-        }
-        assert_eq!(rng.below(0), 0);
-        assert_eq!(rng.range(9, 2), 9);
     }
 }
