@@ -6,6 +6,7 @@ mod heap;
 mod jps;
 mod pathfinder;
 mod query;
+mod state;
 mod uninformed;
 mod validate;
 
