@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tilepath::grid::{DIAGONAL, GridSize, STRAIGHT, path_length};
+use tilepath::grid::{Direction, GridSize, path_length};
 use tilepath::prelude::*;
 #[path = "support/benchmark.rs"]
 mod benchmark;
@@ -352,6 +352,7 @@ fn run(
     };
     let mut pf = Pathfinder::new();
     let gp = (runner == Runner::GpJps).then(|| gp_grid(layer));
+    let moves = (runner == Runner::PfAstar).then(|| move_table(layer));
     let query = |p: &Problem| {
         PathQuery::new(p.start, p.goal)
             .diameter(opts.diameter)
@@ -395,7 +396,8 @@ fn run(
                 }
             }
             Runner::PfAstar => {
-                let path = pf_astar(layer, p.start, p.goal);
+                let table = moves.as_deref().expect("built for pf-astar");
+                let path = pf_astar(layer, table, p.start, p.goal);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
                 t.allocs += allocations() - before;
                 peer_answer(layer, p, path)
@@ -506,33 +508,37 @@ fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: bool
     println!("{line}");
 }
 
-/// The `pathfinding` crate's A* over the same bits and costs as ours.
-fn pf_astar(layer: &Layer, start: Cell, goal: Cell) -> Option<Vec<Cell>> {
+/// The legal moves of every cell as a bit mask over [`Direction::ALL`], decided by
+/// [`validate_path`] on each one-step path (the one implementation of the move rules).
+/// Built once per map, untimed, so the peer's successor function is a table lookup
+/// like ours.
+fn move_table(layer: &Layer) -> Vec<u8> {
     let size = layer.size();
-    let free =
-        |x: i32, y: i32| size.contains(Cell::new(x, y)) && layer.is_free_xy(x as u32, y as u32);
+    (0..size.area())
+        .map(|i| {
+            let c = size.cell(i);
+            Direction::ALL
+                .iter()
+                .enumerate()
+                .filter(|&(_, &d)| {
+                    let n = c.step(d);
+                    validate_path(layer, &[c, n], c, n, Connectivity::Octile).is_ok()
+                })
+                .fold(0u8, |mask, (k, _)| mask | (1 << k))
+        })
+        .collect()
+}
+
+/// The `pathfinding` crate's A* over the same moves and costs as ours.
+fn pf_astar(layer: &Layer, moves: &[u8], start: Cell, goal: Cell) -> Option<Vec<Cell>> {
+    let size = layer.size();
     let successors = |c: &Cell| {
         let mut out: SmallVec<[(Cell, u64); 8]> = SmallVec::new();
-        let (e, s, w, n) = (
-            free(c.x + 1, c.y),
-            free(c.x, c.y + 1),
-            free(c.x - 1, c.y),
-            free(c.x, c.y - 1),
-        );
-        for (ok, dx, dy) in [(e, 1, 0), (s, 0, 1), (w, -1, 0), (n, 0, -1)] {
-            if ok {
-                out.push((Cell::new(c.x + dx, c.y + dy), STRAIGHT));
-            }
-        }
-        for (ok, dx, dy) in [
-            (e && s, 1, 1),
-            (w && s, -1, 1),
-            (w && n, -1, -1),
-            (e && n, 1, -1),
-        ] {
-            if ok && free(c.x + dx, c.y + dy) {
-                out.push((Cell::new(c.x + dx, c.y + dy), DIAGONAL));
-            }
+        let mut mask = moves[size.index(*c)];
+        while mask != 0 {
+            let d = Direction::ALL[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            out.push((c.step(d), d.cost()));
         }
         out
     };
