@@ -222,6 +222,37 @@ fn a_reused_pathfinder_answers_like_a_fresh_one() {
 }
 
 #[test]
+fn a_pathfinder_moved_between_maps_of_different_sizes_answers_like_a_fresh_one() {
+    // The per-cell record layout depends on the map size; switching maps must neither
+    // revive cells of the other map nor lose a parent.
+    let maps: Vec<CachedScenario> = [(300, 7, 1), (9, 5, 2), (64, 64, 3), (2, 200, 4)]
+        .into_iter()
+        .map(|(w, h, seed)| {
+            CachedScenario::from_bits(random_grid(GridSize::new(w, h), 20, seed)).unwrap()
+        })
+        .collect();
+    let mut reused = Pathfinder::new();
+    let mut answered = 0;
+    for i in 0..160i32 {
+        let map = &maps[i as usize % maps.len()];
+        let size = map.size();
+        let (w, h) = (size.width as i32, size.height as i32);
+        let q = PathQuery::new(
+            Cell::new((i * 7) % w, (i * 3) % h),
+            Cell::new(w - 1 - (i * 5) % w, h - 1 - (i * 11) % h),
+        )
+        .algorithm(Algorithm::ALL[(i as usize / maps.len()) % Algorithm::ALL.len()]);
+        let a = reused.find(map, &q);
+        let mut fresh = Pathfinder::new();
+        assert_eq!(a, fresh.find(map, &q), "query {q:?}");
+        assert_eq!(reused.path(), fresh.path());
+        assert_eq!(reused.explored().count(), fresh.explored().count());
+        answered += usize::from(a.is_ok());
+    }
+    assert!(answered > 40, "too few solvable queries: {answered}");
+}
+
+#[test]
 fn limits_stop_a_search_with_a_typed_error() {
     let map = CachedScenario::new(GridSize::new(100, 100)).unwrap();
     let q = PathQuery::new(Cell::new(0, 0), Cell::new(99, 99))
