@@ -15,11 +15,14 @@ const FLAG_BITS: u32 = 4;
 /// a closed flag, the direction toward the cell's parent (3 bits), and its cost `g`.
 /// A record whose stamp differs from the current generation is untouched, so a new
 /// query resets every cell in O(1) by bumping the generation; when the stamp field is
-/// exhausted the records are zeroed once, O(area): after 2^18 queries at 4096 × 4096,
-/// more on smaller maps, 2^12 on the largest (2^32 cells).
-/// The field widths follow the map: `g` gets enough bits for four times the cost of
-/// a path through every cell and across the map twice (at most 48 bits, since a map
-/// has fewer than 2^32 cells), the stamp gets the rest.
+/// exhausted the records are zeroed once, O(area): after 2^18 queries at 4096 × 4096
+/// (a query, and each round of IDDFS, uses one generation), more on smaller maps,
+/// 2^12 on the largest (2^32 cells).
+/// The field widths follow the largest map seen: `g` gets enough bits for four times
+/// the cost of a path through every cell and across the map twice (at most 48 bits,
+/// since a map has fewer than 2^32 cells), the stamp gets the rest. The widths only
+/// change (with one O(area) reset) when a map needs a wider `g` than any before, so a
+/// pathfinder moved between maps resets in O(1) as usual.
 ///
 /// Parents are directions, not ids: the parent of a cell is the first cell toward
 /// that direction that was seen this query with `g(parent) + k · step <= g(cell)`,
@@ -52,18 +55,19 @@ pub(crate) struct SearchState {
 
 impl SearchState {
     /// Prepares for a new query on a map of `size`: every cell untouched, empty heap and
-    /// path, limits armed. O(1), except O(area) when the map grew (allocation), when
-    /// the record layout changes with the map size, or when the stamps wrap.
+    /// path, limits armed. O(1), except O(area) when the map is larger than any before
+    /// (allocation, and maybe a wider cost field) or when the stamps wrap.
     pub(crate) fn begin(&mut self, size: GridSize, limits: &Limits) {
         let n = size.area();
         if self.records.len() < n {
             self.records.resize(n, 0);
         }
-        // Enough bits for 4 × the cost of a path through every cell plus two crossings.
+        // Enough bits for 4 × the cost of a path through every cell plus two crossings,
+        // never fewer than for an earlier map: switching maps does not change the layout.
         let bound =
             (n as u64 + 2 * u64::from(size.width + size.height)).saturating_mul(4 * DIAGONAL);
-        let g_bits = (u64::BITS - bound.leading_zeros()).min(48);
-        let stamp_bits = 64 - FLAG_BITS - g_bits;
+        let needed = (u64::BITS - bound.leading_zeros()).min(48);
+        let stamp_bits = (64 - FLAG_BITS - needed).min(self.stamp_bits_or_max());
         if stamp_bits != self.stamp_bits {
             self.records.fill(0);
             self.stamp_bits = stamp_bits;
@@ -77,6 +81,15 @@ impl SearchState {
         self.expanded = 0;
         self.max_expanded = limits.max_expanded;
         self.deadline = limits.time_budget.map(|b| Instant::now() + b);
+    }
+
+    /// The current stamp width, or the widest possible before the first query.
+    fn stamp_bits_or_max(&self) -> u32 {
+        if self.stamp_bits == 0 {
+            64 - FLAG_BITS
+        } else {
+            self.stamp_bits
+        }
     }
 
     /// Starts a fresh round inside one query (iterative deepening): every cell
@@ -306,6 +319,17 @@ mod tests {
         assert_eq!((s.g(3), s.to_parent(3)), (big, Direction::NorthWest));
         s.begin(size, &Limits::default());
         assert!(!s.is_seen(3) && !s.is_closed(3));
+    }
+
+    #[test]
+    fn a_smaller_map_keeps_the_layout_of_a_larger_one() {
+        let mut s = SearchState::default();
+        s.begin(GridSize::new(300, 300), &Limits::default());
+        let bits = s.stamp_bits;
+        s.begin(GridSize::new(4, 4), &Limits::default());
+        assert_eq!(s.stamp_bits, bits);
+        s.begin(GridSize::new(3000, 30), &Limits::default());
+        assert!(s.stamp_bits <= bits);
     }
 
     #[test]
