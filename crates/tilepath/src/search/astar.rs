@@ -1,9 +1,9 @@
 //! A*, Dijkstra and greedy best-first: one best-first engine with three priorities.
 //!
 //! The engine is the zero-garbage binary-heap A* this crate grew from: the open list is
-//! an [`IndexedHeap`](super::IndexedHeap) with an index map (decrease-key in place, no
-//! duplicates), ties go toward lower h, every collection is reused between queries, and
-//! [`crate::search::Limits`] caps the expansions.
+//! a heap with an index map (an [`IndexedHeap`](super::IndexedHeap), 4-ary here, with
+//! decrease-key in place and no duplicates), ties go toward lower h, every collection is
+//! reused between queries, and [`crate::search::Limits`] caps the expansions.
 //!
 //! Complexity: O(n log n) for n expanded cells (each cell is expanded at most once:
 //! the octile heuristic is consistent). Memory: the shared records (8 bytes per cell),
