@@ -55,6 +55,8 @@ use scan::{Grid, line_cost, toward};
 /// Diagonal jump points are expanded the moment a diagonal walk finds them; such a
 /// node is seen, not closed and not in the heap, which is how [`claim`] and [`relax`]
 /// recognise it (the heap checks membership in O(1)), so no per-cell flag is kept.
+/// Nodes waiting in `next` look the same, but their cost is already optimal, so neither
+/// function ever finds a lower one for them.
 #[derive(Debug, Default)]
 pub(crate) struct JpsState {
     next: Vec<u32>,
