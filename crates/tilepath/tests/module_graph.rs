@@ -485,6 +485,10 @@ fn edges_of<'a>(
 #[test]
 fn the_file_import_graph_of_the_core_has_no_cycle() {
     let graph = core_graph();
+    for (file, edges) in &graph {
+        let shown: Vec<String> = edges.iter().map(|f| f.display().to_string()).collect();
+        eprintln!("{} -> {}", file.display(), shown.join(", "));
+    }
     if let Some(cycle) = find_cycle(&graph) {
         let shown: Vec<String> = cycle.iter().map(|f| f.display().to_string()).collect();
         panic!("import cycle: {}", shown.join(" -> "));
@@ -518,6 +522,43 @@ fn no_algorithm_imports_the_dispatching_pathfinder() {
                 !edges.contains(Path::new("search/pathfinder.rs")),
                 "{name} imports search/pathfinder.rs"
             );
+        }
+    }
+}
+
+/// The algorithm family a file of `search/` belongs to, if any (test files excluded).
+fn family(file: &Path) -> Option<&'static str> {
+    let name = file.to_string_lossy();
+    if file.file_name().is_some_and(|n| n == "tests.rs") {
+        return None;
+    }
+    ["astar", "jps", "uninformed", "evasion"]
+        .into_iter()
+        .find(|f| name == format!("search/{f}.rs") || name.starts_with(&format!("search/{f}/")))
+}
+
+#[test]
+fn the_shared_state_imports_no_algorithm_and_families_import_no_other_family() {
+    let graph = core_graph();
+    for target in edges_of(&graph, "search/state.rs") {
+        assert!(
+            family(target).is_none(),
+            "search/state.rs imports {}",
+            target.display()
+        );
+    }
+    for (file, edges) in &graph {
+        let Some(own) = family(file) else { continue };
+        for target in edges {
+            if let Some(other) = family(target) {
+                assert_eq!(
+                    own,
+                    other,
+                    "{} imports {}",
+                    file.display(),
+                    target.display()
+                );
+            }
         }
     }
 }
