@@ -15,17 +15,25 @@
 //! With `--diameter 1` the reference is the stored optimal length; for other diameters
 //! the stored optima do not apply and our Dijkstra is the reference.
 //! `--check` exits with status 1 on any mismatch of an optimal algorithm of ours.
+//! Our pathfinders are warmed up on every problem of the file before the timed pass,
+//! so the timed queries measure a warm pathfinder (`allocs_per_query` should be 0).
+//!
+//! `--memory SIZE` instead measures [`Pathfinder::memory_bytes`] of a warm pathfinder
+//! per algorithm (default: all of ours) on a generated SIZE × SIZE clutter map
+//! (`generate::random_rects`, seed 1) after 8 queries between far-apart free cells,
+//! and prints bytes per cell and MiB.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tilepath::grid::{DIAGONAL, STRAIGHT, path_length};
+use tilepath::grid::{Direction, GridSize, path_length};
 use tilepath::prelude::*;
 #[path = "support/benchmark.rs"]
 mod benchmark;
 use benchmark::BenchmarkSet;
 use smallvec::SmallVec;
+use tilepath::scenario::generate::{self, SplitMix64};
 use tilepath::scenario::{Layer, movingai::Problem};
 use tilepath::search::validate_path;
 
@@ -78,6 +86,7 @@ struct Options {
     smooth: bool,
     limit: Option<usize>,
     sample: usize,
+    memory: Option<u32>,
     scens: Vec<PathBuf>,
 }
 
@@ -90,6 +99,7 @@ fn parse_args() -> Result<Options, String> {
         smooth: false,
         limit: None,
         sample: 1,
+        memory: None,
         scens: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -117,6 +127,15 @@ fn parse_args() -> Result<Options, String> {
                     .filter(|&n: &usize| n > 0)
                     .ok_or("--sample needs a positive count".to_string())?
             }
+            "--memory" => {
+                o.memory = Some(
+                    value("--memory")?
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u32| (2..=65_535).contains(&n))
+                        .ok_or("--memory needs a map side in 2..=65535".to_string())?,
+                )
+            }
             "--check" => o.check = true,
             "--smooth" => o.smooth = true,
             "-h" | "--help" => return Err(String::new()),
@@ -124,8 +143,11 @@ fn parse_args() -> Result<Options, String> {
             _ => o.scens.push(PathBuf::from(a)),
         }
     }
-    if o.scens.is_empty() {
+    if o.scens.is_empty() && o.memory.is_none() {
         return Err("no scen file given".into());
+    }
+    if o.runners.is_empty() && o.memory.is_some() {
+        o.runners = Algorithm::ALL.map(Runner::Ours).to_vec();
     }
     if o.runners.is_empty() {
         o.runners.push(Runner::Ours(Algorithm::AStar));
@@ -166,11 +188,14 @@ fn main() -> ExitCode {
                 eprintln!("error: {e}");
             }
             eprintln!(
-                "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--check] [--smooth] [--limit N] [--sample N] SCEN..."
+                "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]..."
             );
             return ExitCode::from(2);
         }
     };
+    if let Some(side) = opts.memory {
+        return memory_table(side, &opts.runners);
+    }
     let mut totals: Vec<(Runner, usize, usize, f64)> =
         opts.runners.iter().map(|&r| (r, 0, 0, 0.0)).collect();
     let mut failed_check = false;
@@ -240,6 +265,57 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Prints bytes per cell and MiB of a warm pathfinder per algorithm on a SIZE² clutter map.
+fn memory_table(side: u32, runners: &[Runner]) -> ExitCode {
+    let size = GridSize::new(side, side);
+    let map = CachedScenario::from_bits(generate::random_rects(size, 1))
+        .expect("a generated map fits the size limits");
+    let layer = map.layer(1).expect("diameter 1 always exists");
+    let mut rng = SplitMix64::new(7);
+    let mut free_near = |x: i32, y: i32| {
+        (0..side as i32).find_map(|k| {
+            let c = Cell::new(
+                (x + k * 7 + rng.range(0, 3)).clamp(0, side as i32 - 1),
+                (y + k * 3).clamp(0, side as i32 - 1),
+            );
+            (!layer.is_blocked(c)).then_some(c)
+        })
+    };
+    let last = side as i32 - 1;
+    let queries: Vec<PathQuery> = (0..8)
+        .map(|k| {
+            let t = k * last / 8;
+            let (a, b) = (free_near(t, 0), free_near(last - t, last));
+            PathQuery::new(a.unwrap_or_default(), b.unwrap_or_default())
+        })
+        .collect();
+    let ours: Vec<Algorithm> = runners
+        .iter()
+        .filter_map(|r| match r {
+            Runner::Ours(a) => Some(*a),
+            _ => None,
+        })
+        .collect();
+    let cells = size.area() as f64;
+    println!("| algorithm | bytes per cell | MiB at {side}² | found |");
+    println!("|---|---|---|---|");
+    for algorithm in ours {
+        let mut pf = Pathfinder::new();
+        let found = queries
+            .iter()
+            .filter(|q| pf.find(&map, &q.algorithm(algorithm)).is_ok())
+            .count();
+        let bytes = pf.memory_bytes() as f64;
+        println!(
+            "| {algorithm} | {:.2} | {:.1} | {found}/{} |",
+            bytes / cells,
+            bytes / (1024.0 * 1024.0),
+            queries.len()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
 fn prepare(set: BenchmarkSet) -> (CachedScenario, Vec<Problem>) {
     let map = CachedScenario::from_bits(set.map.into_bits()).expect("a parsed map is never empty");
     (map, set.problems)
@@ -276,6 +352,7 @@ fn run(
     };
     let mut pf = Pathfinder::new();
     let gp = (runner == Runner::GpJps).then(|| gp_grid(layer));
+    let moves = (runner == Runner::PfAstar).then(|| move_table(layer));
     let query = |p: &Problem| {
         PathQuery::new(p.start, p.goal)
             .diameter(opts.diameter)
@@ -285,8 +362,11 @@ fn run(
                 _ => Algorithm::AStar,
             })
     };
-    if let (Runner::Ours(_), Some(p)) = (runner, problems.first()) {
-        let _ = pf.find(map, &query(p));
+    if let Runner::Ours(_) = runner {
+        // Warm-up: the buffers grow to the largest query of the file, untimed.
+        for p in problems {
+            let _ = pf.find(map, &query(p));
+        }
     }
     for (p, &reference) in problems.iter().zip(reference) {
         let before = allocations();
@@ -316,7 +396,8 @@ fn run(
                 }
             }
             Runner::PfAstar => {
-                let path = pf_astar(layer, p.start, p.goal);
+                let table = moves.as_deref().expect("built for pf-astar");
+                let path = pf_astar(layer, table, p.start, p.goal);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
                 t.allocs += allocations() - before;
                 peer_answer(layer, p, path)
@@ -427,33 +508,37 @@ fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: bool
     println!("{line}");
 }
 
-/// The `pathfinding` crate's A* over the same bits and costs as ours.
-fn pf_astar(layer: &Layer, start: Cell, goal: Cell) -> Option<Vec<Cell>> {
+/// The legal moves of every cell as a bit mask over [`Direction::ALL`], decided by
+/// [`validate_path`] on each one-step path (the one implementation of the move rules).
+/// Built once per map, untimed, so the peer's successor function is a table lookup
+/// like ours.
+fn move_table(layer: &Layer) -> Vec<u8> {
     let size = layer.size();
-    let free =
-        |x: i32, y: i32| size.contains(Cell::new(x, y)) && layer.is_free_xy(x as u32, y as u32);
+    (0..size.area())
+        .map(|i| {
+            let c = size.cell(i);
+            Direction::ALL
+                .iter()
+                .enumerate()
+                .filter(|&(_, &d)| {
+                    let n = c.step(d);
+                    validate_path(layer, &[c, n], c, n, Connectivity::Octile).is_ok()
+                })
+                .fold(0u8, |mask, (k, _)| mask | (1 << k))
+        })
+        .collect()
+}
+
+/// The `pathfinding` crate's A* over the same moves and costs as ours.
+fn pf_astar(layer: &Layer, moves: &[u8], start: Cell, goal: Cell) -> Option<Vec<Cell>> {
+    let size = layer.size();
     let successors = |c: &Cell| {
         let mut out: SmallVec<[(Cell, u64); 8]> = SmallVec::new();
-        let (e, s, w, n) = (
-            free(c.x + 1, c.y),
-            free(c.x, c.y + 1),
-            free(c.x - 1, c.y),
-            free(c.x, c.y - 1),
-        );
-        for (ok, dx, dy) in [(e, 1, 0), (s, 0, 1), (w, -1, 0), (n, 0, -1)] {
-            if ok {
-                out.push((Cell::new(c.x + dx, c.y + dy), STRAIGHT));
-            }
-        }
-        for (ok, dx, dy) in [
-            (e && s, 1, 1),
-            (w && s, -1, 1),
-            (w && n, -1, -1),
-            (e && n, 1, -1),
-        ] {
-            if ok && free(c.x + dx, c.y + dy) {
-                out.push((Cell::new(c.x + dx, c.y + dy), DIAGONAL));
-            }
+        let mut mask = moves[size.index(*c)];
+        while mask != 0 {
+            let d = Direction::ALL[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            out.push((c.step(d), d.cost()));
         }
         out
     };

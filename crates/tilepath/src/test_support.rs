@@ -1,18 +1,16 @@
 //! Helpers shared by the unit tests of the core modules.
 
 use crate::grid::{Cell, GridSize};
+use crate::scenario::generate::SplitMix64;
 use crate::scenario::{BitGrid, CachedScenario, Layer};
 
-/// A `width` x `height` map with about `percent` % walls, from a seed (xorshift).
+/// A `width` x `height` map with about `percent` % walls, from a seed ([`SplitMix64`]).
 pub(crate) fn random_map(width: u32, height: u32, percent: u64, seed: u64) -> CachedScenario {
-    let mut rng = seed | 1;
+    let mut rng = SplitMix64::new(seed);
     let mut bits = BitGrid::new(GridSize::new(width, height), false);
     for y in 0..height as i32 {
         for x in 0..width as i32 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            bits.set(Cell::new(x, y), rng % 100 < percent);
+            bits.set(Cell::new(x, y), rng.next_u64() % 100 < percent);
         }
     }
     CachedScenario::from_bits(bits).unwrap()

@@ -1,10 +1,16 @@
 //! A*, Dijkstra and greedy best-first: one best-first engine with three priorities.
 //!
+//! The engine is the zero-garbage binary-heap A* this crate grew from: the open list is
+//! a heap with an index map (an [`IndexedHeap`](super::IndexedHeap), 4-ary here, with
+//! decrease-key in place and no duplicates), ties go toward lower h, every collection is
+//! reused between queries, and [`crate::search::Limits`] caps the expansions.
+//!
 //! Complexity: O(n log n) for n expanded cells (each cell is expanded at most once:
-//! the octile heuristic is consistent); memory O(map area), reused between queries.
+//! the octile heuristic is consistent). Memory: the shared records (8 bytes per cell),
+//! heap positions (4 bytes per cell) and entries (16 bytes per open cell), reused.
 
-use super::pathfinder::Scratch;
 use super::query::{PathError, PathQuery};
+use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
 use crate::scenario::Layer;
 
@@ -19,6 +25,20 @@ pub(crate) enum Mode {
     Greedy,
 }
 
+/// Buffers of the best-first engine besides the shared state: the cells whose f equals
+/// the f being expanded, which skip the heap. Grows with use, kept between queries.
+#[derive(Debug, Default)]
+pub(crate) struct AStarState {
+    next: Vec<u32>,
+}
+
+impl AStarState {
+    /// Bytes held (capacity).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.next.capacity() * size_of::<u32>()
+    }
+}
+
 #[inline]
 fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
     match mode {
@@ -28,15 +48,21 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
     }
 }
 
-/// Runs the engine from `query.start` to `query.goal` (both free, in one component).
-/// On success `s.path` holds the cells.
+/// Runs the engine from `query.start` to `query.goal` (both free, distinct). On
+/// success `s.path` holds the cells.
 ///
 /// In A* mode a successor whose f equals the f of the node being expanded skips the
-/// heap and is expanded next (from `s.stack`): with a consistent heuristic no open node
+/// heap and is expanded next (from `a.next`): with a consistent heuristic no open node
 /// has a smaller f, so its g is already optimal and the expansion order stays valid.
 /// On octile grids most successors qualify, which saves most heap operations.
+///
+/// # Errors
+///
+/// [`PathError::LimitReached`] from the limits; [`PathError::NotFound`] when the
+/// start's region is exhausted without reaching the goal.
 pub(crate) fn search(
-    s: &mut Scratch,
+    s: &mut SearchState,
+    a: &mut AStarState,
     layer: &Layer,
     query: &PathQuery,
     mode: Mode,
@@ -48,45 +74,46 @@ pub(crate) fn search(
     let octile = conn == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
     let offsets = s.step_offsets();
-    s.open(start_i, 0, u32::MAX);
+    s.reserve_heap();
+    a.next.clear();
+    s.open(start_i, 0, Direction::East);
     let (k, t) = priority(mode, 0, conn.heuristic(query.start, goal));
-    s.heap.push(start_i, k, t);
+    s.heap().push(start_i, k, t);
     loop {
-        let i = match s.stack.pop() {
-            Some((i, _)) => i,
-            None => match s.heap.pop() {
+        let i = match a.next.pop() {
+            Some(i) => i,
+            None => match s.heap().pop() {
                 Some(i) => i,
                 None => break,
             },
         };
         if i == goal_i {
-            s.build_path(goal_i);
-            return Ok(());
+            return s.build_path(goal_i);
         }
         s.close(i);
         s.tick()?;
         let c = s.cell(i);
         let g = s.g(i);
         let f = g + conn.heuristic(c, goal);
-        let relax = |n: Cell, ni: u32, step: Cost, s: &mut Scratch| {
+        let mut relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState| {
             if s.is_closed(ni) {
                 return;
             }
-            let ng = g + step;
+            let ng = g + d.cost();
             if !s.is_seen(ni) {
-                s.open(ni, ng, i);
+                s.open(ni, ng, d.opposite());
                 let nh = conn.heuristic(n, goal);
                 if shortcut && ng + nh == f {
-                    s.stack.push((ni, 0));
+                    a.next.push(ni);
                 } else {
                     let (k, t) = priority(mode, ng, nh);
-                    s.heap.push(ni, k, t);
+                    s.heap().push(ni, k, t);
                 }
             } else if ng < s.g(ni) {
-                // Only heap nodes get here: a node sent to the stack already has its optimal g.
-                s.relink(ni, ng, i);
+                // Only heap nodes get here: a node sent to `next` already has its optimal g.
+                s.open(ni, ng, d.opposite());
                 let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
-                s.heap.decrease_key(ni, k, t);
+                s.heap().decrease_key(ni, k, t);
             }
         };
         let moves = layer.legal_moves(c, octile);
@@ -96,11 +123,9 @@ pub(crate) fn search(
                 let k = part.trailing_zeros() as usize;
                 part &= part - 1;
                 let d = Direction::ALL[k];
-                relax(c.step(d), i.wrapping_add(offsets[k]), d.cost(), s);
+                relax(c.step(d), i.wrapping_add(offsets[k]), d, s);
             }
         }
     }
-    Err(PathError::NotFound {
-        expanded: s.expanded,
-    })
+    Err(s.not_found())
 }

@@ -36,9 +36,11 @@ impl Entry {
 /// share one cache line, and the tree is half as deep as a binary one, which halves the
 /// position updates per operation.
 ///
-/// Positions live in a per-node array sized once ([`IndexedHeap::reserve_nodes`]);
-/// [`IndexedHeap::clear`] is O(1) because the caller knows (from its own per-query
-/// stamps) which nodes are in the heap, and only asks about those.
+/// Positions live in a per-node array (4 bytes per node id) sized by
+/// [`IndexedHeap::reserve_nodes`]; the entries themselves grow with the largest open
+/// list seen and are kept. [`IndexedHeap::clear`] is O(1): positions of old nodes go
+/// stale, and every read of a position is checked against the entry it points at
+/// ([`IndexedHeap::contains`]), so a stale position is never mistaken for membership.
 ///
 /// ```
 /// use tilepath::search::IndexedHeap;
@@ -60,14 +62,32 @@ pub struct IndexedHeap {
 }
 
 impl IndexedHeap {
-    /// Makes room for node ids `0..nodes` and for all of them in the heap at once, so
-    /// no later push allocates; allocates only when growing.
+    /// Makes room for node ids `0..nodes` (4 bytes per id); allocates only when growing.
+    /// The entries are not reserved: they grow with the largest heap pushed, and keep
+    /// their capacity after [`IndexedHeap::clear`].
     pub fn reserve_nodes(&mut self, nodes: usize) {
         if self.pos.len() < nodes {
             self.pos.resize(nodes, NOT_IN_HEAP);
-            self.entries
-                .reserve(nodes.saturating_sub(self.entries.len()));
         }
+    }
+
+    /// Bytes held by the heap's buffers (capacity, not length).
+    pub fn memory_bytes(&self) -> usize {
+        self.pos.capacity() * size_of::<u32>() + self.entries.capacity() * size_of::<Entry>()
+    }
+
+    /// True when `node` is in the heap. O(1); false for ids beyond
+    /// [`IndexedHeap::reserve_nodes`].
+    #[inline]
+    pub fn contains(&self, node: u32) -> bool {
+        self.slot(node).is_some()
+    }
+
+    /// The entry index of `node`, checked against the entry (positions may be stale).
+    #[inline]
+    fn slot(&self, node: u32) -> Option<usize> {
+        let i = *self.pos.get(node as usize)? as usize;
+        (self.entries.get(i)?.node == node).then_some(i)
     }
 
     /// Empties the heap in O(1) (positions of old nodes are stale, never read).
@@ -88,7 +108,12 @@ impl IndexedHeap {
         self.entries.is_empty()
     }
 
-    /// Inserts `node`, which must not be in the heap. O(log n).
+    /// Inserts `node`, which should not be in the heap (use
+    /// [`IndexedHeap::decrease_key`] for a node that may be). O(log n).
+    ///
+    /// # Panics
+    ///
+    /// When `node` is not below the count given to [`IndexedHeap::reserve_nodes`].
     #[inline]
     pub fn push(&mut self, node: u32, key: Cost, tie: Cost) {
         let i = self.entries.len();
@@ -101,14 +126,29 @@ impl IndexedHeap {
         self.sift_up(i);
     }
 
-    /// Lowers the key of `node`, which must be in the heap. O(log n).
+    /// Gives `node` the key `(key, tie)`. O(log n).
+    ///
+    /// Meant for lowering the key of a node in the heap, but checked in every build:
+    /// a node that is not in the heap is inserted (as [`IndexedHeap::push`]), and a key
+    /// that is not lower moves the entry down, so the heap order always holds.
+    ///
+    /// # Panics
+    ///
+    /// When `node` is not below the count given to [`IndexedHeap::reserve_nodes`].
     #[inline]
     pub fn decrease_key(&mut self, node: u32, key: Cost, tie: Cost) {
-        let i = self.pos[node as usize] as usize;
-        debug_assert_eq!(self.entries[i].node, node);
+        let Some(i) = self.slot(node) else {
+            self.push(node, key, tie);
+            return;
+        };
+        let old = self.entries[i];
         self.entries[i].key = key;
         self.entries[i].tie = narrow(tie);
-        self.sift_up(i);
+        if self.entries[i].less(&old) {
+            self.sift_up(i);
+        } else {
+            self.sift_down(i);
+        }
     }
 
     /// The smallest `(key, tie)` of the heap without removing it.
@@ -219,6 +259,29 @@ mod tests {
             prop_assert_eq!(popped.len(), keys.len());
             prop_assert!(popped.windows(2).all(|w| w[0] <= w[1]));
         }
+    }
+
+    #[test]
+    fn decrease_key_of_an_absent_node_inserts_it_and_keeps_the_order() {
+        let mut h = IndexedHeap::default();
+        h.reserve_nodes(6);
+        h.push(0, 5, 0);
+        h.push(1, 9, 0);
+        // Node 2 was never pushed; node 3 was popped: both are inserted.
+        h.decrease_key(2, 7, 0);
+        assert_eq!(h.len(), 3);
+        h.push(3, 1, 0);
+        assert_eq!(h.pop(), Some(3));
+        assert!(!h.contains(3));
+        h.decrease_key(3, 8, 0);
+        // A stale position (node 4 never pushed, its slot pointing at a live entry).
+        h.pos[4] = 0;
+        assert!(!h.contains(4));
+        h.decrease_key(4, 6, 0);
+        // A raised key moves the entry down instead of breaking the order.
+        h.decrease_key(0, 10, 0);
+        let order: Vec<u32> = std::iter::from_fn(|| h.pop()).collect();
+        assert_eq!(order, [4, 2, 3, 1, 0]);
     }
 
     #[test]

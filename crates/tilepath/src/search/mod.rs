@@ -1,4 +1,17 @@
 //! Pathfinders: one reusable engine, many algorithms, typed results.
+//!
+//! Layering (checked by `tests/module_graph.rs`, which rejects any import cycle between
+//! the core's files):
+//!
+//! - `state`: what every search shares, the per-cell records (cost, parent direction,
+//!   closed flag, generation stamp), the [`IndexedHeap`], limits and path building. It
+//!   imports no algorithm.
+//! - `astar`, `jps`, `uninformed`, `evasion`: one algorithm family each, with its own
+//!   state struct for the buffers only it needs, taking the shared state explicitly.
+//! - `pathfinder`: checks a query, holds the shared state and one state per family, and
+//!   dispatches; it is the only module that imports the algorithms, and none imports it.
+//! - `validate`: the movement rules ([`validate_path`]), the one implementation used by
+//!   evasion's final check, the tests and the benchmark runner.
 
 mod astar;
 mod evasion;
@@ -6,6 +19,7 @@ mod heap;
 mod jps;
 mod pathfinder;
 mod query;
+mod state;
 mod uninformed;
 mod validate;
 

@@ -262,7 +262,11 @@ pub enum PathError {
         /// Nodes expanded when it stopped.
         expanded: u32,
     },
-    /// An incomplete algorithm (bounded DFS, evasion) gave up although a path exists.
+    /// The search ended without a path although start and goal are connected. Only
+    /// [`Algorithm::Dfs`] with a [`PathQuery::radius`] returns it in normal use (the
+    /// path leaves the radius square); every other algorithm is complete and finds a
+    /// path whenever one exists, so from them it would report a broken internal
+    /// invariant (checked rather than panicking).
     NotFound {
         /// Nodes expanded before giving up.
         expanded: u32,

@@ -1,4 +1,8 @@
-//! Test helpers: a plain Dijkstra oracle, random grids, and ASCII failure reports.
+//! Test helpers: the plain Dijkstra oracle, seeded random grids, and ASCII failure reports.
+//!
+//! One oracle (a textbook Dijkstra), one random generator (the core's
+//! [`SplitMix64`]) and one movement rule ([`validate_path`], applied to single steps):
+//! the integration tests use these and nothing else of their own.
 
 #![allow(dead_code)]
 
@@ -9,8 +13,10 @@ use std::path::PathBuf;
 #[path = "../../examples/support/benchmark.rs"]
 pub mod benchmark;
 
-use tilepath::grid::{Cell, Connectivity, Cost, DIAGONAL, Direction, GridSize, STRAIGHT};
-use tilepath::scenario::{AsciiScenario, BitGrid, Scenario};
+use tilepath::grid::{Cell, Connectivity, Cost, Direction, GridSize};
+use tilepath::scenario::generate::SplitMix64;
+use tilepath::scenario::{AsciiScenario, BitGrid, CachedScenario, Scenario};
+use tilepath::search::validate_path;
 
 /// The benchmark data folder; a missing folder fails under CI and skips otherwise.
 pub fn movingai_dir() -> Option<PathBuf> {
@@ -28,13 +34,10 @@ pub fn movingai_dir() -> Option<PathBuf> {
 /// A grid from a seed: each cell an obstacle with probability `percent`/100.
 pub fn random_grid(size: GridSize, percent: u32, seed: u64) -> BitGrid {
     let mut bits = BitGrid::new(size, false);
-    let mut s = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut rng = SplitMix64::new(seed);
     for y in 0..size.height as i32 {
         for x in 0..size.width as i32 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            if (s % 100) < u64::from(percent) {
+            if rng.chance(percent, 100) {
                 bits.set(Cell::new(x, y), true);
             }
         }
@@ -49,8 +52,12 @@ pub fn blocked_naive(obstacles: &impl Scenario, cell: Cell, diameter: u32) -> bo
         .any(|y| (cell.x - r..=cell.x + r).any(|x| obstacles.is_obstacle(Cell::new(x, y))))
 }
 
-/// Plain Dijkstra with a binary heap and lazy deletion over the naive footprint test:
-/// the oracle for every optimal algorithm. Returns the fixed-point optimal cost.
+/// Plain Dijkstra with a binary heap and lazy deletion: the oracle for every algorithm.
+/// Returns the fixed-point optimal cost, `None` when no path exists.
+///
+/// Independent of the clearance cache: the agent's footprint is tested naively
+/// ([`blocked_naive`]) into a grid of cells the agent cannot stand on, and a step is
+/// allowed when [`validate_path`] accepts it on that grid (one cell wide agent).
 pub fn oracle_cost(
     obstacles: &impl Scenario,
     start: Cell,
@@ -59,8 +66,16 @@ pub fn oracle_cost(
     connectivity: Connectivity,
 ) -> Option<Cost> {
     let size = obstacles.size();
-    let free = |c: Cell| size.contains(c) && !blocked_naive(obstacles, c, diameter);
-    if !free(start) || !free(goal) {
+    let mut inflated = BitGrid::new(size, false);
+    for i in 0..size.area() {
+        let c = size.cell(i);
+        inflated.set(c, blocked_naive(obstacles, c, diameter));
+    }
+    let standing = CachedScenario::from_bits(inflated).expect("a test grid fits");
+    let layer = standing.layer(1).expect("diameter 1 exists");
+    let step_ok = |a: Cell, b: Cell| validate_path(layer, &[a, b], a, b, connectivity).is_ok();
+    let stands = |c: Cell| validate_path(layer, &[c], c, c, connectivity).is_ok();
+    if !stands(start) || !stands(goal) {
         return None;
     }
     let mut dist = vec![Cost::MAX; size.area()];
@@ -77,20 +92,10 @@ pub fn oracle_cost(
         }
         for &dir in connectivity.directions() {
             let n = c.step(dir);
-            if !free(n) {
+            if !size.contains(n) || !step_ok(c, n) {
                 continue;
             }
-            if dir.is_diagonal() {
-                let (h, v) = dir.components();
-                if !free(c.step(h)) || !free(c.step(v)) {
-                    continue;
-                }
-            }
-            let nd = d + if dir.is_diagonal() {
-                DIAGONAL
-            } else {
-                STRAIGHT
-            };
+            let nd = d + dir.cost();
             if nd < dist[size.index(n)] {
                 dist[size.index(n)] = nd;
                 heap.push(Reverse((nd, n.x, n.y)));
