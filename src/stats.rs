@@ -13,7 +13,7 @@ use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((MinimalPlugins, TilepathPlugin));
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
 /// app.insert_resource(NavGrid::from_ascii("....\n.##.\n....", Vec2::ZERO, Vec2::ONE).unwrap());
 /// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(3, 2))));
 /// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(1, 1))));
