@@ -91,7 +91,7 @@ use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
 use crate::systems::{self, PathQueue};
 #[cfg(feature = "tilemap")]
-use crate::tilemap::{self, BlocksPath, CollisionLayer};
+use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
 
 /// Adds path requests, map sync, re-planning and steering. See the [module docs](self).
 ///
@@ -239,6 +239,7 @@ impl Plugin for TilepathPlugin {
             );
         #[cfg(feature = "tilemap")]
         app.register_type::<CollisionLayer>()
+            .register_type::<CollisionLayerError>()
             .register_type::<BlocksPath>()
             .add_systems(
                 schedule,

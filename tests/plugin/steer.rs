@@ -286,3 +286,65 @@ fn in_fixed_update_the_plugin_plans_and_steers_by_the_fixed_step() {
         "moved {moved} in {runs} fixed steps"
     );
 }
+
+#[test]
+fn a_unit_whose_old_path_is_cut_walks_up_to_the_wall_and_waits_for_its_new_path() {
+    let mut app = app();
+    app.insert_resource(open_grid(20, 3));
+    // No re-plan on map edits: the unit keeps its old path until it stalls at the wall.
+    app.world_mut()
+        .resource_mut::<bevy_tilepath::prelude::TilepathSettings>()
+        .replan_on_change = false;
+    let steering = Steering {
+        speed: 64.0,
+        replan_after: 0.5,
+        ..Steering::default()
+    };
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(world_of(Cell::new(0, 1)).extend(0.0)),
+            PathRequest::new(Cell::new(19, 1)),
+            steering,
+        ))
+        .id();
+    for _ in 0..10 {
+        app.update();
+    }
+    let wall = Cell::new(8, 1);
+    app.world_mut()
+        .resource_mut::<NavGrid>()
+        .apply_edits([(wall, true)]);
+    let (mut waited_at_wall, mut new_path_frame) = (0, None);
+    for frame in 0..500 {
+        app.update();
+        let grid = app.world().resource::<NavGrid>();
+        let cell = grid.agent_cell(position(&app, unit), 1).unwrap();
+        assert_ne!(cell, wall, "frame {frame}: the unit entered the new wall");
+        let path = app
+            .world()
+            .get::<PathResult>(unit)
+            .unwrap()
+            .found()
+            .unwrap();
+        if path.generation == 0 {
+            assert!(cell.x < wall.x, "frame {frame}: past the wall at {cell}");
+            waited_at_wall += usize::from(cell == Cell::new(7, 1));
+        } else if new_path_frame.is_none() {
+            new_path_frame = Some(frame);
+            assert!(!path.cells.contains(&wall));
+        }
+    }
+    // 0.5 s of stalling at 16 ms frames before the unit asks for a new path.
+    assert!(
+        waited_at_wall >= 25,
+        "waited {waited_at_wall} frames at the wall"
+    );
+    assert!(new_path_frame.is_some(), "never re-planned");
+    assert!(app.world().get::<Arrived>(unit).is_some());
+    let grid = app.world().resource::<NavGrid>();
+    assert_eq!(
+        grid.agent_cell(position(&app, unit), 1),
+        Some(Cell::new(19, 1))
+    );
+}
