@@ -520,8 +520,10 @@ pub enum PathFailure {
 }
 
 impl PathFailure {
-    /// True when a change of the map can turn this failure into a path (the plugin then
-    /// retries the request automatically).
+    /// True when a change of the map can turn this failure into a path. The plugin then
+    /// retries the request automatically (marked [`Replanning`]): after any edit for
+    /// blocked or unreachable goals, and only after a new map, resize or move of the grid
+    /// for a missing map and off-map starts and goals (obstacle edits cannot fix those).
     pub fn depends_on_map(&self) -> bool {
         matches!(
             self,
