@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, NavGrid, PathQuery, PathRequest, PathResult, Pathfinder,
-    Scenario, TilepathPlugin, TilepathSettings,
+    Replanning, Scenario, TilepathPlugin, TilepathSettings,
 };
 use bevy_tilepath::scenario::generate;
 
@@ -64,7 +64,7 @@ fn app(map: &CachedScenario, pairs: &[(Cell, Cell)], requests: usize, threads: u
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: TaskPoolOptions::with_num_threads(4),
         }),
-        TilepathPlugin,
+        TilepathPlugin::default(),
     ));
     app.insert_resource(TilepathSettings {
         frame_budget: Duration::from_secs(3600),
@@ -83,10 +83,14 @@ fn app(map: &CachedScenario, pairs: &[(Cell, Cell)], requests: usize, threads: u
     app
 }
 
+/// Plans every request again (the same requests: the `Replanning` marker queues them).
 fn requeue_all(app: &mut App) {
-    let mut requests = app.world_mut().query::<&mut PathRequest>();
-    for mut request in requests.iter_mut(app.world_mut()) {
-        request.set_changed();
+    let mut requests = app
+        .world_mut()
+        .query_filtered::<Entity, With<PathRequest>>();
+    let units: Vec<Entity> = requests.iter(app.world()).collect();
+    for unit in units {
+        app.world_mut().entity_mut(unit).insert(Replanning);
     }
 }
 

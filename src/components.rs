@@ -5,7 +5,7 @@ use std::fmt;
 use bevy::prelude::*;
 
 use crate::grid::{Cell, Connectivity, GridSize};
-use crate::scenario::{CachedScenario, CellRect, MapChange, MapError, Scenario};
+use crate::scenario::{CachedScenario, CellRect, MapError, Scenario};
 use crate::search::{Algorithm, Limits, PathError};
 
 /// Who maintains a [`NavGrid`].
@@ -45,10 +45,32 @@ pub(crate) enum GridSource {
 /// assert_eq!(grid.world_to_cell(Vec2::new(20.0, 1.0)), Some(Cell::new(1, 0)));
 /// assert_eq!(grid.cell_to_world(Cell::new(1, 0)), Vec2::new(24.0, 8.0));
 /// assert_eq!(grid.world_to_cell(Vec2::new(-1.0, 0.0)), None);
+/// // A 2x2 agent anchored at (1, 0) covers cells (1..=2, 0..=1): its centre is a corner.
+/// assert_eq!(grid.agent_center(Cell::new(1, 0), 2), Vec2::new(32.0, 16.0));
+/// assert_eq!(grid.agent_cell(Vec2::new(32.0, 16.0), 2), Some(Cell::new(1, 0)));
 /// let change = grid.apply_edits([(Cell::new(0, 0), true)]).unwrap();
 /// assert_eq!(change.generation, grid.generation());
+/// assert_eq!(change.cells, vec![Cell::new(0, 0)]);
 /// assert!(grid.is_blocked(Cell::new(0, 0), 1));
 /// ```
+///
+/// # Positions of agents
+///
+/// An agent of diameter `d` anchored at cell `c` covers the cells
+/// `c - (d - 1) / 2 ..= c + d / 2` on each axis: odd diameters are centred on their cell,
+/// even ones have the extra column and row on the +x / +y side, so their world centre is
+/// half a tile up and right of the anchor cell's centre. [`NavGrid::agent_cell`] and
+/// [`NavGrid::agent_center`] are the one conversion between unit positions and anchor
+/// cells; the plugin uses them for request starts, world goals, waypoints, steering and
+/// stall checks.
+///
+/// # Generation
+///
+/// [`NavGrid::generation`] is the plugin's one map generation: it counts every change of
+/// obstacles, size or placement, is stamped on [`FoundPath::generation`] and on
+/// [`NavGridChanged::generation`]. (The core map's own `CachedScenario::generation`
+/// counts only obstacle edits of that map object and restarts with a new map; the plugin
+/// never reads it.)
 #[derive(Resource, Reflect)]
 #[reflect(Resource, from_reflect = false)]
 pub struct NavGrid {
@@ -58,30 +80,49 @@ pub struct NavGrid {
     tile_size: Vec2,
     generation: u64,
     #[reflect(ignore)]
-    log: ChangeLog,
+    log: Vec<NavGridChanged>,
     #[reflect(ignore)]
     edits: Vec<(Cell, bool)>,
     #[reflect(ignore)]
     source: GridSource,
 }
 
-/// The changes recorded since re-planning last ran.
-#[derive(Debug, Default)]
-pub(crate) struct ChangeLog {
-    /// The changes, oldest first.
-    pub(crate) changes: Vec<MapChange>,
-    /// Per change: true when it concerns the whole map (new map, resize, move).
-    pub(crate) whole: Vec<bool>,
-    /// Cells whose obstacle bit flipped, over all changes.
-    pub(crate) cells: Vec<Cell>,
-}
-
-impl ChangeLog {
-    pub(crate) fn clear(&mut self) {
-        self.changes.clear();
-        self.whole.clear();
-        self.cells.clear();
-    }
+/// Announces a change of the [`NavGrid`]: obstacles edited (by collision layers or
+/// [`NavGrid::apply_edits`]), or a whole new map, size or placement.
+///
+/// Sent in [`crate::plugin::TilepathSystems::Replan`] for every change recorded since
+/// the set last ran, oldest first, and once with `whole_map` when a grid appears (a grid
+/// being removed sends nothing: the resource is gone). Any number of systems can read
+/// it with a `MessageReader<NavGridChanged>` ordered after `Replan`.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
+/// app.insert_resource(NavGrid::from_ascii("....\n....", Vec2::ZERO, Vec2::ONE).unwrap());
+/// app.update();
+/// app.world_mut().resource_mut::<NavGrid>().apply_edits([(Cell::new(2, 1), true)]);
+/// app.update();
+/// let messages = app.world().resource::<Messages<NavGridChanged>>();
+/// let mut cursor = messages.get_cursor();
+/// let seen: Vec<_> = cursor.read(messages).cloned().collect();
+/// assert!(seen[0].whole_map); // the grid appeared
+/// assert_eq!(seen[1].cells, vec![Cell::new(2, 1)]);
+/// assert_eq!(seen[1].generation, 1);
+/// ```
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct NavGridChanged {
+    /// [`NavGrid::generation`] after the change.
+    pub generation: u64,
+    /// Bounding box of the cells concerned (the whole map when `whole_map`).
+    pub area: CellRect,
+    /// The cells whose obstacle state flipped (empty when `whole_map`).
+    pub cells: Vec<Cell>,
+    /// True for a new map, a resize or a move of the grid: every cell and world position
+    /// may mean something else now.
+    pub whole_map: bool,
 }
 
 impl FromReflect for NavGrid {
@@ -99,7 +140,7 @@ impl fmt::Debug for NavGrid {
             .field("origin", &self.origin)
             .field("tile_size", &self.tile_size)
             .field("generation", &self.generation)
-            .field("pending_changes", &self.log.changes.len())
+            .field("pending_changes", &self.log.len())
             .finish()
     }
 }
@@ -113,7 +154,7 @@ impl NavGrid {
             origin,
             tile_size,
             generation: 0,
-            log: ChangeLog::default(),
+            log: Vec::new(),
             edits: Vec::new(),
             source: GridSource::Manual,
         }
@@ -161,21 +202,17 @@ impl NavGrid {
         self.tile_size
     }
 
-    /// Increases by one with every change of obstacles, size or placement.
+    /// The plugin's map generation: increases by one with every change of obstacles, size
+    /// or placement (see [Generation](NavGrid#generation)).
     #[inline]
     pub fn generation(&self) -> u64 {
         self.generation
     }
 
-    /// Changes not yet seen by the re-planning system (normally: the changes of the
-    /// current frame). Each carries the grid generation it produced.
-    pub fn changes(&self) -> &[MapChange] {
-        &self.log.changes
-    }
-
-    /// The cells whose obstacle state flipped in those [`NavGrid::changes`].
-    pub fn changed_cells(&self) -> &[Cell] {
-        &self.log.cells
+    /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes
+    /// of the current frame before [`crate::plugin::TilepathSystems::Replan`]).
+    pub fn unannounced_changes(&self) -> &[NavGridChanged] {
+        &self.log
     }
 
     /// The cell containing the world position `p`, or `None` when `p` is off the map or
@@ -202,6 +239,33 @@ impl NavGrid {
         self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.tile_size
     }
 
+    /// World offset of the centre of an agent of `diameter` from the centre of its anchor
+    /// cell: none for odd diameters, half a tile on x and y for even ones.
+    #[inline]
+    fn agent_offset(&self, diameter: u32) -> Vec2 {
+        if diameter >= 2 && diameter.is_multiple_of(2) {
+            self.tile_size * 0.5
+        } else {
+            Vec2::ZERO
+        }
+    }
+
+    /// World position of the centre of an agent of `diameter` anchored at `cell` (see
+    /// [Positions of agents](NavGrid#positions-of-agents)): the cell's centre for odd
+    /// diameters, half a tile up and right of it for even ones.
+    #[inline]
+    pub fn agent_center(&self, cell: Cell, diameter: u32) -> Vec2 {
+        self.cell_to_world(cell) + self.agent_offset(diameter)
+    }
+
+    /// The anchor cell of an agent of `diameter` whose centre is at the world position
+    /// `p` (the inverse of [`NavGrid::agent_center`]), or `None` when that cell is off the
+    /// map or `p` is not finite. For diameter 1 this is [`NavGrid::world_to_cell`].
+    #[inline]
+    pub fn agent_cell(&self, p: Vec2, diameter: u32) -> Option<Cell> {
+        self.world_to_cell(p - self.agent_offset(diameter))
+    }
+
     /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an
     /// obstacle within its footprint, or an unsupported diameter).
     pub fn is_blocked(&self, cell: Cell, diameter: u32) -> bool {
@@ -210,29 +274,33 @@ impl NavGrid {
             .is_none_or(|layer| layer.is_blocked(cell))
     }
 
-    /// Sets obstacles directly; returns what changed (and records it for re-planning),
-    /// or `None` when nothing did. Only the touched region is recomputed, so pass all the
-    /// edits of a frame in one call. Paths are re-planned only when they pass within their
-    /// agent's radius of a flipped cell.
+    /// Sets obstacles directly; returns what changed (a copy of the [`NavGridChanged`]
+    /// message it records), or `None` when nothing did. Pass all the edits of a frame in
+    /// one call: the map's clearance and components are updated once per call. Paths
+    /// are re-planned only when they pass within their agent's footprint of a flipped
+    /// cell.
     pub fn apply_edits(
         &mut self,
         edits: impl IntoIterator<Item = (Cell, bool)>,
-    ) -> Option<MapChange> {
+    ) -> Option<NavGridChanged> {
         self.edits.clear();
         self.edits.extend(edits);
-        let flipped_from = self.log.cells.len();
-        for &(cell, blocked) in &self.edits {
-            if self.scenario.size().contains(cell) && self.scenario.is_obstacle(cell) != blocked {
-                self.log.cells.push(cell);
-            }
-        }
-        match self.scenario.apply(self.edits.iter().copied()) {
-            Some(change) => Some(self.record(change.cells, false)),
-            None => {
-                self.log.cells.truncate(flipped_from);
-                None
-            }
-        }
+        let size = self.scenario.size();
+        let mut before: Vec<(Cell, bool)> = self
+            .edits
+            .iter()
+            .filter(|(cell, _)| size.contains(*cell))
+            .map(|&(cell, _)| (cell, self.scenario.is_obstacle(cell)))
+            .collect();
+        before.sort_unstable_by_key(|(cell, _)| (cell.y, cell.x));
+        before.dedup_by_key(|(cell, _)| *cell);
+        let change = self.scenario.apply(self.edits.iter().copied())?;
+        let flipped = before
+            .into_iter()
+            .filter(|&(cell, was)| self.scenario.is_obstacle(cell) != was)
+            .map(|(cell, _)| cell)
+            .collect();
+        Some(self.record(change.cells, flipped, false))
     }
 
     /// Moves the grid in the world. Every existing path is re-planned when the placement
@@ -241,32 +309,31 @@ impl NavGrid {
         if origin != self.origin || tile_size != self.tile_size {
             self.origin = origin;
             self.tile_size = tile_size;
-            self.record(CellRect::of_size(self.size()), true);
+            self.record(CellRect::of_size(self.size()), Vec::new(), true);
         }
     }
 
     /// Replaces the whole map (for example after a resize); every path is re-planned.
     pub fn set_scenario(&mut self, scenario: CachedScenario) {
         self.scenario = scenario;
-        self.record(CellRect::of_size(self.size()), true);
+        self.record(CellRect::of_size(self.size()), Vec::new(), true);
     }
 
-    fn record(&mut self, cells: CellRect, whole: bool) -> MapChange {
+    fn record(&mut self, area: CellRect, cells: Vec<Cell>, whole_map: bool) -> NavGridChanged {
         self.generation += 1;
-        let change = MapChange {
-            cells,
+        let change = NavGridChanged {
             generation: self.generation,
+            area,
+            cells,
+            whole_map,
         };
-        self.log.changes.push(change);
-        self.log.whole.push(whole);
+        self.log.push(change.clone());
         change
     }
 
-    /// Hands the recorded changes to `out` and starts an empty log (buffers are swapped,
-    /// not reallocated).
-    pub(crate) fn take_changes(&mut self, out: &mut ChangeLog) {
-        std::mem::swap(&mut self.log, out);
-        self.log.clear();
+    /// Moves the recorded changes to the end of `out` and starts an empty log.
+    pub(crate) fn take_changes(&mut self, out: &mut Vec<NavGridChanged>) {
+        out.append(&mut self.log);
     }
 }
 
@@ -276,7 +343,8 @@ impl NavGrid {
 pub enum PathGoal {
     /// A cell of the [`NavGrid`] (a bevy_ecs_tilemap `TilePos`).
     Cell(Cell),
-    /// A world position; the goal is the cell containing it.
+    /// A world position; the goal is the anchor cell of an agent centred there
+    /// ([`NavGrid::agent_cell`] for the request's diameter).
     World(Vec2),
 }
 
@@ -298,12 +366,25 @@ impl From<Vec2> for PathGoal {
     }
 }
 
-/// Asks the plugin for a path from the entity's current cell (from its [`Transform`]
-/// translation) to [`PathRequest::goal`]. The answer appears in the entity's
-/// [`PathResult`] (added automatically) and as a [`PathSolved`] message.
+/// Asks the plugin for a path from the entity's current position to
+/// [`PathRequest::goal`]. The answer appears in the entity's [`PathResult`] (added
+/// automatically) and as a [`PathSolved`] message.
 ///
-/// Inserting the component again, or changing any field, queues a new search. Requests
-/// are served oldest first within [`crate::plugin::TilepathSettings::frame_budget`].
+/// The start is the anchor cell ([`NavGrid::agent_cell`]) of the entity's world
+/// position: its `Transform` composed with those of its `ChildOf` ancestors, computed
+/// when the plugin runs (what `GlobalTransform` holds after this frame's propagation), so
+/// units parented to moving entities start from the right cell and `TransformPlugin` is
+/// not needed.
+///
+/// Inserting or changing the component queues a new search, unless the new value equals
+/// the request already queued or answered (writing the same order every frame does not
+/// re-plan). Requests are served oldest first within
+/// [`crate::plugin::TilepathSettings::frame_budget`]. To plan the same request again
+/// (after teleporting a unit, say), insert [`Replanning`].
+///
+/// Removing the component removes the plugin's components from the entity
+/// ([`PathResult`], [`PathTicket`], [`Replanning`], [`crate::steering::Arrived`]): a
+/// steering unit stops where it stands.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -325,8 +406,13 @@ pub struct PathRequest {
     pub goal: PathGoal,
     /// The algorithm; `None` uses [`crate::plugin::TilepathSettings::default_algorithm`].
     pub algorithm: Option<Algorithm>,
-    /// Agent footprint in cells (1 = one cell; a `d`-wide agent needs a free square of
-    /// `2 * (d / 2) + 1` cells around its cell).
+    /// Agent footprint in cells: an agent of diameter `d` anchored at cell `c` covers the
+    /// `d × d` cells `c - (d - 1) / 2 ..= c + d / 2` on each axis (odd diameters centred,
+    /// even ones with the extra column and row on the +x / +y side; see
+    /// [`NavGrid::agent_center`]). Every cell of the footprint must be free at the start,
+    /// the goal and along the path, and the map edge counts as a wall: a footprint that
+    /// sticks out of the map is blocked (the search fails with `StartBlocked` or
+    /// `GoalBlocked`, naming the cell and the diameter).
     pub diameter: u32,
     /// Search bounds; `None` uses [`crate::plugin::TilepathSettings::default_limits`].
     pub limits: Option<Limits>,
@@ -411,9 +497,10 @@ pub enum PathFailure {
     /// There is no [`NavGrid`]: no collision layer was spawned yet, the last one was
     /// despawned, or no grid was inserted. Retried automatically when a grid appears.
     NoMap,
-    /// The requesting entity has no [`Transform`], so it has no start cell.
+    /// The requesting entity (or one of its `ChildOf` ancestors) has no [`Transform`], so
+    /// it has no start cell.
     NoTransform,
-    /// The entity's translation is NaN or infinite.
+    /// The entity's world position is NaN or infinite.
     InvalidPosition,
     /// A [`PathGoal::World`] goal is NaN or infinite.
     InvalidGoal,
@@ -433,8 +520,10 @@ pub enum PathFailure {
 }
 
 impl PathFailure {
-    /// True when a change of the map can turn this failure into a path (the plugin then
-    /// retries the request automatically).
+    /// True when a change of the map can turn this failure into a path. The plugin then
+    /// retries the request automatically (marked [`Replanning`]): after any edit for
+    /// blocked or unreachable goals, and only after a new map, resize or move of the grid
+    /// for a missing map and off-map starts and goals (obstacle edits cannot fix those).
     pub fn depends_on_map(&self) -> bool {
         matches!(
             self,
@@ -482,10 +571,16 @@ impl From<PathError> for PathFailure {
 }
 
 /// The answer to an entity's [`PathRequest`].
+///
+/// `Pending` means there is no answer to the current request yet (it is new or was
+/// changed). Re-planning the same request (after a map edit crossed the path, a stall of
+/// a steering unit, or an inserted [`Replanning`]) keeps the previous answer here, so a
+/// unit keeps walking its old path, and marks the entity with [`Replanning`] until the
+/// new answer replaces it.
 #[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub enum PathResult {
-    /// Queued: not solved yet (new request, or re-planning after a map change).
+    /// Queued, no answer to the current request yet.
     #[default]
     Pending,
     /// A path was found.
@@ -517,24 +612,48 @@ impl PathResult {
     }
 }
 
-/// Queue bookkeeping the plugin keeps next to each [`PathRequest`]: when it was queued
-/// and its place in the queue (lower = served first).
+/// Marker: the entity's [`PathRequest`] is queued to be planned again while its
+/// [`PathResult`] still holds the previous answer (a `Found` path stays walkable).
+///
+/// The plugin inserts it when a map edit crosses a found path (or may fix a failure) and
+/// when a steering unit stalls; it removes it when the new answer arrives. Insert it
+/// yourself to plan the same request again from where the unit stands now (a changed
+/// request needs no marker: it is queued anyway, and its result becomes `Pending`).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[component(storage = "SparseSet")]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct Replanning;
+
+/// Queue bookkeeping the plugin keeps next to each [`PathRequest`]: when it was queued,
+/// its place in the queue (lower = served first), whether it waits there, and the request
+/// the current or coming answer is for.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct PathTicket {
     queued_frame: u64,
     order: u64,
+    queued: bool,
+    request: Option<PathRequest>,
 }
 
 impl PathTicket {
-    pub(crate) fn new(queued_frame: u64, order: u64) -> Self {
-        Self {
+    /// Puts the ticket in the queue at `order` for `request`.
+    pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
+        *self = Self {
             queued_frame,
             order,
-        }
+            queued: true,
+            request: Some(request),
+        };
     }
 
-    /// The plugin frame (count of `Update` runs) in which the request was last queued.
+    /// Takes the ticket out of the queue (its request was answered).
+    pub(crate) fn answered(&mut self) {
+        self.queued = false;
+    }
+
+    /// The plugin frame (count of runs of the plugin's schedule) in which the request was
+    /// last queued.
     pub fn queued_frame(&self) -> u64 {
         self.queued_frame
     }
@@ -542,6 +661,16 @@ impl PathTicket {
     /// Position in the queue: requests are served in increasing order.
     pub fn order(&self) -> u64 {
         self.order
+    }
+
+    /// True while the request waits in the queue.
+    pub fn is_queued(&self) -> bool {
+        self.queued
+    }
+
+    /// The request last queued: the one the current (or coming) [`PathResult`] answers.
+    pub fn request(&self) -> Option<&PathRequest> {
+        self.request.as_ref()
     }
 }
 

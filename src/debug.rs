@@ -3,12 +3,14 @@
 use bevy::gizmos::config::{GizmoConfig, GizmoConfigGroup};
 use bevy::prelude::*;
 
-use crate::components::{NavGrid, PathResult};
+use crate::components::{NavGrid, PathResult, Replanning};
 use crate::grid::Cell;
 use crate::plugin::TilepathSystems;
 
 /// Draws the plugin's state with the [`TilepathGizmos`] gizmo group, in
-/// [`TilepathSystems::Debug`]. Needs Bevy's `GizmoPlugin` (part of `DefaultPlugins`).
+/// [`TilepathSystems::Debug`] of [`Update`] (gizmos are drawn per rendered frame, whatever
+/// schedule [`crate::plugin::TilepathPlugin`] runs in). Needs Bevy's `GizmoPlugin` (part
+/// of `DefaultPlugins`). [`TilepathDebugCounts`] tells what the last drawing frame drew.
 ///
 /// Drawing is off by default; turn it on at run time:
 ///
@@ -29,7 +31,8 @@ pub struct TilepathDebugPlugin;
 #[derive(Clone, Debug, PartialEq, Reflect, GizmoConfigGroup)]
 #[reflect(Default, Debug, PartialEq)]
 pub struct TilepathGizmos {
-    /// Draw every found path (waypoint polyline and goal) and mark pending units.
+    /// Draw every found path (waypoint polyline and goal) and mark units waiting for a
+    /// path (pending or re-planning).
     pub paths: bool,
     /// Draw obstacle cells.
     pub obstacles: bool,
@@ -46,7 +49,7 @@ pub struct TilepathGizmos {
     pub obstacle_color: Color,
     /// Colour of clearance-blocked cells.
     pub clearance_color: Color,
-    /// Colour of units waiting for a path.
+    /// Colour of units waiting for a path (pending or re-planning).
     pub pending_color: Color,
 }
 
@@ -66,31 +69,57 @@ impl Default for TilepathGizmos {
     }
 }
 
+/// What [`TilepathDebugPlugin`] drew in its last run (all zero while drawing is off).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource, Default, Debug, PartialEq)]
+pub struct TilepathDebugCounts {
+    /// Found paths drawn (polyline and goal circle).
+    pub paths: usize,
+    /// Units drawn as waiting for a path (pending or re-planning).
+    pub waiting: usize,
+    /// Obstacle cells drawn.
+    pub obstacle_cells: usize,
+    /// Clearance-blocked cells drawn.
+    pub clearance_cells: usize,
+}
+
 impl Plugin for TilepathDebugPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_gizmo_config(
-            TilepathGizmos::default(),
-            GizmoConfig {
-                enabled: false,
-                ..default()
-            },
-        )
-        .register_type::<TilepathGizmos>()
-        .add_systems(Update, draw_tilepath_gizmos.in_set(TilepathSystems::Debug));
+        app.init_resource::<TilepathDebugCounts>()
+            .register_type::<TilepathDebugCounts>()
+            .insert_gizmo_config(
+                TilepathGizmos::default(),
+                GizmoConfig {
+                    enabled: false,
+                    ..default()
+                },
+            )
+            .register_type::<TilepathGizmos>()
+            .add_systems(Update, draw_tilepath_gizmos.in_set(TilepathSystems::Debug));
     }
 }
 
 fn draw_tilepath_gizmos(
     grid: Option<Res<NavGrid>>,
-    results: Query<(&PathResult, Option<&Transform>)>,
+    results: Query<(&PathResult, Option<&GlobalTransform>, Has<Replanning>)>,
     mut gizmos: Gizmos<TilepathGizmos>,
+    mut counts: ResMut<TilepathDebugCounts>,
 ) {
-    if !gizmos.config.enabled {
-        return;
+    let mut drawn = TilepathDebugCounts::default();
+    if gizmos.config.enabled
+        && let Some(grid) = grid
+    {
+        draw(&grid, &results, &mut gizmos, &mut drawn);
     }
-    let Some(grid) = grid else {
-        return;
-    };
+    counts.set_if_neq(drawn);
+}
+
+fn draw(
+    grid: &NavGrid,
+    results: &Query<(&PathResult, Option<&GlobalTransform>, Has<Replanning>)>,
+    gizmos: &mut Gizmos<TilepathGizmos>,
+    drawn: &mut TilepathDebugCounts,
+) {
     let options = gizmos.config_ext.clone();
     let size = grid.size();
     let tile = grid.tile_size();
@@ -108,6 +137,7 @@ fn draw_tilepath_gizmos(
                 tile * 0.9,
                 options.obstacle_color,
             );
+            drawn.obstacle_cells += 1;
         }
     }
     if options.clearance
@@ -123,32 +153,32 @@ fn draw_tilepath_gizmos(
                 tile.min_element() * 0.25,
                 options.clearance_color,
             );
+            drawn.clearance_cells += 1;
         }
     }
     if options.paths {
         let radius = tile.min_element() * 0.3;
-        for (result, transform) in &results {
-            match result {
-                PathResult::Found(path) => {
-                    gizmos.linestrip_2d(path.waypoints.iter().copied(), options.path_color);
-                    if let Some(&goal) = path.waypoints.last() {
-                        gizmos.circle_2d(
-                            Isometry2d::from_translation(goal),
-                            radius,
-                            options.path_color,
-                        );
-                    }
-                }
-                PathResult::Pending => {
-                    if let Some(t) = transform {
-                        gizmos.circle_2d(
-                            Isometry2d::from_translation(t.translation.truncate()),
-                            radius,
-                            options.pending_color,
-                        );
-                    }
-                }
-                PathResult::Failed(_) => {}
+        for (result, transform, replanning) in results {
+            if let PathResult::Found(path) = result
+                && let Some(&goal) = path.waypoints.last()
+            {
+                gizmos.linestrip_2d(path.waypoints.iter().copied(), options.path_color);
+                gizmos.circle_2d(
+                    Isometry2d::from_translation(goal),
+                    radius,
+                    options.path_color,
+                );
+                drawn.paths += 1;
+            }
+            if (result.is_pending() || replanning)
+                && let Some(t) = transform
+            {
+                gizmos.circle_2d(
+                    Isometry2d::from_translation(t.translation().truncate()),
+                    radius,
+                    options.pending_color,
+                );
+                drawn.waiting += 1;
             }
         }
     }

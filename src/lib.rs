@@ -23,13 +23,16 @@ pub mod prelude {
     pub use crate::search::{Algorithm, Limits, PathError, PathQuery, PathStats, Pathfinder};
 
     pub use crate::components::{
-        FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
+        FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult,
+        PathSolved, PathTicket, Replanning,
     };
     #[cfg(feature = "debug")]
-    pub use crate::debug::{TilepathDebugPlugin, TilepathGizmos};
+    pub use crate::debug::{TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos};
     pub use crate::plugin::{TilepathPlugin, TilepathSettings, TilepathSystems};
     pub use crate::stats::TilepathStats;
     pub use crate::steering::{Arrived, Steering, SteeringProgress};
     #[cfg(feature = "tilemap")]
-    pub use crate::tilemap::{BlocksPath, CollisionLayer};
+    pub use crate::tilemap::{
+        BlocksPath, CellExt, CollisionLayer, CollisionLayerError, TilePosExt,
+    };
 }

@@ -6,13 +6,17 @@
 //! [`Steering`] component. It runs headless (`MinimalPlugins` is enough; neither a
 //! renderer, `TransformPlugin` nor bevy_ecs_tilemap's `TilemapPlugin` is needed).
 //!
+//! Its systems run in [`Update`] unless you pick another schedule with
+//! [`TilepathPlugin::in_schedule`] (for example `FixedUpdate`, so steering moves units
+//! by the fixed time step).
+//!
 //! ```
 //! use bevy::prelude::*;
 //! use bevy_ecs_tilemap::prelude::*;
 //! use bevy_tilepath::prelude::*;
 //!
 //! let mut app = App::new();
-//! app.add_plugins((MinimalPlugins, TilepathPlugin));
+//! app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
 //!
 //! // A 8x8 tilemap whose tiles with `BlocksPath` are walls: a wall at x = 4 with a gap at y = 7.
 //! let size = TilemapSize { x: 8, y: 8 };
@@ -60,7 +64,7 @@
 //! use bevy_tilepath::prelude::*;
 //!
 //! let mut app = App::new();
-//! app.add_plugins((MinimalPlugins, TilepathPlugin));
+//! app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
 //! let grid = NavGrid::from_ascii("
 //!     ......
 //!     .####.
@@ -75,36 +79,83 @@
 
 use std::time::Duration;
 
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
+    FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult, PathSolved,
+    PathTicket, Replanning,
 };
 use crate::search::{Algorithm, Limits};
 use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
 use crate::systems::{self, PathQueue};
 #[cfg(feature = "tilemap")]
-use crate::tilemap::{self, BlocksPath, CollisionLayer};
+use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
 
 /// Adds path requests, map sync, re-planning and steering. See the [module docs](self).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TilepathPlugin;
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// // Plan and steer on the fixed time step instead of every frame.
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default().in_schedule(FixedUpdate)));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct TilepathPlugin {
+    /// The schedule the [`TilepathSystems`] run in ([`Update`] by default).
+    pub schedule: InternedScheduleLabel,
+}
 
-/// The plugin's systems, run in this order in [`Update`] (the sets are chained).
-/// Order your own systems against them, e.g. spawn requests `.before(TilepathSystems::Replan)`
-/// to have them solved the same frame.
+impl Default for TilepathPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: Update.intern(),
+        }
+    }
+}
+
+impl TilepathPlugin {
+    /// Runs the plugin's systems in `schedule` (for example `FixedUpdate`) instead of
+    /// [`Update`]. Steering then moves units by that schedule's `Time` (the fixed step in
+    /// `FixedUpdate`), and "per frame" in [`TilepathSettings`] means per run of it.
+    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
+        self.schedule = schedule.intern();
+        self
+    }
+}
+
+/// The plugin's systems, run in this order in the plugin's schedule ([`Update`] unless
+/// set with [`TilepathPlugin::in_schedule`]; the sets are chained).
+///
+/// Order your own systems against them in that schedule:
+/// - tile edits (adding or removing `BlocksPath`, texture changes, despawns) and
+///   [`NavGrid::apply_edits`] go `.before(TilepathSystems::SyncMap)`, so the same run
+///   re-plans the paths they cross;
+/// - new or changed [`PathRequest`]s and inserted [`Replanning`] markers go
+///   `.before(TilepathSystems::Replan)`, to be solved the same run;
+/// - readers of [`PathResult`], [`PathSolved`] and [`NavGridChanged`] go
+///   `.after(TilepathSystems::Solve)`; readers of unit positions after steering go
+///   `.after(TilepathSystems::Steer)`.
+///
+/// The plugin reads world positions (units, tilemaps) from `Transform` and its `ChildOf`
+/// ancestors when it runs, so it does not depend on where transform propagation runs.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TilepathSystems {
     /// Tilemap collision layers are folded into the [`NavGrid`].
     SyncMap,
-    /// Changed requests are queued; paths crossing changed cells go back to pending.
+    /// Map changes are announced ([`NavGridChanged`]); new and changed requests are
+    /// queued; found paths crossing changed cells are queued again (keeping their
+    /// result, marked [`Replanning`]).
     Replan,
-    /// Pending requests are solved in parallel within the frame budget.
+    /// Queued requests are solved in parallel within the frame budget.
     Solve,
     /// Units with [`Steering`] move along their paths.
     Steer,
-    /// Debug drawing ([`crate::debug::TilepathDebugPlugin`]).
+    /// Debug drawing ([`crate::debug::TilepathDebugPlugin`], which always draws in
+    /// [`Update`]).
     Debug,
 }
 
@@ -145,10 +196,12 @@ impl Default for TilepathSettings {
 
 impl Plugin for TilepathPlugin {
     fn build(&self, app: &mut App) {
+        let schedule = self.schedule;
         app.init_resource::<TilepathSettings>()
             .init_resource::<PathQueue>()
             .init_resource::<TilepathStats>()
             .add_message::<PathSolved>()
+            .add_message::<NavGridChanged>()
             .register_type::<TilepathSettings>()
             .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
@@ -158,11 +211,13 @@ impl Plugin for TilepathPlugin {
             .register_type::<FoundPath>()
             .register_type::<PathFailure>()
             .register_type::<PathTicket>()
+            .register_type::<Replanning>()
             .register_type::<Steering>()
             .register_type::<Arrived>()
             .register_type::<SteeringProgress>()
+            .add_observer(forget_removed_request)
             .configure_sets(
-                Update,
+                schedule,
                 (
                     TilepathSystems::SyncMap,
                     TilepathSystems::Replan,
@@ -173,7 +228,7 @@ impl Plugin for TilepathPlugin {
                     .chain(),
             )
             .add_systems(
-                Update,
+                schedule,
                 (
                     (systems::queue_changed_requests, systems::replan_paths)
                         .chain()
@@ -184,10 +239,19 @@ impl Plugin for TilepathPlugin {
             );
         #[cfg(feature = "tilemap")]
         app.register_type::<CollisionLayer>()
+            .register_type::<CollisionLayerError>()
             .register_type::<BlocksPath>()
             .add_systems(
-                Update,
+                schedule,
                 tilemap::sync_collision_layers.in_set(TilepathSystems::SyncMap),
             );
     }
+}
+
+/// When a [`PathRequest`] is removed, the plugin's components go with it (a steering unit
+/// stops: it has no path any more).
+fn forget_removed_request(removed: On<Remove, PathRequest>, mut commands: Commands) {
+    commands
+        .entity(removed.entity)
+        .try_remove::<(PathResult, PathTicket, Replanning, Arrived)>();
 }

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((MinimalPlugins, TilepathPlugin));
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
 /// app.insert_resource(NavGrid::from_ascii("....\n.##.\n....", Vec2::ZERO, Vec2::ONE).unwrap());
 /// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(3, 2))));
 /// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(1, 1))));
@@ -30,10 +30,13 @@ pub struct TilepathStats {
     /// Requests answered with a [`crate::components::PathFailure`] in the last frame
     /// (bad input, no map, blocked or unreachable goals, limits).
     pub failed: usize,
-    /// Requests still waiting after the last frame (frame budget or per-frame cap spent).
+    /// Requests still queued after the last frame (frame budget or per-frame cap spent),
+    /// new ones and re-plans alike.
     pub pending: usize,
-    /// Found paths sent back to pending in the last frame because a map edit crossed them
-    /// (or failures retried after an edit).
+    /// Requests queued again for the same request in the last frame (they keep their
+    /// result and get [`crate::components::Replanning`]): found paths a map edit crossed,
+    /// failures the edit may fix (off-map starts and goals only on a new map, resize or
+    /// move), stalled steering units and markers inserted by the user.
     pub replanned: usize,
     /// Cells expanded by the searches of the last frame.
     pub expanded: u64,

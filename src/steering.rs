@@ -2,25 +2,38 @@
 //! stepping into a cell blocked for their diameter.
 
 use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
 
-use crate::components::{NavGrid, PathRequest, PathResult};
+use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
 use crate::grid::Cell;
 use crate::scenario::Layer;
 
-/// Moves the entity's [`Transform`] along its [`PathResult`] waypoints.
+/// Moves the entity along its [`PathResult`] waypoints.
 ///
-/// All distances are in world units, `speed` in world units per second. The unit slows
-/// down inside `arrival_radius` of its goal, and is pushed away from other steering units
-/// closer than `separation_radius` (the push grows to `separation_strength × speed` at
-/// zero distance, and never exceeds three quarters of the unit's step along its path, so
-/// a crowd slows a unit down but cannot stop it). A move never takes the unit into a
-/// cell that is blocked for its [`PathRequest::diameter`] (or across the corner between
-/// two such cells): it slides along the free axis or stays. A unit that gets no closer
-/// to its next waypoint for `replan_after` seconds (pushed behind a wall corner, say)
-/// marks its [`PathRequest`] changed, so the plugin plans again from where it stands.
-/// Units whose path is pending or failed keep still. On reaching the last waypoint (or,
-/// in a crowd, its cell when others hold it back) the unit gets the [`Arrived`] marker
-/// and stops; the marker goes when a new path arrives.
+/// All distances are in world units, `speed` in world units per second. The unit's
+/// position is its world position (its `Transform` composed with those of its `ChildOf`
+/// ancestors, computed when steering runs); moves are written back to its local
+/// `Transform`, so a unit parented to a moving entity walks in world space. The unit's
+/// centre is its agent centre ([`NavGrid::agent_center`]): for even diameters, a cell
+/// corner.
+///
+/// The unit slows down inside `arrival_radius` of its goal, and is pushed away from other
+/// steering units closer than `separation_radius` (the push grows to
+/// `separation_strength × speed` at zero distance, and never exceeds three quarters of
+/// the unit's step along its path, so a crowd slows a unit down but cannot stop it). A
+/// move never takes the unit into a cell that is blocked for its
+/// [`PathRequest::diameter`] (or across the corner between two such cells): it slides
+/// along the free axis or stays.
+///
+/// While a re-plan is pending ([`Replanning`]) the unit keeps walking its old path. If
+/// a new wall crosses that path, the unit walks up to the last free cell before it and
+/// waits there (it never enters the blocked cell) until the new path arrives. A unit
+/// that gets no closer to its next waypoint for `replan_after` seconds (pushed behind a
+/// wall corner, say) gets the [`Replanning`] marker, so the plugin plans the same request
+/// again from where it stands; the plugin never touches the [`PathRequest`] itself.
+/// Units whose result is `Pending` (a new or changed request) or `Failed` keep still. On
+/// reaching the last waypoint (or, in a crowd, its cell when others hold it back) the
+/// unit gets the [`Arrived`] marker and stops; the marker goes when a new path arrives.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(SteeringProgress)]
@@ -175,13 +188,14 @@ impl SpatialHash {
     }
 }
 
-/// True when a unit standing at `from` may move to `to`: it stays in its cell, or enters
-/// a neighbouring cell that is free for it, diagonally only between two free cells.
-fn may_move(grid: &NavGrid, layer: &Layer, from: Vec2, to: Vec2) -> bool {
-    let Some(target) = grid.world_to_cell(to) else {
+/// True when a unit of `diameter` whose centre is at `from` may move to `to`: it stays in
+/// its anchor cell, or enters a neighbouring anchor cell that is free for it, diagonally
+/// only between two free cells.
+fn may_move(grid: &NavGrid, layer: &Layer, diameter: u32, from: Vec2, to: Vec2) -> bool {
+    let Some(target) = grid.agent_cell(to, diameter) else {
         return false;
     };
-    let current = grid.world_to_cell(from);
+    let current = grid.agent_cell(from, diameter);
     if current == Some(target) {
         return true;
     }
@@ -200,13 +214,13 @@ fn may_move(grid: &NavGrid, layer: &Layer, from: Vec2, to: Vec2) -> bool {
 }
 
 /// One small move with sliding: the full step, else its x part, else its y part, else none.
-fn slide(grid: &NavGrid, layer: &Layer, from: Vec2, step: Vec2) -> Vec2 {
+fn slide(grid: &NavGrid, layer: &Layer, diameter: u32, from: Vec2, step: Vec2) -> Vec2 {
     for candidate in [
         from + step,
         from + Vec2::new(step.x, 0.0),
         from + Vec2::new(0.0, step.y),
     ] {
-        if candidate != from && may_move(grid, layer, from, candidate) {
+        if candidate != from && may_move(grid, layer, diameter, from, candidate) {
             return candidate;
         }
     }
@@ -251,22 +265,79 @@ fn follow(
     }
 }
 
+/// Where a steering unit is this frame.
+#[derive(Clone, Copy)]
+pub(crate) struct Pose {
+    entity: Entity,
+    /// World position of the unit's centre.
+    world: Vec2,
+    /// The parent's world transform, for writing moves back (`None` for root entities).
+    parent: Option<GlobalTransform>,
+}
+
+/// What steering reads and writes of a unit.
+type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Steering,
+        Option<Ref<'static, PathResult>>,
+        Option<&'static PathRequest>,
+        &'static mut Transform,
+        &'static mut SteeringProgress,
+        Has<Arrived>,
+        Has<Replanning>,
+        Option<&'static ChildOf>,
+    ),
+>;
+
+/// Buffers of the steering system, reused every frame.
+#[derive(Default)]
+pub(crate) struct SteerBuffers {
+    hash: SpatialHash,
+    poses: Vec<Pose>,
+    parents: Vec<(Entity, Entity)>,
+}
+
+/// World positions of every steering unit (and its parent's world transform), from its
+/// `Transform` and those of its ancestors as of now.
+fn collect_poses(set: &mut ParamSet<(Units, TransformHelper)>, buffers: &mut SteerBuffers) {
+    buffers.poses.clear();
+    buffers.parents.clear();
+    for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
+        match parent {
+            None => buffers.poses.push(Pose {
+                entity,
+                world: transform.translation.truncate(),
+                parent: None,
+            }),
+            Some(parent) => buffers.parents.push((entity, parent.parent())),
+        }
+    }
+    let helper = set.p1();
+    for &(entity, parent) in &buffers.parents {
+        if let (Ok(global), Ok(parent)) = (
+            helper.compute_global_transform(entity),
+            helper.compute_global_transform(parent),
+        ) {
+            buffers.poses.push(Pose {
+                entity,
+                world: global.translation().truncate(),
+                parent: Some(parent),
+            });
+        }
+    }
+    buffers.poses.sort_unstable_by_key(|pose| pose.entity);
+}
+
 /// Moves steering units along their paths (see [`Steering`]).
-#[allow(clippy::type_complexity)]
 pub(crate) fn steer_units(
     time: Option<Res<Time>>,
     grid: Option<Res<NavGrid>>,
     mut commands: Commands,
-    mut hash: Local<SpatialHash>,
-    mut units: Query<(
-        Entity,
-        &Steering,
-        Option<Ref<PathResult>>,
-        Option<Mut<PathRequest>>,
-        &mut Transform,
-        &mut SteeringProgress,
-        Has<Arrived>,
-    )>,
+    mut buffers: Local<SteerBuffers>,
+    mut set: ParamSet<(Units, TransformHelper)>,
 ) {
     let (Some(time), Some(grid)) = (time, grid) else {
         return;
@@ -274,26 +345,43 @@ pub(crate) fn steer_units(
     let dt = time.delta_secs();
     // A frame without time (the first one) moves nobody but still takes note of new paths.
     let moving = dt > 0.0 && dt.is_finite();
+    let buffers = &mut *buffers;
+    collect_poses(&mut set, buffers);
+    let mut units = set.p0();
     let radius = units
         .iter()
         .map(|(_, s, ..)| s.separation_radius)
         .filter(|r| r.is_finite())
         .fold(0.0f32, f32::max);
+    let SteerBuffers { hash, poses, .. } = buffers;
     hash.rebuild(
         radius,
-        units.iter().filter_map(|(e, _, _, _, t, ..)| {
-            let p = t.translation.truncate();
-            p.is_finite().then_some((e, p))
-        }),
+        poses
+            .iter()
+            .filter(|pose| pose.world.is_finite())
+            .map(|pose| (pose.entity, pose.world)),
     );
     let cell_span = grid.tile_size().abs().min_element();
     if !(cell_span > 0.0 && cell_span.is_finite()) {
         return;
     }
 
-    for (entity, steering, result, mut request, mut transform, mut progress, arrived) in &mut units
-    {
-        let pos = transform.translation.truncate();
+    for pose in poses.iter() {
+        let Ok((
+            entity,
+            steering,
+            result,
+            request,
+            mut transform,
+            mut progress,
+            arrived,
+            replanning,
+            _,
+        )) = units.get_mut(pose.entity)
+        else {
+            continue;
+        };
+        let pos = pose.world;
         let Some(result) = result else {
             continue;
         };
@@ -314,7 +402,7 @@ pub(crate) fn steer_units(
         if arrived || path.waypoints.is_empty() || !moving {
             continue;
         }
-        let diameter = request.as_ref().map_or(1, |r| r.diameter);
+        let diameter = request.map_or(1, |r| r.diameter);
         let Some(layer) = grid.scenario().layer(diameter) else {
             continue;
         };
@@ -355,11 +443,10 @@ pub(crate) fn steer_units(
         let step = wanted / substeps as f32;
         let mut p = pos;
         for _ in 0..substeps {
-            p = slide(&grid, layer, p, step);
+            p = slide(&grid, layer, diameter, p, step);
         }
         if p != pos {
-            transform.translation.x = p.x;
-            transform.translation.y = p.y;
+            write_position(&mut transform, pose.parent.as_ref(), p);
         }
         let target = path.waypoints[next.min(path.waypoints.len() - 1)];
         let tolerance = 0.01 * cell_span;
@@ -369,9 +456,10 @@ pub(crate) fn steer_units(
             tolerance,
             dt,
             steering.replan_after,
-        ) && let Some(request) = request.as_mut()
+        ) && request.is_some()
+            && !replanning
         {
-            request.set_changed();
+            commands.entity(entity).insert(Replanning);
         }
         // Arrived: on the goal, or in the goal cell on the last leg and held back by the
         // crowd (separation from units already standing there).
@@ -379,9 +467,28 @@ pub(crate) fn steer_units(
         let last_leg = progress.next + 1 >= path.waypoints.len();
         let crowded = last_leg
             && p.distance(pos) < 0.1 * max_step
-            && grid.world_to_cell(p) == grid.world_to_cell(goal);
+            && grid.agent_cell(p, diameter) == grid.agent_cell(goal, diameter);
         if (at_goal && p.distance(goal) <= 1e-3 * cell_span) || crowded {
             commands.entity(entity).insert(Arrived);
+        }
+    }
+}
+
+/// Moves `transform` so that its entity's world position is `world` on x and y (through
+/// the parent's world transform for child entities; z is kept).
+fn write_position(transform: &mut Transform, parent: Option<&GlobalTransform>, world: Vec2) {
+    match parent {
+        None => {
+            transform.translation.x = world.x;
+            transform.translation.y = world.y;
+        }
+        Some(parent) => {
+            let affine = parent.affine();
+            let current = affine.transform_point3(transform.translation);
+            let local = affine.inverse().transform_point3(world.extend(current.z));
+            if local.is_finite() {
+                transform.translation = local;
+            }
         }
     }
 }

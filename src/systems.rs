@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 
-use crate::components::{PathResult, PathTicket};
+use crate::components::{PathRequest, PathTicket};
 
 pub(crate) use replan::{queue_changed_requests, replan_paths};
 pub(crate) use solve::solve_paths;
@@ -22,14 +22,11 @@ pub(crate) struct PathQueue {
 }
 
 impl PathQueue {
-    /// Marks `entity`'s request pending and appends it to the back of the queue.
-    fn enqueue(&mut self, entity: Entity, result: &mut Mut<PathResult>, ticket: &mut PathTicket) {
+    /// Appends `entity`'s `request` to the back of the queue and records it in its ticket.
+    fn enqueue(&mut self, entity: Entity, request: PathRequest, ticket: &mut PathTicket) {
         let order = self.next_order;
         self.next_order += 1;
-        *ticket = PathTicket::new(self.frame, order);
+        ticket.enqueue(self.frame, order, request);
         self.entries.push_back((order, entity));
-        if !result.is_pending() {
-            **result = PathResult::Pending;
-        }
     }
 }

@@ -10,11 +10,18 @@
 //!   [`CollisionLayer::default`] has no texture rule: only markers block.
 //!
 //! A cell is an obstacle when any collision layer blocks it. Cell `(x, y)` is
-//! `TilePos { x, y }`; the grid is as large as the largest layer and is placed in the world
-//! like the layer with the lowest entity index, normally the first spawned (its `Transform`
-//! translation and scale, `TilemapAnchor`,
-//! `TilemapGridSize`, or `TilemapTileSize` when there is no grid size). Rotation of the
-//! tilemap is not supported, and hexagonal or isometric maps are treated as square grids.
+//! `TilePos { x, y }` ([`TilePosExt::to_cell`], [`CellExt::to_tile_pos`]); the grid is as
+//! large as the largest layer and is placed in the world like the layer with the lowest
+//! entity index, normally the first spawned (its world transform: its `Transform`
+//! composed with those of its `ChildOf` ancestors, translation and scale; its
+//! `TilemapAnchor`, `TilemapGridSize`, or `TilemapTileSize` when there is no grid
+//! size). Rotation of the tilemap is not supported. A tilemap under a moving parent moves
+//! the grid, which re-plans every path.
+//!
+//! Only square tilemaps are supported: a collision layer whose `TilemapType` is
+//! hexagonal or isometric is left out of the grid (no [`NavGrid`] is built from it), gets
+//! a [`CollisionLayerError::UnsupportedMapType`] component and a logged warning. The
+//! component goes when the layer becomes square again.
 //!
 //! Edits are incremental: adding or removing `BlocksPath`, changing a tile's texture or
 //! position, spawning or despawning tiles only touches the cells concerned (through
@@ -35,6 +42,8 @@ use bevy_ecs_tilemap::map::{
     TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize, TilemapType,
 };
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
+
+use bevy::transform::helper::TransformHelper;
 
 use crate::components::{GridSource, NavGrid};
 use crate::grid::{Cell, GridSize};
@@ -96,6 +105,72 @@ impl CollisionLayer {
     }
 }
 
+/// Why a [`CollisionLayer`] tilemap is left out of the [`NavGrid`]; the plugin puts it on
+/// the tilemap entity (and logs a warning) and removes it when the layer is usable again.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Debug, PartialEq)]
+pub enum CollisionLayerError {
+    /// The tilemap is hexagonal or isometric: the grid only models square tiles (reading
+    /// such a map as a square grid would give wrong neighbours and positions).
+    UnsupportedMapType(TilemapType),
+}
+
+impl std::fmt::Display for CollisionLayerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CollisionLayerError::UnsupportedMapType(map_type) => write!(
+                f,
+                "tilemap type {map_type:?} is not supported for pathfinding (only square tilemaps are)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CollisionLayerError {}
+
+/// `TilePos` → [`Cell`] (`TilePos { x, y }` is cell `(x, y)`).
+///
+/// `Cell` lives in the core crate and `TilePos` in bevy_ecs_tilemap, so the orphan rule
+/// forbids `impl From<TilePos> for Cell` in this crate; this extension trait (in the
+/// prelude) is the closest equivalent.
+///
+/// ```
+/// use bevy_ecs_tilemap::tiles::TilePos;
+/// use bevy_tilepath::prelude::*;
+///
+/// assert_eq!(TilePos::new(3, 4).to_cell(), Cell::new(3, 4));
+/// assert_eq!(Cell::new(3, 4).to_tile_pos(), Some(TilePos::new(3, 4)));
+/// assert_eq!(Cell::new(-1, 4).to_tile_pos(), None);
+/// ```
+pub trait TilePosExt {
+    /// The cell of this tile position (coordinates beyond `i32::MAX` saturate; no map is
+    /// that large).
+    fn to_cell(self) -> Cell;
+}
+
+impl TilePosExt for TilePos {
+    fn to_cell(self) -> Cell {
+        let coordinate = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+        Cell::new(coordinate(self.x), coordinate(self.y))
+    }
+}
+
+/// [`Cell`] → `TilePos`, the fallible way back of [`TilePosExt`] (a `TryFrom` impl is
+/// forbidden by the orphan rule for the same reason).
+pub trait CellExt {
+    /// The tile position of this cell, or `None` when a coordinate is negative.
+    fn to_tile_pos(self) -> Option<TilePos>;
+}
+
+impl CellExt for Cell {
+    fn to_tile_pos(self) -> Option<TilePos> {
+        Some(TilePos::new(
+            u32::try_from(self.x).ok()?,
+            u32::try_from(self.y).ok()?,
+        ))
+    }
+}
+
 /// Marks a tile entity of a [`CollisionLayer`] tilemap as an obstacle.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
@@ -110,9 +185,9 @@ pub(crate) struct LayerData {
     size: Option<&'static TilemapSize>,
     grid_size: Option<&'static TilemapGridSize>,
     tile_size: Option<&'static TilemapTileSize>,
-    transform: Option<&'static Transform>,
     anchor: Option<&'static TilemapAnchor>,
     map_type: Option<&'static TilemapType>,
+    error: Option<&'static CollisionLayerError>,
 }
 
 /// Removal events the sync listens to.
@@ -155,7 +230,6 @@ pub(crate) struct LayerSync {
     tiles: Vec<Entity>,
     gone: Vec<Entity>,
     warned_manual: bool,
-    warned_shape: bool,
 }
 
 impl LayerSync {
@@ -236,8 +310,17 @@ impl LayerSync {
     }
 }
 
-/// World placement (centre of cell (0, 0), distance between cell centres) of a layer.
-fn placement(layer: &LayerDataItem) -> (Vec2, Vec2) {
+/// Whether the grid can model `layer`.
+fn check(layer: &LayerDataItem) -> Result<(), CollisionLayerError> {
+    match layer.map_type.copied().unwrap_or_default() {
+        TilemapType::Square => Ok(()),
+        other => Err(CollisionLayerError::UnsupportedMapType(other)),
+    }
+}
+
+/// World placement (centre of cell (0, 0), distance between cell centres) of a layer
+/// whose world transform is `global`.
+fn placement(layer: &LayerDataItem, global: GlobalTransform) -> (Vec2, Vec2) {
     let map_size = layer.size.copied().unwrap_or(layer.storage.size);
     let map_size = TilemapSize::new(map_size.x.max(1), map_size.y.max(1));
     let tile_size = layer
@@ -253,10 +336,9 @@ fn placement(layer: &LayerDataItem) -> (Vec2, Vec2) {
         &TilemapType::Square,
         &anchor,
     );
-    let transform = layer.transform.copied().unwrap_or_default();
-    let scale = transform.scale.truncate();
+    let scale = global.scale().truncate();
     (
-        transform.translation.truncate() + scale * local,
+        global.transform_point(local.extend(0.0)).truncate(),
         scale * Vec2::from(grid_size),
     )
 }
@@ -276,11 +358,14 @@ fn owner(
     }
 }
 
-/// Keeps the [`NavGrid`] equal to the union of all collision layers.
+/// Keeps the [`NavGrid`] equal to the union of all square collision layers, and marks
+/// the others with [`CollisionLayerError`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn sync_collision_layers(
     mut commands: Commands,
     grid: Option<ResMut<NavGrid>>,
     layers: Query<LayerData>,
+    transforms: TransformHelper,
     tiles: Query<TileData>,
     changed_tiles: Query<Entity, (With<TilePos>, ChangedTiles)>,
     mut removals: TileRemovals,
@@ -300,10 +385,14 @@ pub(crate) fn sync_collision_layers(
         return;
     }
 
-    // Layers that disappeared (despawned, or lost CollisionLayer or TileStorage).
+    // Layers that disappeared (despawned, lost CollisionLayer or TileStorage, or became
+    // unusable).
     sync.gone.clear();
-    sync.gone
-        .extend(sync.layers.keys().filter(|e| !layers.contains(**e)));
+    sync.gone.extend(
+        sync.layers
+            .keys()
+            .filter(|e| !layers.get(**e).is_ok_and(|l| check(&l).is_ok())),
+    );
     let gone = std::mem::take(&mut sync.gone);
     for &layer in &gone {
         sync.layers.remove(&layer);
@@ -318,12 +407,20 @@ pub(crate) fn sync_collision_layers(
         if size.area() == 0 {
             continue;
         }
-        if !sync.warned_shape && layer.map_type.is_some_and(|t| *t != TilemapType::Square) {
-            warn!(
-                "tilemap {} is not square; it is treated as a square grid",
-                layer.entity
-            );
-            sync.warned_shape = true;
+        match check(&layer) {
+            Err(error) => {
+                if layer.error != Some(&error) {
+                    warn!("collision layer {} is left out: {error}", layer.entity);
+                    commands.entity(layer.entity).insert(error);
+                }
+                continue;
+            }
+            Ok(()) if layer.error.is_some() => {
+                commands
+                    .entity(layer.entity)
+                    .remove::<CollisionLayerError>();
+            }
+            Ok(()) => {}
         }
         let known = sync.layers.insert(layer.entity, size);
         if known.is_none() || layer.rule.is_changed() || layer.storage.is_changed() {
@@ -384,9 +481,12 @@ pub(crate) fn sync_collision_layers(
     for &tile in &changed {
         let now = tiles.get(tile).ok().and_then(|(pos, texture, marker, id)| {
             let layer = owner(&layers, tile, pos, id)?;
+            if !sync.layers.contains_key(&layer) {
+                return None;
+            }
             let rule = layers.get(layer).ok()?.rule;
             rule.blocks(marker, texture.map(|t| t.0))
-                .then_some((layer, Cell::new(pos.x as i32, pos.y as i32)))
+                .then_some((layer, pos.to_cell()))
         });
         sync.set_tile(tile, now);
     }
@@ -395,7 +495,10 @@ pub(crate) fn sync_collision_layers(
     let Ok(primary) = layers.get(primary) else {
         return;
     };
-    let (origin, tile_size) = placement(&primary);
+    let global = transforms
+        .compute_global_transform(primary.entity)
+        .unwrap_or_default();
+    let (origin, tile_size) = placement(&primary, global);
     match grid {
         Some(mut grid) if !resized => {
             if !sync.touched.is_empty() {

@@ -20,7 +20,7 @@ fn app(rows: &str) -> App {
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: TaskPoolOptions::with_num_threads(4),
         }),
-        TilepathPlugin,
+        TilepathPlugin::default(),
     ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
@@ -180,13 +180,27 @@ fn stats_count_answers_failures_pending_requests_and_replans() {
     assert_eq!((stats.solved, stats.failed, stats.pending), (1, 1, 0));
     assert_eq!((stats.total_solved, stats.total_failed), (3, 1));
 
-    // A wall across the middle row: the two paths that cross cell (5, 1) re-plan.
+    // Blocking cell (5, 1) re-plans exactly what `TilepathStats::replanned` promises:
+    // found paths the edit crosses, and failures the edit may fix. Only the path that
+    // ends on (5, 1) crosses it (the paths to (9, 0) and (9, 2) pass at least a cell
+    // away); the goal (20, 0) is off the 10-wide map, which no obstacle edit can fix. So: 1.
     let edit = [(Cell::new(5, 1), true)];
     app.world_mut().resource_mut::<NavGrid>().apply_edits(edit);
     app.update();
     let stats = app.world().resource::<TilepathStats>().clone();
-    assert!(stats.replanned >= 1, "{stats:?}");
-    assert_eq!(stats.total_replanned, stats.replanned as u64);
+    assert_eq!(stats.replanned, 1, "{stats:?}");
+    assert_eq!(stats.total_replanned, 1);
+    assert_eq!((stats.solved, stats.failed), (0, 1), "(5, 1) is now a wall");
     app.update();
     assert_eq!(app.world().resource::<TilepathStats>().pending, 0);
+
+    // Moving the grid changes every cell's world position: the two found paths and both
+    // failures (the off-map goal and the blocked one) are re-planned. So: 4.
+    app.world_mut()
+        .resource_mut::<NavGrid>()
+        .set_placement(Vec2::new(1.0, 0.0), Vec2::splat(TILE));
+    app.update();
+    let stats = app.world().resource::<TilepathStats>().clone();
+    assert_eq!(stats.replanned, 4, "{stats:?}");
+    assert_eq!(stats.total_replanned, 5);
 }

@@ -148,7 +148,7 @@ pub fn headless_app(config: &HeadlessConfig) -> App {
     script.stop_at = config.frames;
     app.add_plugins((
         MinimalPlugins,
-        TilepathPlugin,
+        TilepathPlugin::default(),
         SimPlugin(config.sim.clone()),
         ScriptPlugin(script),
     ))
@@ -191,7 +191,7 @@ fn tally(world: &mut World) -> Tally {
         let Some(goal) = order.goal else {
             continue;
         };
-        let here = grid.world_to_cell(transform.translation.truncate());
+        let here = grid.agent_cell(transform.translation.truncate(), unit.diameter);
         let reachable = here.is_some_and(|c| grid.scenario().connected(c, goal, unit.diameter));
         if !order.arrived {
             if reachable {

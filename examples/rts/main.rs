@@ -128,7 +128,7 @@ fn main() -> ExitCode {
     )
     .add_plugins((
         TilemapPlugin,
-        TilepathPlugin,
+        TilepathPlugin::default(),
         TilepathDebugPlugin,
         SimPlugin(options.sim),
         ScriptPlugin(ScriptConfig {

@@ -187,7 +187,7 @@ fn wall_across_a_path(
             && !units.iter().any(|(_, unit, transform, order, _)| {
                 let near =
                     |at: Cell, margin: i32| at.chebyshev(cell) as i32 <= unit.radius() + margin;
-                grid.world_to_cell(transform.translation.truncate())
+                grid.agent_cell(transform.translation.truncate(), unit.diameter)
                     .is_some_and(|at| near(at, PAINT_MARGIN))
                     || order
                         .goal

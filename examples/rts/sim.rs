@@ -330,7 +330,9 @@ fn spawn_units(mut commands: Commands, seed: Res<SimSeed>, mut sim: ResMut<Sim>)
             let Some(cell) = *goal else {
                 continue;
             };
-            let p = cell_center(cell);
+            // Even diameters stand on a cell corner (see `NavGrid::agent_center`).
+            let even = member.diameter.is_multiple_of(2);
+            let p = cell_center(cell) + Vec2::splat(if even { TILE / 2.0 } else { 0.0 });
             commands.spawn((
                 Unit {
                     diameter: member.diameter,
@@ -448,7 +450,7 @@ fn apply_move_orders(
             }
             let keep = match current.goal {
                 Some(goal) if !current.arrived => Some(goal),
-                _ => grid.world_to_cell(transform.translation.truncate()),
+                _ => grid.agent_cell(transform.translation.truncate(), unit.diameter),
             };
             if let Some(cell) = keep {
                 sim.planner.reserve(cell, unit.radius());
@@ -459,7 +461,8 @@ fn apply_move_orders(
             let Ok((_, unit, transform, _)) = units.get(entity) else {
                 return false;
             };
-            let Some(start) = grid.world_to_cell(transform.translation.truncate()) else {
+            let Some(start) = grid.agent_cell(transform.translation.truncate(), unit.diameter)
+            else {
                 return false;
             };
             sim.members.push(Member {
@@ -540,7 +543,7 @@ fn track_units(
     let (mut in_walls, mut moving, mut arrivals) = (0, 0, 0);
     for (unit, transform, mut order, plugin_arrived) in &mut units {
         let p = transform.translation.truncate();
-        match grid.world_to_cell(p) {
+        match grid.agent_cell(p, unit.diameter) {
             Some(cell) if !grid.is_blocked(cell, unit.diameter) => {}
             _ => in_walls += 1,
         }
@@ -550,7 +553,7 @@ fn track_units(
         if order.arrived {
             continue;
         }
-        let close = p.distance(grid.cell_to_world(goal)) <= ARRIVAL_TOLERANCE * TILE;
+        let close = p.distance(grid.agent_center(goal, unit.diameter)) <= ARRIVAL_TOLERANCE * TILE;
         if close || (plugin_arrived && !order.awaiting_answer) {
             order.arrived = true;
             arrivals += 1;

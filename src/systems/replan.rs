@@ -5,17 +5,35 @@ use std::collections::HashSet;
 use bevy::prelude::*;
 
 use super::PathQueue;
-use crate::components::{ChangeLog, FoundPath, NavGrid, PathRequest, PathResult, PathTicket};
+use crate::components::{
+    FoundPath, NavGrid, NavGridChanged, PathFailure, PathRequest, PathResult, PathTicket,
+    Replanning,
+};
 use crate::grid::{Cell, GridSize};
 use crate::plugin::TilepathSettings;
+use crate::scenario::CellRect;
 use crate::stats::TilepathStats;
 
-/// Queues every request inserted or changed since the last run, in entity index order
-/// (spawn order in a world without despawns). Starts the frame's [`TilepathStats`].
+/// Queues every request inserted or changed since the last run whose value differs from
+/// the one already queued or answered (its result becomes `Pending`), and every request
+/// whose entity gained [`Replanning`] and is not queued yet (its result is kept), in
+/// entity index order (spawn order in a world without despawns). Starts the frame's
+/// [`TilepathStats`].
+#[allow(clippy::type_complexity)]
 pub(crate) fn queue_changed_requests(
+    mut commands: Commands,
     mut queue: ResMut<PathQueue>,
     mut stats: ResMut<TilepathStats>,
-    mut changed: Query<(Entity, &mut PathResult, &mut PathTicket), Changed<PathRequest>>,
+    mut changed: Query<
+        (
+            Entity,
+            &PathRequest,
+            &mut PathResult,
+            &mut PathTicket,
+            Option<Ref<Replanning>>,
+        ),
+        Or<(Changed<PathRequest>, Added<Replanning>)>,
+    >,
     mut order: Local<Vec<Entity>>,
 ) {
     queue.frame += 1;
@@ -26,8 +44,21 @@ pub(crate) fn queue_changed_requests(
     order.extend(changed.iter().map(|(entity, ..)| entity));
     order.sort_unstable_by_key(|e| (e.index_u32(), e.to_bits()));
     for &entity in order.iter() {
-        if let Ok((entity, mut result, mut ticket)) = changed.get_mut(entity) {
-            queue.enqueue(entity, &mut result, &mut ticket);
+        let Ok((entity, request, mut result, mut ticket, replanning)) = changed.get_mut(entity)
+        else {
+            continue;
+        };
+        if ticket.request() != Some(request) {
+            queue.enqueue(entity, *request, &mut ticket);
+            if !result.is_pending() {
+                *result = PathResult::Pending;
+            }
+            if replanning.is_some() {
+                commands.entity(entity).remove::<Replanning>();
+            }
+        } else if replanning.is_some_and(|r| r.is_added()) && !ticket.is_queued() {
+            queue.enqueue(entity, *request, &mut ticket);
+            stats.replanned += 1;
         }
     }
 }
@@ -37,25 +68,30 @@ pub(crate) fn queue_changed_requests(
 pub(crate) struct ReplanState {
     had_grid: bool,
     last_generation: u64,
-    log: ChangeLog,
+    log: Vec<NavGridChanged>,
     flipped: HashSet<Cell>,
     requeue: Vec<(u64, Entity)>,
 }
 
 impl ReplanState {
+    /// True when a change of the log covers the whole map.
+    fn whole_map(&self) -> bool {
+        self.log.iter().any(|change| change.whole_map)
+    }
+
     /// True when `path` (for an agent of `diameter`) may be invalid after the logged changes:
-    /// a change covered the whole map, or a cell flipped within the agent's radius of a
+    /// a change covered the whole map, or a cell flipped within the agent's footprint of a
     /// path cell or of a corner a diagonal step passes. Bounding boxes are checked first.
     fn invalidates(&self, path: &FoundPath, diameter: u32, size: GridSize) -> bool {
         let mut nearby = false;
-        for (change, &whole) in self.log.changes.iter().zip(&self.log.whole) {
+        for change in &self.log {
             if change.generation <= path.generation {
                 continue;
             }
-            if whole {
+            if change.whole_map {
                 return true;
             }
-            let rect = change.affected(diameter.saturating_add(2), size);
+            let rect = affected(change.area, diameter.saturating_add(2), size);
             nearby |= !rect.is_empty() && path.cells.iter().any(|&c| rect.contains(c));
         }
         nearby
@@ -63,6 +99,12 @@ impl ReplanState {
                 self.flipped.contains(&c)
             })
     }
+}
+
+/// Cells whose freedom may have changed for an agent of `diameter` after the obstacles of
+/// `area` changed (the footprint reaches at most `diameter / 2` cells from its anchor).
+fn affected(area: CellRect, diameter: u32, size: GridSize) -> CellRect {
+    area.expand_clip((diameter / 2) as i32, size)
 }
 
 /// True when `flipped` holds a cell within Chebyshev distance `r` of a cell of `path`, or
@@ -79,22 +121,46 @@ fn touches(path: &[Cell], r: i32, flipped: impl Fn(Cell) -> bool) -> bool {
         })
 }
 
-/// Sends found paths that cross a changed cell (for their agent's diameter) back to the
-/// queue, and retries failures a map change may have fixed. When the grid disappears,
-/// every answered request is queued again (and then fails with `NoMap`).
+/// True when the logged changes may turn `failure` into a path: obstacle edits can
+/// unblock a start or goal or connect them; only a new map, resize or move can bring an
+/// off-map start or goal onto the map (or a missing map back).
+fn may_fix(failure: &PathFailure, whole_map: bool) -> bool {
+    match failure {
+        PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
+            whole_map
+        }
+        other => other.depends_on_map(),
+    }
+}
+
+/// Announces the grid's changes as [`NavGridChanged`] messages, sends found paths that
+/// cross a changed cell (for their agent's diameter) back to the queue, and retries
+/// failures a map change may have fixed; both keep their [`PathResult`] and get
+/// [`Replanning`] until the new answer. Requests already queued are left in place (they
+/// will be solved on the current map). When the grid disappears, every answered request
+/// is queued again (and then fails with `NoMap`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn replan_paths(
+    mut commands: Commands,
     grid: Option<ResMut<NavGrid>>,
     settings: Res<TilepathSettings>,
     mut queue: ResMut<PathQueue>,
-    mut requests: Query<(Entity, &PathRequest, &mut PathResult, &mut PathTicket)>,
+    mut requests: Query<(
+        Entity,
+        &PathRequest,
+        &PathResult,
+        &mut PathTicket,
+        Has<Replanning>,
+    )>,
     mut state: Local<ReplanState>,
     mut stats: ResMut<TilepathStats>,
+    mut announce: MessageWriter<NavGridChanged>,
 ) {
     let state = &mut *state;
+    state.log.clear();
     let (everything, size) = match grid {
         None => {
             let lost = std::mem::replace(&mut state.had_grid, false);
-            state.log.clear();
             (lost, None)
         }
         Some(mut grid) => {
@@ -102,20 +168,67 @@ pub(crate) fn replan_paths(
                 !state.had_grid || grid.is_added() || grid.generation() < state.last_generation;
             state.had_grid = true;
             state.last_generation = grid.generation();
-            grid.bypass_change_detection().take_changes(&mut state.log);
+            let grid = grid.bypass_change_detection();
+            if fresh {
+                state.log.push(NavGridChanged {
+                    generation: grid.generation(),
+                    area: CellRect::of_size(grid.size()),
+                    cells: Vec::new(),
+                    whole_map: true,
+                });
+                // Changes made before this run are part of the new map.
+                let mut before = Vec::new();
+                grid.take_changes(&mut before);
+            } else {
+                grid.take_changes(&mut state.log);
+            }
             (fresh, Some(grid.size()))
         }
     };
-    if !settings.replan_on_change || (!everything && state.log.changes.is_empty()) {
-        return;
+    if settings.replan_on_change && (everything || !state.log.is_empty()) {
+        requeue_invalidated(state, everything, size, &mut requests);
+        stats.replanned += state.requeue.len();
+        for &(_, entity) in &state.requeue {
+            if let Ok((entity, request, result, mut ticket, replanning)) = requests.get_mut(entity)
+            {
+                queue.enqueue(entity, *request, &mut ticket);
+                if !replanning && !result.is_pending() {
+                    commands.entity(entity).insert(Replanning);
+                }
+            }
+        }
     }
+    stats.total_replanned += stats.replanned as u64;
+    announce.write_batch(state.log.drain(..));
+}
+
+/// Fills `state.requeue` with the answered requests that the logged changes (or the grid
+/// appearing or disappearing, `everything`) may have made stale, in queue order.
+fn requeue_invalidated(
+    state: &mut ReplanState,
+    everything: bool,
+    size: Option<GridSize>,
+    requests: &mut Query<(
+        Entity,
+        &PathRequest,
+        &PathResult,
+        &mut PathTicket,
+        Has<Replanning>,
+    )>,
+) {
+    let whole_map = everything || state.whole_map();
     state.flipped.clear();
-    state.flipped.extend(state.log.cells.iter().copied());
+    state
+        .flipped
+        .extend(state.log.iter().flat_map(|c| c.cells.iter().copied()));
     state.requeue.clear();
-    for (entity, request, result, ticket) in requests.iter() {
+    for (entity, request, result, ticket, _) in requests.iter() {
+        if ticket.is_queued() {
+            continue;
+        }
         let stale = match result {
             PathResult::Pending => false,
-            PathResult::Failed(failure) => failure.depends_on_map(),
+            PathResult::Failed(failure) => may_fix(failure, whole_map),
             PathResult::Found(path) => {
                 everything
                     || size.is_some_and(|size| state.invalidates(path, request.diameter, size))
@@ -126,11 +239,4 @@ pub(crate) fn replan_paths(
         }
     }
     state.requeue.sort_unstable();
-    stats.replanned = state.requeue.len();
-    stats.total_replanned += state.requeue.len() as u64;
-    for &(_, entity) in &state.requeue {
-        if let Ok((entity, _, mut result, mut ticket)) = requests.get_mut(entity) {
-            queue.enqueue(entity, &mut result, &mut ticket);
-        }
-    }
 }

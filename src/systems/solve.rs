@@ -5,11 +5,13 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
+use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 use bevy::utils::Parallel;
 
 use super::PathQueue;
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
+    Replanning,
 };
 use crate::plugin::TilepathSettings;
 use crate::search::{PathQuery as SearchQuery, Pathfinder};
@@ -22,6 +24,18 @@ pub(crate) struct Job {
     order: u64,
     query: SearchQuery,
 }
+
+/// The requests the solve system reads and answers.
+type Requests<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static PathRequest,
+        &'static mut PathResult,
+        &'static mut PathTicket,
+        Has<Replanning>,
+    ),
+>;
 
 /// Per-thread state: the pathfinder (its buffers survive between frames) and the answers
 /// this thread produced this frame, tagged with their job index.
@@ -45,15 +59,12 @@ pub(crate) struct SolveBuffers {
 /// oldest ones; the first job is always solved so that the queue moves.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_paths(
+    mut commands: Commands,
     grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,
     mut queue: ResMut<PathQueue>,
-    mut requests: Query<(
-        &PathRequest,
-        &mut PathResult,
-        &PathTicket,
-        Option<&Transform>,
-    )>,
+    mut requests: Requests,
+    transforms: TransformHelper,
     mut workers: Local<Parallel<Worker>>,
     mut buffers: Local<SolveBuffers>,
     mut solved: MessageWriter<PathSolved>,
@@ -68,14 +79,19 @@ pub(crate) fn solve_paths(
         let Some((order, entity)) = queue.entries.pop_front() else {
             break;
         };
-        let Ok((request, mut result, ticket, transform)) = requests.get_mut(entity) else {
+        let Ok((request, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
             continue;
         };
-        if ticket.order() != order || !result.is_pending() {
+        if ticket.order() != order || !ticket.is_queued() {
             continue;
         }
         let prepared = match grid.as_deref() {
-            Some(grid) => prepare(grid, request, transform, &settings),
+            Some(grid) => prepare(
+                grid,
+                request,
+                world_position(&transforms, entity),
+                &settings,
+            ),
             None => Err(PathFailure::NoMap),
         };
         match prepared {
@@ -85,7 +101,11 @@ pub(crate) fn solve_paths(
                 query,
             }),
             Err(failure) => {
+                ticket.answered();
                 *result = PathResult::Failed(failure);
+                if replanning {
+                    commands.entity(entity).remove::<Replanning>();
+                }
                 stats.failed += 1;
                 solved.write(PathSolved {
                     entity,
@@ -110,9 +130,13 @@ pub(crate) fn solve_paths(
     );
     for (index, answer) in buffers.answers.drain(..) {
         let entity = buffers.jobs[index].entity;
-        let Ok((_, mut result, _, _)) = requests.get_mut(entity) else {
+        let Ok((_, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
             continue;
         };
+        ticket.answered();
+        if replanning {
+            commands.entity(entity).remove::<Replanning>();
+        }
         let outcome = answer.as_ref().map(|path| path.length).map_err(|f| *f);
         *result = match answer {
             Ok(path) => {
@@ -131,6 +155,33 @@ pub(crate) fn solve_paths(
         queue.entries.push_front((job.order, job.entity));
     }
     finish_stats(&mut stats, &queue, &requests, started);
+}
+
+/// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
+/// ancestors, as of now (what `GlobalTransform` will hold after propagation).
+///
+/// # Errors
+///
+/// [`PathFailure::NoTransform`] when the entity or an ancestor has no `Transform` (or
+/// the hierarchy is broken), [`PathFailure::InvalidPosition`] when the position is not
+/// finite.
+pub(crate) fn world_position(
+    transforms: &TransformHelper,
+    entity: Entity,
+) -> Result<Vec2, PathFailure> {
+    let global =
+        transforms
+            .compute_global_transform(entity)
+            .map_err(|e: ComputeGlobalTransformError| {
+                debug!("no start position for {entity}: {e}");
+                PathFailure::NoTransform
+            })?;
+    let position = global.translation().truncate();
+    if position.is_finite() {
+        Ok(position)
+    } else {
+        Err(PathFailure::InvalidPosition)
+    }
 }
 
 /// Solves `buffers.jobs` on the `ComputeTaskPool` within the frame budget counted from
@@ -171,16 +222,11 @@ fn solve_in_parallel(
 }
 
 /// Adds this frame's answers to the totals and counts the requests still waiting (queue
-/// entries that are still their entity's current, pending request).
+/// entries that are still their entity's current, queued request).
 fn finish_stats(
     stats: &mut TilepathStats,
     queue: &PathQueue,
-    requests: &Query<(
-        &PathRequest,
-        &mut PathResult,
-        &PathTicket,
-        Option<&Transform>,
-    )>,
+    requests: &Requests,
     started: Instant,
 ) {
     stats.total_solved += stats.solved as u64;
@@ -191,7 +237,7 @@ fn finish_stats(
         .filter(|(order, entity)| {
             requests
                 .get(*entity)
-                .is_ok_and(|(_, result, ticket, _)| ticket.order() == *order && result.is_pending())
+                .is_ok_and(|(_, _, ticket, _)| ticket.order() == *order && ticket.is_queued())
         })
         .count();
     stats.solve_time = started.elapsed();
@@ -233,7 +279,7 @@ fn solve_one(
         waypoints: pathfinder
             .waypoints()
             .iter()
-            .map(|&cell| grid.cell_to_world(cell))
+            .map(|&cell| grid.agent_center(cell, query.diameter))
             .collect(),
         length: stats.length as f32,
         generation: grid.generation(),
@@ -241,31 +287,29 @@ fn solve_one(
     })
 }
 
-/// Turns a request into a search query, or says why the input is unusable.
+/// Turns a request into a search query, or says why the input is unusable. `position`
+/// is the entity's world position (or why it has none).
 fn prepare(
     grid: &NavGrid,
     request: &PathRequest,
-    transform: Option<&Transform>,
+    position: Result<Vec2, PathFailure>,
     settings: &TilepathSettings,
 ) -> Result<SearchQuery, PathFailure> {
-    let transform = transform.ok_or(PathFailure::NoTransform)?;
-    let position = transform.translation.truncate();
-    if !position.is_finite() {
-        return Err(PathFailure::InvalidPosition);
-    }
+    let position = position?;
+    let diameter = request.diameter;
     let start = grid
-        .world_to_cell(position)
+        .agent_cell(position, diameter)
         .ok_or(PathFailure::StartOffMap { position })?;
     let off_map = PathFailure::GoalOffMap { goal: request.goal };
     let goal = match request.goal {
         PathGoal::Cell(cell) if grid.size().contains(cell) => cell,
         PathGoal::Cell(_) => return Err(off_map),
         PathGoal::World(p) if !p.is_finite() => return Err(PathFailure::InvalidGoal),
-        PathGoal::World(p) => grid.world_to_cell(p).ok_or(off_map)?,
+        PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
     };
     Ok(SearchQuery::new(start, goal)
         .algorithm(request.algorithm.unwrap_or(settings.default_algorithm))
-        .diameter(request.diameter)
+        .diameter(diameter)
         .connectivity(request.connectivity)
         .limits(request.limits.unwrap_or(settings.default_limits))
         .smooth(request.smooth))

@@ -1,0 +1,328 @@
+//! Shared plumbing of the plugin tests: apps, the 64x64 level, units, an independent
+//! shortest-path oracle and answer checks.
+// Each feature set compiles a different subset of the tests, which use different helpers.
+#![allow(dead_code)]
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::time::Duration;
+
+use bevy::app::{PluginGroupBuilder, TaskPoolOptions, TaskPoolPlugin};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::prelude::{
+    Algorithm, CachedScenario, Cell, FoundPath, NavGrid, PathError, PathFailure, PathGoal,
+    PathRequest, PathResult, PathSolved, Steering, TilepathPlugin,
+};
+use bevy_tilepath::scenario::{BitGrid, Layer};
+
+pub const TILE: f32 = 16.0;
+pub const SIZE: usize = 64;
+
+/// Every test builds its app the same way, so the process-wide task pools get 2 compute
+/// threads (4 threads minus one IO and one async-compute thread) whichever test runs first.
+pub fn minimal_plugins() -> PluginGroupBuilder {
+    MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(4),
+    })
+}
+
+/// A headless app with the plugin, 16 ms frames and a log of `PathSolved` messages.
+pub fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((minimal_plugins(), TilepathPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        16,
+    )));
+    app.init_resource::<SolvedLog>();
+    app.add_systems(PostUpdate, log_solved);
+    app
+}
+
+/// Every `PathSolved` message with the frame it was read in.
+#[derive(Resource, Default)]
+pub struct SolvedLog(pub Vec<(u32, PathSolved)>);
+
+fn log_solved(
+    mut reader: MessageReader<PathSolved>,
+    mut log: ResMut<SolvedLog>,
+    mut frame: Local<u32>,
+) {
+    *frame += 1;
+    for m in reader.read() {
+        log.0.push((*frame, m.clone()));
+    }
+}
+
+/// Deterministic pseudo-random numbers.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A 64x64 level: scattered walls, two long walls with gaps, and a closed room whose
+/// inside cannot be reached from outside. `walls[y][x]`.
+pub fn level() -> Vec<Vec<bool>> {
+    let mut rng = Rng(7);
+    let mut walls = vec![vec![false; SIZE]; SIZE];
+    for row in walls.iter_mut() {
+        for cell in row.iter_mut() {
+            *cell = rng.below(100) < 15;
+        }
+    }
+    for (y, row) in walls.iter_mut().enumerate() {
+        row[20] = y % 16 != 5;
+    }
+    for (x, wall) in walls[32].iter_mut().enumerate() {
+        *wall = x % 20 != 9;
+    }
+    for (y, row) in walls.iter_mut().enumerate().take(57).skip(44) {
+        row[44] = true;
+        row[56] = true;
+        if y == 44 || y == 56 {
+            row[44..=56].fill(true);
+        }
+    }
+    walls
+}
+
+pub fn bits_of(walls: &[Vec<bool>]) -> BitGrid {
+    let size = GridSize::new(walls[0].len() as u32, walls.len() as u32);
+    let mut bits = BitGrid::new(size, false);
+    for (y, row) in walls.iter().enumerate() {
+        for (x, &w) in row.iter().enumerate() {
+            bits.set(Cell::new(x as i32, y as i32), w);
+        }
+    }
+    bits
+}
+
+/// The level as a hand-made grid placed like the level's tilemap (cell (0, 0) centred at
+/// the origin, `TILE` apart).
+pub fn insert_level_grid(app: &mut App) {
+    let map = CachedScenario::from_bits(bits_of(&level())).unwrap();
+    app.insert_resource(NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE)));
+}
+
+/// World centre of `cell` in the test maps (cell (0, 0) centred at the origin).
+pub fn world_of(cell: Cell) -> Vec2 {
+    Vec2::new(cell.x as f32, cell.y as f32) * TILE
+}
+
+/// World centre of an agent of `diameter` anchored at `cell` in the test maps.
+pub fn center_of(cell: Cell, diameter: u32) -> Vec2 {
+    let even = diameter >= 2 && diameter.is_multiple_of(2);
+    world_of(cell) + Vec2::splat(if even { TILE / 2.0 } else { 0.0 })
+}
+
+/// Where `entity` stands (its translation, without z).
+pub fn position(app: &App, entity: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(entity)
+        .unwrap()
+        .translation
+        .truncate()
+}
+
+/// A unit of the big scenes.
+#[derive(Clone, Copy, Debug)]
+pub struct Unit {
+    pub entity: Entity,
+    pub diameter: u32,
+    pub goal: Cell,
+}
+
+/// Spawns `n` units with random starts (free for their diameter when `free_starts`),
+/// goals and diameters; the goals of every seventh unit are world positions.
+pub fn spawn_units(
+    app: &mut App,
+    n: usize,
+    seed: u64,
+    free_starts: bool,
+    steering: bool,
+) -> Vec<Unit> {
+    let walls = level();
+    let map = CachedScenario::from_bits(bits_of(&walls)).unwrap();
+    let mut rng = Rng(seed);
+    let mut units = Vec::with_capacity(n);
+    for i in 0..n {
+        let diameter = if i % 5 == 4 { 2 } else { 1 };
+        let algorithm = [Algorithm::AStar, Algorithm::Jps, Algorithm::Dijkstra][i % 3];
+        let start = loop {
+            let c = Cell::new(rng.below(SIZE) as i32, rng.below(SIZE) as i32);
+            if !free_starts || !map.layer(diameter).unwrap().is_blocked(c) {
+                break c;
+            }
+        };
+        let goal = Cell::new(rng.below(SIZE) as i32, rng.below(SIZE) as i32);
+        let offset = Vec2::new(rng.below(7) as f32 - 3.0, rng.below(7) as f32 - 3.0);
+        let target: PathGoal = if i % 7 == 0 {
+            (center_of(goal, diameter) + offset).into()
+        } else {
+            goal.into()
+        };
+        let mut unit = app.world_mut().spawn((
+            Transform::from_translation((center_of(start, diameter) + offset).extend(1.0)),
+            PathRequest::new(target)
+                .algorithm(algorithm)
+                .diameter(diameter),
+        ));
+        if steering {
+            unit.insert(Steering {
+                speed: 48.0,
+                arrival_radius: 8.0,
+                separation_radius: 6.0,
+                separation_strength: 0.5,
+                ..Steering::default()
+            });
+        }
+        units.push(Unit {
+            entity: unit.id(),
+            diameter,
+            goal,
+        });
+    }
+    units
+}
+
+pub fn run_until_answered(app: &mut App, max_frames: usize) -> usize {
+    for frame in 1..=max_frames {
+        app.update();
+        let mut q = app
+            .world_mut()
+            .query::<(&PathResult, &bevy_tilepath::prelude::PathTicket)>();
+        if q.iter(app.world())
+            .all(|(r, t)| !r.is_pending() && !t.is_queued())
+        {
+            return frame;
+        }
+    }
+    panic!("requests still pending after {max_frames} frames");
+}
+
+/// Independent check: shortest octile distance from `start` to `goal` on `layer`
+/// (8 moves, no corner cutting), `None` when unreachable.
+pub fn shortest(layer: &Layer, start: Cell, goal: Cell) -> Option<f64> {
+    // Non-negative f64s order like their bit patterns.
+    let mut dist: HashMap<Cell, f64> = HashMap::from([(start, 0.0)]);
+    let mut open = BinaryHeap::from([Reverse((0f64.to_bits(), start))]);
+    while let Some(Reverse((bits, c))) = open.pop() {
+        let d = f64::from_bits(bits);
+        if c == goal {
+            return Some(d);
+        }
+        if d > dist[&c] {
+            continue;
+        }
+        for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
+            let n = Cell::new(c.x + dx, c.y + dy);
+            let corner_cut =
+                layer.is_blocked(Cell::new(n.x, c.y)) || layer.is_blocked(Cell::new(c.x, n.y));
+            if n == c || layer.is_blocked(n) || corner_cut {
+                continue;
+            }
+            let nd = d + if dx != 0 && dy != 0 {
+                std::f64::consts::SQRT_2
+            } else {
+                1.0
+            };
+            if dist.get(&n).is_none_or(|&old| nd < old - 1e-9) {
+                dist.insert(n, nd);
+                open.push(Reverse((nd.to_bits(), n)));
+            }
+        }
+    }
+    None
+}
+
+/// Asserts `path` is a valid path for the unit on the current grid and, for the optimal
+/// algorithms used here, a shortest one.
+pub fn assert_valid(grid: &NavGrid, path: &FoundPath, start: Cell, unit: &Unit) {
+    let layer = grid.scenario().layer(unit.diameter).unwrap();
+    assert_eq!(path.cells.first(), Some(&start), "{unit:?}");
+    assert_eq!(path.cells.last(), Some(&unit.goal), "{unit:?}");
+    for c in &path.cells {
+        assert!(!layer.is_blocked(*c), "{unit:?} crosses blocked {c}");
+    }
+    for w in path.cells.windows(2) {
+        assert!(w[0].is_adjacent(w[1]), "{unit:?}: {} -> {}", w[0], w[1]);
+        if w[0].x != w[1].x && w[0].y != w[1].y {
+            assert!(
+                !layer.is_blocked(Cell::new(w[1].x, w[0].y))
+                    && !layer.is_blocked(Cell::new(w[0].x, w[1].y)),
+                "{unit:?} cuts a corner at {} -> {}",
+                w[0],
+                w[1]
+            );
+        }
+    }
+    assert_eq!(path.waypoints.len(), path.cells.len());
+    for (cell, waypoint) in path.cells.iter().zip(&path.waypoints) {
+        assert_eq!(
+            *waypoint,
+            grid.agent_center(*cell, unit.diameter),
+            "{unit:?}"
+        );
+    }
+    let best = shortest(layer, start, unit.goal).expect("a found path implies reachability");
+    assert!(
+        (path.length as f64 - best).abs() < 1e-3,
+        "{unit:?}: length {} vs {best}",
+        path.length
+    );
+}
+
+/// Asserts every answer is a valid shortest path or a justified failure; returns
+/// (found, failed) counts.
+pub fn assert_answers(app: &mut App, units: &[Unit]) -> (usize, usize) {
+    let grid = app.world().resource::<NavGrid>();
+    let (mut found, mut failed) = (0, 0);
+    for unit in units {
+        let start = grid
+            .agent_cell(position(app, unit.entity), unit.diameter)
+            .unwrap();
+        let layer = grid.scenario().layer(unit.diameter).unwrap();
+        match app.world().get::<PathResult>(unit.entity).unwrap() {
+            PathResult::Found(path) => {
+                assert_valid(grid, path, start, unit);
+                found += 1;
+            }
+            PathResult::Failed(PathFailure::Search(PathError::StartBlocked { cell, diameter })) => {
+                assert_eq!((*cell, *diameter), (start, unit.diameter));
+                assert!(layer.is_blocked(start));
+                failed += 1;
+            }
+            PathResult::Failed(PathFailure::Search(PathError::GoalBlocked { cell, diameter })) => {
+                assert_eq!((*cell, *diameter), (unit.goal, unit.diameter));
+                assert!(layer.is_blocked(unit.goal));
+                failed += 1;
+            }
+            PathResult::Failed(PathFailure::Search(PathError::Unreachable)) => {
+                assert!(!layer.is_blocked(start) && !layer.is_blocked(unit.goal));
+                assert_eq!(shortest(layer, start, unit.goal), None, "{unit:?}");
+                failed += 1;
+            }
+            other => panic!("{unit:?}: unexpected {other:?}"),
+        }
+    }
+    (found, failed)
+}
+
+pub fn results(app: &App, units: &[Unit]) -> Vec<PathResult> {
+    units
+        .iter()
+        .map(|u| app.world().get::<PathResult>(u.entity).unwrap().clone())
+        .collect()
+}

@@ -1,0 +1,12 @@
+//! The Bevy plugin, headless: one test binary, one module per concern. Tests that need
+//! bevy_ecs_tilemap (feature `tilemap`) or gizmos (feature `debug`) are gated; the rest
+//! run with `--no-default-features`.
+
+mod common;
+mod debug;
+mod replan;
+mod solve;
+mod steer;
+mod sync;
+#[cfg(feature = "tilemap")]
+mod tilemaps;

@@ -1,0 +1,207 @@
+//! Solving: valid shortest paths at scale, thread-count independence, frame budgets and
+//! bad input.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
+#[cfg(feature = "tilemap")]
+use bevy_tilepath::prelude::{Cell, NavGrid, PathError, PathFailure, PathRequest};
+use bevy_tilepath::prelude::{PathResult, PathTicket, TilepathSettings};
+
+use crate::common::{SolvedLog, app, insert_level_grid, results, run_until_answered, spawn_units};
+#[cfg(feature = "tilemap")]
+use crate::common::{assert_answers, level};
+#[cfg(feature = "tilemap")]
+use crate::tilemaps::spawn_tilemap;
+
+#[test]
+#[cfg(feature = "tilemap")]
+fn thousand_units_on_a_walled_tilemap_get_valid_paths_or_justified_failures() {
+    let mut app = app();
+    spawn_tilemap(app.world_mut(), &level());
+    let units = spawn_units(&mut app, 1000, 11, false, false);
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .frame_budget = Duration::from_secs(5);
+    run_until_answered(&mut app, 200);
+
+    let (found, failed) = assert_answers(&mut app, &units);
+    assert_eq!(found + failed, 1000);
+    assert!(found > 400, "found {found}");
+    assert!(failed > 0, "the level has blocked and unreachable goals");
+    let log = &app.world().resource::<SolvedLog>().0;
+    assert_eq!(log.len(), 1000, "one message per answered request");
+}
+
+#[test]
+fn paths_are_identical_with_one_and_two_solver_threads() {
+    let run = |threads: usize| {
+        let mut app = app();
+        insert_level_grid(&mut app);
+        let units = spawn_units(&mut app, 1000, 13, false, false);
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.max_threads = threads;
+        settings.frame_budget = Duration::from_secs(5);
+        run_until_answered(&mut app, 200);
+        results(&app, &units)
+    };
+    let one = run(1);
+    assert_eq!(
+        ComputeTaskPool::get().thread_num(),
+        2,
+        "the test needs two compute threads"
+    );
+    let two = run(2);
+    assert_eq!(one, two);
+    assert!(one.iter().filter(|r| r.found().is_some()).count() > 400);
+}
+
+#[test]
+fn a_tiny_frame_budget_serves_few_requests_per_frame_oldest_first() {
+    let mut app = app();
+    insert_level_grid(&mut app);
+    let units = spawn_units(&mut app, 30, 14, false, false);
+    {
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.frame_budget = Duration::ZERO;
+        settings.max_threads = 1;
+    }
+    app.update();
+    let pending = |app: &mut App| {
+        let mut q = app.world_mut().query::<&PathResult>();
+        q.iter(app.world()).filter(|r| r.is_pending()).count()
+    };
+    assert_eq!(
+        pending(&mut app),
+        29,
+        "a zero budget still serves the oldest request"
+    );
+    for _ in 0..9 {
+        app.update();
+    }
+    assert_eq!(pending(&mut app), 20);
+
+    // A cap on requests per frame with an ample budget.
+    {
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.frame_budget = Duration::from_secs(5);
+        settings.max_requests_per_frame = 3;
+        settings.max_threads = 2;
+    }
+    for expected in [17, 14, 11, 8, 5, 2, 0] {
+        app.update();
+        assert_eq!(pending(&mut app), expected);
+    }
+
+    let log = &app.world().resource::<SolvedLog>().0;
+    assert_eq!(log.len(), 30);
+    let per_frame = |frame: u32| log.iter().filter(|(f, _)| *f == frame).count();
+    assert!((1..=10).all(|f| per_frame(f) == 1));
+    assert!((11..=16).all(|f| per_frame(f) == 3));
+    let tickets: Vec<u64> = log
+        .iter()
+        .map(|(_, m)| app.world().get::<PathTicket>(m.entity).unwrap().order())
+        .collect();
+    assert!(
+        tickets.windows(2).all(|w| w[0] < w[1]),
+        "served oldest first: {tickets:?}"
+    );
+    let served: Vec<Entity> = log.iter().map(|(_, m)| m.entity).collect();
+    let spawned: Vec<Entity> = units.iter().map(|u| u.entity).collect();
+    assert_eq!(
+        served, spawned,
+        "requests spawned in one frame are served in spawn order"
+    );
+}
+
+#[test]
+#[cfg(feature = "tilemap")]
+fn bad_input_fails_with_a_typed_reason_and_never_panics() {
+    let mut app = app();
+    let free = vec![vec![false; 8]; 8];
+    let here = Transform::from_xyz(16.0, 16.0, 0.0);
+    let early = app
+        .world_mut()
+        .spawn((here, PathRequest::new(Cell::new(3, 3))))
+        .id();
+    app.update();
+    assert_eq!(
+        app.world().get::<PathResult>(early),
+        Some(&PathResult::Failed(PathFailure::NoMap))
+    );
+
+    let (map, _) = spawn_tilemap(app.world_mut(), &free);
+    let spawn =
+        |app: &mut App, bundle: (Transform, PathRequest)| app.world_mut().spawn(bundle).id();
+    let off_goal = spawn(&mut app, (here, PathRequest::new(Cell::new(8, 0))));
+    let off_world_goal = spawn(&mut app, (here, PathRequest::new(Vec2::new(-20.0, 0.0))));
+    let nan_goal = spawn(&mut app, (here, PathRequest::new(Vec2::new(f32::NAN, 0.0))));
+    let nan_start = spawn(
+        &mut app,
+        (
+            Transform::from_xyz(f32::NAN, 0.0, 0.0),
+            PathRequest::new(Cell::new(1, 1)),
+        ),
+    );
+    let off_start = spawn(
+        &mut app,
+        (
+            Transform::from_xyz(500.0, 0.0, 0.0),
+            PathRequest::new(Cell::new(1, 1)),
+        ),
+    );
+    let zero = spawn(
+        &mut app,
+        (here, PathRequest::new(Cell::new(1, 1)).diameter(0)),
+    );
+    let no_transform = app
+        .world_mut()
+        .spawn(PathRequest::new(Cell::new(1, 1)))
+        .id();
+    app.update();
+
+    let failure =
+        |app: &App, e: Entity| app.world().get::<PathResult>(e).unwrap().failure().copied();
+    assert!(
+        app.world()
+            .get::<PathResult>(early)
+            .unwrap()
+            .found()
+            .is_some(),
+        "retried once the map exists"
+    );
+    assert!(matches!(
+        failure(&app, off_goal),
+        Some(PathFailure::GoalOffMap { .. })
+    ));
+    assert!(matches!(
+        failure(&app, off_world_goal),
+        Some(PathFailure::GoalOffMap { .. })
+    ));
+    assert_eq!(failure(&app, nan_goal), Some(PathFailure::InvalidGoal));
+    assert_eq!(failure(&app, nan_start), Some(PathFailure::InvalidPosition));
+    assert!(matches!(
+        failure(&app, off_start),
+        Some(PathFailure::StartOffMap { .. })
+    ));
+    assert_eq!(
+        failure(&app, zero),
+        Some(PathFailure::Search(PathError::InvalidDiameter {
+            diameter: 0
+        }))
+    );
+    assert_eq!(failure(&app, no_transform), Some(PathFailure::NoTransform));
+
+    app.world_mut().entity_mut(map).despawn();
+    let late = spawn(&mut app, (here, PathRequest::new(Cell::new(2, 2))));
+    app.update();
+    assert!(app.world().get_resource::<NavGrid>().is_none());
+    assert_eq!(
+        failure(&app, early),
+        Some(PathFailure::NoMap),
+        "paths die with their map"
+    );
+    assert_eq!(failure(&app, late), Some(PathFailure::NoMap));
+    app.update();
+}
