@@ -170,7 +170,9 @@ pub struct TilepathSettings {
     /// At most this many searches per frame.
     pub max_requests_per_frame: usize,
     /// At most this many threads of the `ComputeTaskPool` solve at once (at least one is
-    /// used; results do not depend on this number).
+    /// used; results do not depend on this number). Each solving thread owns one warm
+    /// `Pathfinder` (about 12 bytes per map cell for A*), and the plugin keeps at most
+    /// this many (or the pool's thread count, whichever is smaller) alive.
     pub max_threads: usize,
     /// Algorithm of requests that do not name one.
     pub default_algorithm: Algorithm,

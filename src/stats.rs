@@ -48,4 +48,11 @@ pub struct TilepathStats {
     pub total_failed: u64,
     /// Re-plans since the plugin started.
     pub total_replanned: u64,
+    /// Pathfinders the solve step keeps warm between frames: at most
+    /// [`crate::plugin::TilepathSettings::max_threads`] and the compute pool's thread
+    /// count.
+    pub pathfinders: usize,
+    /// Bytes those pathfinders hold (their search buffers, sized by the largest map and
+    /// the algorithms they ran; about 12 bytes per cell each for A*).
+    pub pathfinder_bytes: usize,
 }

@@ -6,7 +6,6 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
-use bevy::utils::Parallel;
 
 use super::PathQueue;
 use crate::components::{
@@ -37,8 +36,10 @@ type Requests<'w, 's> = Query<
     ),
 >;
 
-/// Per-thread state: the pathfinder (its buffers survive between frames) and the answers
-/// this thread produced this frame, tagged with their job index.
+/// One solver's state: the pathfinder (its buffers survive between frames) and the
+/// answers it produced this frame, tagged with their job index. The solve system keeps at
+/// most `max_threads` of them (fewer when the task pool has fewer threads), one per
+/// task, so the memory held is bounded by the thread limit, not by the pool's size.
 #[derive(Default)]
 pub(crate) struct Worker {
     pathfinder: Pathfinder,
@@ -65,7 +66,7 @@ pub(crate) fn solve_paths(
     mut queue: ResMut<PathQueue>,
     mut requests: Requests,
     transforms: TransformHelper,
-    mut workers: Local<Parallel<Worker>>,
+    mut workers: Local<Vec<Worker>>,
     mut buffers: Local<SolveBuffers>,
     mut solved: MessageWriter<PathSolved>,
     mut stats: ResMut<TilepathStats>,
@@ -154,6 +155,8 @@ pub(crate) fn solve_paths(
     for job in buffers.jobs[solved_count..].iter().rev() {
         queue.entries.push_front((job.order, job.entity));
     }
+    stats.pathfinders = workers.len();
+    stats.pathfinder_bytes = workers.iter().map(|w| w.pathfinder.memory_bytes()).sum();
     finish_stats(&mut stats, &queue, &requests, started);
 }
 
@@ -187,7 +190,7 @@ pub(crate) fn world_position(
 /// Solves `buffers.jobs` on the `ComputeTaskPool` within the frame budget counted from
 /// `started`, and leaves the answers in `buffers.answers` in job order (a prefix of the jobs).
 fn solve_in_parallel(
-    workers: &mut Parallel<Worker>,
+    workers: &mut Vec<Worker>,
     buffers: &mut SolveBuffers,
     grid: &NavGrid,
     settings: &TilepathSettings,
@@ -197,21 +200,19 @@ fn solve_in_parallel(
     let next = AtomicUsize::new(0);
     let jobs = &buffers.jobs[..];
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-    let threads = settings
-        .max_threads
-        .min(pool.thread_num())
-        .min(jobs.len())
-        .max(1);
+    let allowed = settings.max_threads.min(pool.thread_num()).max(1);
+    workers.truncate(allowed);
+    let threads = allowed.min(jobs.len()).max(1);
+    if workers.len() < threads {
+        workers.resize_with(threads, Worker::default);
+    }
     if threads == 1 {
-        workers.scope(|worker| work(worker, jobs, &next, deadline, grid));
+        work(&mut workers[0], jobs, &next, deadline, grid);
     } else {
-        let workers = &*workers;
         let next = &next;
         pool.scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(async move {
-                    workers.scope(|worker| work(worker, jobs, next, deadline, grid));
-                });
+            for worker in workers[..threads].iter_mut() {
+                scope.spawn(async move { work(worker, jobs, next, deadline, grid) });
             }
         });
     }

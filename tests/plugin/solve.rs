@@ -6,8 +6,10 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 #[cfg(feature = "tilemap")]
-use bevy_tilepath::prelude::{Cell, NavGrid, PathError, PathFailure, PathRequest};
-use bevy_tilepath::prelude::{PathResult, PathTicket, TilepathSettings};
+use bevy_tilepath::prelude::{Cell, NavGrid, PathError, PathFailure};
+use bevy_tilepath::prelude::{
+    PathRequest, PathResult, PathTicket, TilepathSettings, TilepathStats,
+};
 
 use crate::common::{SolvedLog, app, insert_level_grid, results, run_until_answered, spawn_units};
 #[cfg(feature = "tilemap")]
@@ -55,6 +57,43 @@ fn paths_are_identical_with_one_and_two_solver_threads() {
     let two = run(2);
     assert_eq!(one, two);
     assert!(one.iter().filter(|r| r.found().is_some()).count() > 400);
+}
+
+#[test]
+fn the_plugin_keeps_at_most_max_threads_pathfinders() {
+    let mut app = app();
+    insert_level_grid(&mut app);
+    spawn_units(&mut app, 300, 15, false, false);
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .frame_budget = Duration::from_secs(5);
+    let mut held = Vec::new();
+    for threads in [2, 1, 2] {
+        app.world_mut()
+            .resource_mut::<TilepathSettings>()
+            .max_threads = threads;
+        let mut requests = app.world_mut().query::<&mut PathRequest>();
+        for mut request in requests.iter_mut(app.world_mut()) {
+            request.smooth = !request.smooth;
+        }
+        app.update();
+        let stats = app.world().resource::<TilepathStats>();
+        assert_eq!(stats.solved + stats.failed, 300, "every request answered");
+        held.push((stats.pathfinders, stats.pathfinder_bytes));
+    }
+    assert_eq!(
+        held.iter().map(|h| h.0).collect::<Vec<_>>(),
+        [2, 1, 2],
+        "one pathfinder per allowed solver thread, extras dropped"
+    );
+    assert!(
+        held.iter().all(|h| h.1 > 0),
+        "warm pathfinders hold buffers"
+    );
+    assert!(
+        held[1].1 <= held[0].1,
+        "dropping a pathfinder never adds memory: {held:?}"
+    );
 }
 
 #[test]
