@@ -254,6 +254,7 @@ pub fn refresh(
 
 fn display_name(algorithm: Algorithm) -> &'static str {
     match algorithm {
+        Algorithm::Auto => "Auto",
         Algorithm::AStar => "A*",
         Algorithm::Jps => "JPS",
         Algorithm::Dijkstra => "Dijkstra",

@@ -154,10 +154,14 @@ impl GridSize {
 /// JPS and Dijkstra agree exactly.
 pub type Cost = u64;
 
-/// Fixed-point cost of a straight step (1.0).
-pub const STRAIGHT: Cost = 33_461;
-/// Fixed-point cost of a diagonal step: 47321 / 33461 = 1.414213562 (error < 3e-9).
-pub const DIAGONAL: Cost = 47_321;
+/// Fixed-point cost of a straight step (1.0) over weight-1 terrain.
+///
+/// Both step costs are even, so the weighted cost of a step, `len × (w(a) + w(b)) / 2`
+/// (see [`crate::scenario::MovementProfile`]), is an exact integer.
+pub const STRAIGHT: Cost = 66_922;
+/// Fixed-point cost of a diagonal step: 94642 / 66922 = 47321 / 33461 = 1.414213562
+/// (error < 3e-9).
+pub const DIAGONAL: Cost = 94_642;
 
 /// Converts a fixed-point cost to grid units (1.0 per straight step).
 #[inline]

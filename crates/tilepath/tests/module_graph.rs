@@ -503,9 +503,9 @@ fn the_parser_sees_the_known_imports() {
     assert!(has("search/pathfinder.rs", "search/astar.rs"));
     assert!(has("search/pathfinder.rs", "smoothing/mod.rs"));
     assert!(has("search/astar.rs", "search/state.rs"));
-    assert!(has("search/astar.rs", "scenario/cached.rs"));
+    assert!(has("search/astar.rs", "scenario/layer.rs"));
     assert!(has("search/jps/mod.rs", "search/jps/scan.rs"));
-    assert!(has("scenario/cached.rs", "scenario/mod.rs"));
+    assert!(has("scenario/cached/mod.rs", "scenario/mod.rs"));
     // Re-exports and `mod` declarations are not edges.
     assert!(!has("search/mod.rs", "search/pathfinder.rs"));
     assert!(!has("search/jps/mod.rs", "search/jps/tests.rs"));

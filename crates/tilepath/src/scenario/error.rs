@@ -50,11 +50,22 @@ pub enum MapError {
         /// One-based line number of the first extra line.
         line: usize,
     },
+    /// A terrain grid does not have one id per cell of the map.
+    TerrainSize {
+        /// Cells of the map.
+        expected: u64,
+        /// Terrain ids given.
+        found: u64,
+    },
 }
 
 impl fmt::Display for MapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MapError::TerrainSize { expected, found } => write!(
+                f,
+                "the terrain has {found} ids for a map of {expected} cells"
+            ),
             MapError::Empty => write!(f, "the map has no cells"),
             MapError::TooLarge { width, height } => write!(
                 f,

@@ -23,6 +23,12 @@
 //!
 //! [`CachedScenario`] answers this in O(1) per cell from a true-clearance map (see
 //! [`clearance`]) and stores one [`Layer`] of blocked bits per diameter.
+//!
+//! # Terrain
+//!
+//! Each cell may also carry a [`TerrainId`]; a [`MovementProfile`] gives every terrain
+//! a weight 1..=255 or blocks it, and step costs follow the weights (see
+//! [`MovementProfile`] for the exact model). Layers are kept per (profile, diameter).
 
 mod ascii;
 mod bitgrid;
@@ -32,18 +38,24 @@ mod components;
 mod error;
 mod footprint;
 pub mod generate;
+mod layer;
 mod lines;
 pub mod movingai;
+mod profile;
 mod rect;
+mod weights;
 
 pub use ascii::{AsciiScenario, is_obstacle_char, render};
 pub use bitgrid::BitGrid;
-pub use cached::{CachedScenario, Layer, MAX_DIAMETER, MapChange};
+pub use cached::{CachedScenario, MapChange, MapEdit};
 pub use clearance::CLEARANCE_CAP;
 pub use components::Components;
 pub use error::{MapError, checked_size};
 pub use footprint::footprint;
+pub use layer::{Layer, MAX_DIAMETER};
+pub use profile::{MovementProfile, ProfileId, TerrainId, step_cost};
 pub use rect::CellRect;
+pub use weights::Weights;
 
 use crate::grid::{Cell, GridSize};
 

@@ -9,6 +9,7 @@
 //! the octile heuristic is consistent). Memory: the shared records (8 bytes per cell),
 //! heap positions (4 bytes per cell) and entries (16 bytes per open cell), reused.
 
+use super::costs::StepCosts;
 use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
@@ -48,8 +49,10 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
     }
 }
 
-/// Runs the engine from `query.start` to `query.goal` (both free, distinct). On
-/// success `s.path` holds the cells.
+/// Runs the engine from `query.start` to `query.goal` (both free, distinct) with the
+/// step costs `costs` (unit costs on uniform layers, terrain weights otherwise; the
+/// heuristic is the octile distance times the smallest weight). On success `s.path`
+/// holds the cells.
 ///
 /// In A* mode a successor whose f equals the f of the node being expanded skips the
 /// heap and is expanded next (from `a.next`): with a consistent heuristic no open node
@@ -66,6 +69,7 @@ pub(crate) fn search(
     layer: &Layer,
     query: &PathQuery,
     mode: Mode,
+    costs: impl StepCosts,
 ) -> Result<(), PathError> {
     let goal = query.goal;
     let goal_i = s.index(goal);
@@ -73,11 +77,13 @@ pub(crate) fn search(
     let conn = query.connectivity;
     let octile = conn == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
+    let scale = costs.heuristic_scale();
+    let h = |c: Cell| conn.heuristic(c, goal) * scale;
     let offsets = s.step_offsets();
     s.reserve_heap();
     a.next.clear();
     s.open(start_i, 0, Direction::East);
-    let (k, t) = priority(mode, 0, conn.heuristic(query.start, goal));
+    let (k, t) = priority(mode, 0, h(query.start));
     s.heap().push(start_i, k, t);
     loop {
         let i = match a.next.pop() {
@@ -88,21 +94,21 @@ pub(crate) fn search(
             },
         };
         if i == goal_i {
-            return s.build_path(goal_i);
+            return s.build_path(goal_i, costs);
         }
         s.close(i);
         s.tick()?;
         let c = s.cell(i);
         let g = s.g(i);
-        let f = g + conn.heuristic(c, goal);
+        let f = g + h(c);
         let mut relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState| {
             if s.is_closed(ni) {
                 return;
             }
-            let ng = g + d.cost();
+            let ng = g + costs.step(i, ni, d);
             if !s.is_seen(ni) {
                 s.open(ni, ng, d.opposite());
-                let nh = conn.heuristic(n, goal);
+                let nh = h(n);
                 if shortcut && ng + nh == f {
                     a.next.push(ni);
                 } else {
@@ -112,7 +118,7 @@ pub(crate) fn search(
             } else if ng < s.g(ni) {
                 // Only heap nodes get here: a node sent to `next` already has its optimal g.
                 s.open(ni, ng, d.opposite());
-                let (k, t) = priority(mode, ng, conn.heuristic(n, goal));
+                let (k, t) = priority(mode, ng, h(n));
                 s.heap().decrease_key(ni, k, t);
             }
         };

@@ -3,6 +3,8 @@
 //! Layering (checked by `tests/module_graph.rs`, which rejects any import cycle between
 //! the core's files):
 //!
+//! - `costs`: step costs as the searches see them (unit costs or a profile's terrain
+//!   weights) and the heuristic's scale. It imports no algorithm.
 //! - `state`: what every search shares, the per-cell records (cost, parent direction,
 //!   closed flag, generation stamp), the [`IndexedHeap`], limits and path building. It
 //!   imports no algorithm.
@@ -14,6 +16,7 @@
 //!   evasion's final check, the tests and the benchmark runner.
 
 mod astar;
+mod costs;
 mod evasion;
 mod heap;
 mod jps;

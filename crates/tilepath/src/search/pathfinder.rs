@@ -1,21 +1,25 @@
 //! The reusable pathfinder: query checks, dispatch to the algorithms, buffers kept between queries.
 
 use super::astar::{self, AStarState};
+use super::costs::{StepCosts, UnitCosts};
 use super::evasion::{self, EvasionState};
 use super::jps::{self, JpsState};
 use super::query::{Algorithm, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
-use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT};
-use crate::scenario::{CachedScenario, Layer};
+use crate::grid::{Cell, Connectivity, Cost};
+use crate::scenario::{CachedScenario, Layer, Weights};
 use crate::smoothing;
 
 /// What a successful search reports; the cells are in [`Pathfinder::path`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PathStats {
-    /// Fixed-point octile cost of the cell path (see [`crate::grid::STRAIGHT`]).
+    /// Fixed-point cost of the cell path under the query's profile (see
+    /// [`crate::scenario::MovementProfile`]); the octile length in fixed point
+    /// ([`crate::grid::STRAIGHT`] per straight step) where every weight is 1.
+    /// [`crate::grid::cost_to_f64`] converts it.
     pub cost: Cost,
-    /// Octile length in cells (straight step 1, diagonal √2).
+    /// Octile length in cells (straight step 1, diagonal √2), whatever the weights.
     pub length: f64,
     /// Length of the smoothed waypoint polyline (equals `length` without smoothing).
     pub smoothed_length: f64,
@@ -109,14 +113,20 @@ impl Pathfinder {
     ) -> Result<PathStats, PathError> {
         self.smoothed = false;
         let size = map.size();
+        let max_weight = map.profile(query.profile).map_or(1, |p| p.max_weight());
         // Resets stamps and outputs in O(1), so a rejected query leaves nothing stale behind.
-        self.state.begin(size, &query.limits);
+        self.state.begin(size, &query.limits, max_weight);
         self.waypoints.clear();
-        let layer = map
-            .layer(query.diameter)
-            .ok_or(PathError::InvalidDiameter {
-                diameter: query.diameter,
+        let weights = map
+            .weights(query.profile)
+            .ok_or(PathError::UnknownProfile {
+                profile: query.profile,
             })?;
+        let layer =
+            map.layer_for(query.profile, query.diameter)
+                .ok_or(PathError::InvalidDiameter {
+                    diameter: query.diameter,
+                })?;
         for cell in [query.start, query.goal] {
             if !size.contains(cell) {
                 return Err(PathError::OutOfBounds { cell });
@@ -139,16 +149,17 @@ impl Pathfinder {
         }
         if query.start == query.goal {
             self.state.path.push(query.start);
-        } else if let Err(e) = self.run(layer, query) {
+        } else if let Err(e) = self.run(layer, weights, query) {
             self.state.path.clear();
             return Err(e);
         }
         debug_assert_eq!(self.state.path.first(), Some(&query.start));
         debug_assert_eq!(self.state.path.last(), Some(&query.goal));
-        let (cost, length) = path_cost(&self.state.path);
+        let cost = weights.path_cost(&self.state.path).unwrap_or(Cost::MAX);
+        let length = crate::grid::path_length(&self.state.path);
         let smoothed_length = if query.smooth {
             self.smoothed = true;
-            smoothing::smooth(layer, &self.state.path, &mut self.waypoints);
+            smoothing::smooth_weighted(layer, weights, &self.state.path, &mut self.waypoints);
             crate::grid::path_length(&self.waypoints)
         } else {
             length
@@ -161,18 +172,50 @@ impl Pathfinder {
         })
     }
 
-    /// Runs the query's algorithm on its own state and the shared one.
-    fn run(&mut self, layer: &Layer, query: &PathQuery) -> Result<(), PathError> {
+    /// The algorithm that runs for `query` on a layer with `weights`: [`Algorithm::Auto`]
+    /// resolved, and [`Algorithm::Jps`] replaced by A* where it would not be exact
+    /// (cardinal moves, or a layer whose passable cells weigh differently).
+    pub fn resolve(query: &PathQuery, weights: &Weights<'_>) -> Algorithm {
+        let jps_fits = query.connectivity == Connectivity::Octile && weights.uniform().is_some();
+        match query.algorithm {
+            Algorithm::Auto | Algorithm::Jps if jps_fits => Algorithm::Jps,
+            Algorithm::Auto | Algorithm::Jps => Algorithm::AStar,
+            other => other,
+        }
+    }
+
+    /// Runs the query's algorithm on its own state and the shared one: the unit-cost
+    /// engine on uniform layers (weights there scale every path alike), the weighted one
+    /// otherwise.
+    fn run(
+        &mut self,
+        layer: &Layer,
+        weights: Weights<'_>,
+        query: &PathQuery,
+    ) -> Result<(), PathError> {
+        if weights.uniform().is_some() {
+            self.run_with(layer, UnitCosts, weights, query)
+        } else {
+            self.run_with(layer, weights, weights, query)
+        }
+    }
+
+    fn run_with(
+        &mut self,
+        layer: &Layer,
+        costs: impl StepCosts,
+        weights: Weights<'_>,
+        query: &PathQuery,
+    ) -> Result<(), PathError> {
         let s = &mut self.state;
         let a = &mut self.astar;
-        match query.algorithm {
-            Algorithm::AStar => astar::search(s, a, layer, query, astar::Mode::AStar),
-            Algorithm::Dijkstra => astar::search(s, a, layer, query, astar::Mode::Dijkstra),
-            Algorithm::BestFirst => astar::search(s, a, layer, query, astar::Mode::Greedy),
-            Algorithm::Jps if query.connectivity == Connectivity::Octile => {
-                jps::search(s, &mut self.jps, layer, query)
+        match Self::resolve(query, &weights) {
+            Algorithm::AStar | Algorithm::Auto => {
+                astar::search(s, a, layer, query, astar::Mode::AStar, costs)
             }
-            Algorithm::Jps => astar::search(s, a, layer, query, astar::Mode::AStar),
+            Algorithm::Dijkstra => astar::search(s, a, layer, query, astar::Mode::Dijkstra, costs),
+            Algorithm::BestFirst => astar::search(s, a, layer, query, astar::Mode::Greedy, costs),
+            Algorithm::Jps => jps::search(s, &mut self.jps, layer, query),
             Algorithm::Bfs => uninformed::bfs(s, &mut self.uninformed, layer, query),
             Algorithm::Dfs => uninformed::dfs(s, &mut self.uninformed, layer, query),
             Algorithm::Iddfs => uninformed::iddfs(s, &mut self.uninformed, layer, query),
@@ -217,18 +260,4 @@ impl Pathfinder {
             + self.evasion.memory_bytes()
             + self.waypoints.capacity() * size_of::<Cell>()
     }
-}
-
-/// Fixed-point cost and exact octile length (straight steps + √2 × diagonal steps) of a
-/// cell path whose steps are king moves.
-pub(crate) fn path_cost(path: &[Cell]) -> (Cost, f64) {
-    let diagonal = path
-        .windows(2)
-        .filter(|w| w[0].x != w[1].x && w[0].y != w[1].y)
-        .count();
-    let straight = path.len().saturating_sub(1) - diagonal;
-    (
-        straight as Cost * STRAIGHT + diagonal as Cost * DIAGONAL,
-        straight as f64 + diagonal as f64 * std::f64::consts::SQRT_2,
-    )
 }

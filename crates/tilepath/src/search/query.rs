@@ -1,6 +1,7 @@
 //! What a search is asked (query, algorithm, limits) and how it can fail.
 
 use crate::grid::{Cell, Connectivity};
+use crate::scenario::ProfileId;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -10,11 +11,17 @@ use std::time::Duration;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
-    /// A* with the octile heuristic, ties toward lower h. Optimal.
+    /// The fastest exact search for the query: [`Algorithm::Jps`] on octile queries
+    /// whose layer is uniform (every passable cell weighs the same, as on maps without
+    /// terrain), [`Algorithm::AStar`] otherwise. Optimal. The default.
     #[default]
+    Auto,
+    /// A* with the octile heuristic (times the profile's smallest weight present on the
+    /// map), ties toward lower h. Optimal on any layer.
     AStar,
-    /// Jump point search with block-based jumping on bit rows. Optimal, octile only
-    /// (runs A* for [`Connectivity::Cardinal`]).
+    /// Jump point search with block-based jumping on bit rows. Optimal. Needs octile
+    /// moves over a uniform layer: on a cardinal query or a layer whose passable cells
+    /// weigh differently it runs [`Algorithm::AStar`] instead (same optimal cost).
     Jps,
     /// Dijkstra: A* without a heuristic. Optimal, explores the most.
     Dijkstra,
@@ -32,7 +39,8 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in a stable order.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
+        Algorithm::Auto,
         Algorithm::AStar,
         Algorithm::Jps,
         Algorithm::Dijkstra,
@@ -46,6 +54,7 @@ impl Algorithm {
     /// The name used on command lines and in reports.
     pub const fn name(self) -> &'static str {
         match self {
+            Algorithm::Auto => "auto",
             Algorithm::AStar => "astar",
             Algorithm::Jps => "jps",
             Algorithm::Dijkstra => "dijkstra",
@@ -61,7 +70,7 @@ impl Algorithm {
     pub const fn is_optimal(self) -> bool {
         matches!(
             self,
-            Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
+            Algorithm::Auto | Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
         )
     }
 }
@@ -157,6 +166,8 @@ pub struct PathQuery {
     pub goal: Cell,
     /// Agent footprint: the `diameter × diameter` square of [`crate::scenario::footprint`] (1 = one cell).
     pub diameter: u32,
+    /// The movement profile: which terrain the agent may enter and what each costs.
+    pub profile: ProfileId,
     /// The algorithm to run.
     pub algorithm: Algorithm,
     /// Octile (default) or 4-connected moves.
@@ -171,13 +182,15 @@ pub struct PathQuery {
 }
 
 impl PathQuery {
-    /// A* from `start` to `goal` for a one-cell agent, octile moves, no limits.
+    /// [`Algorithm::Auto`] from `start` to `goal` for a one-cell agent with the default
+    /// profile, octile moves, no limits.
     pub fn new(start: Cell, goal: Cell) -> Self {
         Self {
             start,
             goal,
             diameter: 1,
-            algorithm: Algorithm::AStar,
+            profile: ProfileId::DEFAULT,
+            algorithm: Algorithm::Auto,
             connectivity: Connectivity::Octile,
             limits: Limits::UNLIMITED,
             radius: None,
@@ -194,6 +207,12 @@ impl PathQuery {
     /// Sets the agent diameter.
     pub fn diameter(mut self, diameter: u32) -> Self {
         self.diameter = diameter;
+        self
+    }
+
+    /// Sets the movement profile.
+    pub fn profile(mut self, profile: ProfileId) -> Self {
+        self.profile = profile;
         self
     }
 
@@ -237,21 +256,26 @@ pub enum PathError {
         /// The requested diameter.
         diameter: u32,
     },
-    /// An agent of this diameter cannot stand on its start cell: a wall is inside its
-    /// footprint there (the map edge counts as a wall).
+    /// An agent of this diameter cannot stand on its start cell: a wall (or a terrain
+    /// its profile blocks) is inside its footprint there (the map edge counts as a wall).
     StartBlocked {
         /// The start cell.
         cell: Cell,
         /// The agent's diameter.
         diameter: u32,
     },
-    /// An agent of this diameter cannot stand on the goal cell: a wall is inside its
-    /// footprint there (the map edge counts as a wall).
+    /// An agent of this diameter cannot stand on the goal cell: a wall (or a terrain
+    /// its profile blocks) is inside its footprint there (the map edge counts as a wall).
     GoalBlocked {
         /// The goal cell.
         cell: Cell,
         /// The agent's diameter.
         diameter: u32,
+    },
+    /// The query's movement profile is not registered on the map.
+    UnknownProfile {
+        /// The requested profile.
+        profile: ProfileId,
     },
     /// Start and goal are in different connected components: no path exists.
     Unreachable,
@@ -288,6 +312,9 @@ impl fmt::Display for PathError {
                 f,
                 "an agent of diameter {diameter} cannot stand on its goal cell {cell}"
             ),
+            PathError::UnknownProfile { profile } => {
+                write!(f, "{profile} is not registered on the map")
+            }
             PathError::Unreachable => write!(f, "the goal cannot be reached from the start"),
             PathError::LimitReached { limit, expanded } => {
                 write!(

@@ -2,12 +2,17 @@
 
 use std::time::Instant;
 
+use super::costs::StepCosts;
 use super::heap::IndexedHeap;
 use super::query::{Limit, Limits, PathError};
 use crate::grid::{Cell, Cost, DIAGONAL, Direction, GridSize};
 
 /// Bits of a record below the closed flag.
 const FLAG_BITS: u32 = 4;
+
+/// Widest cost field: costs up to 2^56 (a path of 2^31 diagonal steps on weight-255
+/// terrain), leaving at least 4 stamp bits.
+const MAX_G_BITS: u32 = 56;
 
 /// The search state every algorithm works on, kept between queries.
 ///
@@ -16,11 +21,12 @@ const FLAG_BITS: u32 = 4;
 /// A record whose stamp differs from the current generation is untouched, so a new
 /// query resets every cell in O(1) by bumping the generation; when the stamp field is
 /// exhausted the records are zeroed once, O(area): after 2^18 queries at 4096 × 4096
-/// (a query, and each round of IDDFS, uses one generation), more on smaller maps,
-/// 2^12 on the largest (2^32 cells).
-/// The field widths follow the largest map seen: `g` gets enough bits for four times
-/// the cost of a path through every cell and across the map twice (at most 48 bits,
-/// since a map has fewer than 2^32 cells), the stamp gets the rest. The widths only
+/// without terrain weights, 2^10 with weights up to 255 (a query, and each round of
+/// IDDFS, uses one generation), more on smaller maps, 2^4 on the largest (2^32 cells)
+/// with weights up to 255.
+/// The field widths follow the largest map and weight seen: `g` gets enough bits for
+/// twice the cost of a path through every cell and across the map twice at the largest
+/// weight (at most 56 bits), the stamp gets the rest. The widths only
 /// change (with one O(area) reset) when a map needs a wider `g` than any before, so a
 /// pathfinder moved between maps resets in O(1) as usual.
 ///
@@ -56,17 +62,19 @@ pub(crate) struct SearchState {
 impl SearchState {
     /// Prepares for a new query on a map of `size`: every cell untouched, empty heap and
     /// path, limits armed. O(1), except O(area) when the map is larger than any before
-    /// (allocation, and maybe a wider cost field) or when the stamps wrap.
-    pub(crate) fn begin(&mut self, size: GridSize, limits: &Limits) {
+    /// (allocation, and maybe a wider cost field) or when the stamps wrap. `max_weight`
+    /// is the largest terrain weight a step may carry (1 without terrain).
+    pub(crate) fn begin(&mut self, size: GridSize, limits: &Limits, max_weight: u8) {
         let n = size.area();
         if self.records.len() < n {
             self.records.resize(n, 0);
         }
-        // Enough bits for 4 × the cost of a path through every cell plus two crossings,
-        // never fewer than for an earlier map: switching maps does not change the layout.
-        let bound =
-            (n as u64 + 2 * u64::from(size.width + size.height)).saturating_mul(4 * DIAGONAL);
-        let needed = (u64::BITS - bound.leading_zeros()).min(48);
+        // Enough bits for twice the cost of a path through every cell plus two crossings
+        // at the largest weight, never fewer than for an earlier map: switching maps does
+        // not change the layout.
+        let bound = (n as u64 + 2 * u64::from(size.width + size.height))
+            .saturating_mul(2 * DIAGONAL * u64::from(max_weight.max(1)));
+        let needed = (u64::BITS - bound.leading_zeros()).min(MAX_G_BITS);
         let stamp_bits = (64 - FLAG_BITS - needed).min(self.stamp_bits_or_max());
         if stamp_bits != self.stamp_bits {
             self.records.fill(0);
@@ -247,14 +255,14 @@ impl SearchState {
 
     /// Writes the path ending at the seen node `goal` into `self.path`, walking parents
     /// back to the start (see the type's docs); the cells between a node and its parent
-    /// are filled in. O(path length).
+    /// are filled in. `costs` must be the step costs the search used. O(path length).
     ///
     /// # Errors
     ///
     /// [`PathError::NotFound`] (with the path cleared) if a walk back leaves the map,
     /// which the linking rule rules out; it is checked so that a broken invariant can
     /// never read outside the map.
-    pub(crate) fn build_path(&mut self, goal: u32) -> Result<(), PathError> {
+    pub(crate) fn build_path(&mut self, goal: u32, costs: impl StepCosts) -> Result<(), PathError> {
         self.path.clear();
         let mut i = goal;
         let mut c = self.cell(i);
@@ -264,16 +272,24 @@ impl SearchState {
             let d = self.to_parent(i);
             let (dx, dy) = d.delta();
             let mut paid = 0;
+            let mut from = i;
             loop {
                 c = Cell::new(c.x + dx, c.y + dy);
-                paid += d.cost();
-                if !self.size.contains(c) || paid > g {
+                if !self.size.contains(c) {
+                    debug_assert!(false, "parent walk from {} left the map", self.cell(i));
+                    self.path.clear();
+                    return Err(self.not_found());
+                }
+                let p = self.index(c);
+                // The step the path takes is p -> from; costs are symmetric.
+                paid += costs.step(p, from, d.opposite());
+                if paid > g {
                     debug_assert!(false, "parent walk from {} lost its way", self.cell(i));
                     self.path.clear();
                     return Err(self.not_found());
                 }
                 self.path.push(c);
-                let p = self.index(c);
+                from = p;
                 if self.is_seen(p) && self.g(p) + paid <= g {
                     i = p;
                     break;
@@ -305,30 +321,31 @@ impl SearchState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::costs::UnitCosts;
 
     #[test]
     fn records_keep_cost_parent_and_flags_and_reset_per_query() {
         let mut s = SearchState::default();
         let size = GridSize::new(7, 5);
-        s.begin(size, &Limits::default());
+        s.begin(size, &Limits::default(), 1);
         let big = 35 * DIAGONAL;
         s.open(3, big, Direction::NorthWest);
         assert!(s.is_seen(3) && !s.is_closed(3));
         s.close(3);
         assert!(s.is_closed(3));
         assert_eq!((s.g(3), s.to_parent(3)), (big, Direction::NorthWest));
-        s.begin(size, &Limits::default());
+        s.begin(size, &Limits::default(), 1);
         assert!(!s.is_seen(3) && !s.is_closed(3));
     }
 
     #[test]
     fn a_smaller_map_keeps_the_layout_of_a_larger_one() {
         let mut s = SearchState::default();
-        s.begin(GridSize::new(300, 300), &Limits::default());
+        s.begin(GridSize::new(300, 300), &Limits::default(), 1);
         let bits = s.stamp_bits;
-        s.begin(GridSize::new(4, 4), &Limits::default());
+        s.begin(GridSize::new(4, 4), &Limits::default(), 1);
         assert_eq!(s.stamp_bits, bits);
-        s.begin(GridSize::new(3000, 30), &Limits::default());
+        s.begin(GridSize::new(3000, 30), &Limits::default(), 1);
         assert!(s.stamp_bits <= bits);
     }
 
@@ -336,7 +353,7 @@ mod tests {
     fn stamps_wrap_without_reviving_old_cells() {
         let mut s = SearchState::default();
         let size = GridSize::new(3, 3);
-        s.begin(size, &Limits::default());
+        s.begin(size, &Limits::default(), 1);
         s.generation = s.stamp_mask - 1;
         s.open(4, 9, Direction::East);
         s.restart_round();
@@ -351,7 +368,7 @@ mod tests {
     #[test]
     fn a_line_parent_is_walked_back_with_the_cells_between() {
         let mut s = SearchState::default();
-        s.begin(GridSize::new(6, 6), &Limits::default());
+        s.begin(GridSize::new(6, 6), &Limits::default(), 1);
         let (a, b, c) = (Cell::new(0, 0), Cell::new(3, 3), Cell::new(3, 5));
         s.open(s.index(a), 0, Direction::East);
         s.open(s.index(b), 3 * DIAGONAL, Direction::NorthWest);
@@ -360,7 +377,7 @@ mod tests {
             3 * DIAGONAL + 2 * crate::grid::STRAIGHT,
             Direction::North,
         );
-        s.build_path(s.index(c)).unwrap();
+        s.build_path(s.index(c), UnitCosts).unwrap();
         let expected: Vec<Cell> = [(0, 0), (1, 1), (2, 2), (3, 3), (3, 4), (3, 5)]
             .into_iter()
             .map(Cell::from)

@@ -2,10 +2,10 @@
 
 mod supercover;
 
-pub use supercover::line_of_sight;
+pub use supercover::{line_max_weight, line_of_sight};
 
-use crate::grid::Cell;
-use crate::scenario::Layer;
+use crate::grid::{Cell, Cost, STRAIGHT};
+use crate::scenario::{Layer, Weights};
 
 /// Writes the smoothed waypoints of `path` into `out` (cleared first): `path[0]`, then
 /// repeatedly a later path cell visible ([`line_of_sight`]) from the last waypoint, up
@@ -54,6 +54,38 @@ use crate::scenario::Layer;
 /// assert!(path_length(&waypoints) < path_length(&path));
 /// ```
 pub fn smooth(layer: &Layer, path: &[Cell], out: &mut Vec<Cell>) {
+    walk(path, out, |from, j| {
+        line_of_sight(layer, path[from], path[j])
+    });
+}
+
+/// [`smooth`] for weighted terrain: a shortcut from waypoint `path[i]` to `path[j]` is
+/// taken only when it has line of sight and its own weighted cost cannot exceed that of
+/// the path stretch it replaces. Its cost is bounded by its length times the largest
+/// weight it touches ([`line_max_weight`]), so the polyline never costs more (in travel
+/// time at `speed / weight`) than the cell path. On a uniform layer this is [`smooth`].
+///
+/// Complexity: as [`smooth`], plus O(d) to cost each probed stretch of d cells.
+pub fn smooth_weighted(layer: &Layer, weights: Weights<'_>, path: &[Cell], out: &mut Vec<Cell>) {
+    if weights.uniform().is_some() {
+        return smooth(layer, path, out);
+    }
+    walk(path, out, |from, j| {
+        let (a, b) = (path[from], path[j]);
+        let Some(max) = line_max_weight(layer, &weights, a, b) else {
+            return false;
+        };
+        let (dx, dy) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
+        // Rounded up, so the bound is never below the segment's true cost.
+        let bound = ((dx * dx + dy * dy).sqrt() * STRAIGHT as f64).ceil() as Cost * Cost::from(max);
+        let stretch = weights.path_cost(&path[from..=j]).unwrap_or(0);
+        bound <= stretch
+    });
+}
+
+/// The waypoint walk shared by both smoothers: `path[0]`, then repeatedly the next
+/// waypoint [`next_waypoint`] finds with `sees`, up to the last cell.
+fn walk(path: &[Cell], out: &mut Vec<Cell>, sees: impl Fn(usize, usize) -> bool) {
     out.clear();
     let Some(&first) = path.first() else {
         return;
@@ -61,18 +93,17 @@ pub fn smooth(layer: &Layer, path: &[Cell], out: &mut Vec<Cell>) {
     out.push(first);
     let mut i = 0;
     while i + 1 < path.len() {
-        i = next_waypoint(layer, path, i);
+        i = next_waypoint(path, i, &sees);
         out.push(path[i]);
     }
 }
 
-/// A later index of `path` visible from `path[from]` whose successor is hidden (or the
-/// last index), by galloping then bisecting; `from + 1` is taken as visible, which holds
-/// for every step of a valid path.
-fn next_waypoint(layer: &Layer, path: &[Cell], from: usize) -> usize {
+/// A later index of `path` that `sees(from, index)` accepts and whose successor it
+/// refuses (or the last index), by galloping then bisecting; `from + 1` is taken as
+/// accepted, which holds for every step of a valid path (it is the path's own step).
+fn next_waypoint(path: &[Cell], from: usize, sees: &impl Fn(usize, usize) -> bool) -> usize {
     let last = path.len() - 1;
-    let origin = path[from];
-    let sees = |j: usize| line_of_sight(layer, origin, path[j]);
+    let sees = |j: usize| sees(from, j);
     let mut visible = from + 1;
     let mut stride = 2;
     let mut hidden = loop {

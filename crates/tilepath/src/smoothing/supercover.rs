@@ -1,7 +1,7 @@
 //! Line of sight between cell centres by a conservative (supercover) line traversal.
 
 use crate::grid::Cell;
-use crate::scenario::Layer;
+use crate::scenario::{Layer, Weights};
 
 /// True when an agent can move in a straight line from the centre of `a` to the centre
 /// of `b`: every cell the segment touches is free in `layer`.
@@ -36,11 +36,37 @@ use crate::scenario::Layer;
 /// assert!(!line_of_sight(layer, Cell::new(0, 2), Cell::new(3, 1)));
 /// ```
 pub fn line_of_sight(layer: &Layer, a: Cell, b: Cell) -> bool {
+    // Both ends are on the map once they are free, so every touched cell (inside their
+    // bounding box) is too.
+    !layer.is_blocked(a)
+        && !layer.is_blocked(b)
+        && touched_cells(a, b, |x, y| layer.is_free_xy(x as u32, y as u32))
+}
+
+/// The largest weight of the cells the segment between the centres of `a` and `b`
+/// touches (the cells of [`line_of_sight`]), or `None` when one of them is blocked in
+/// `layer`. An agent moving along the segment at `speed / weight` of the cell it is in
+/// takes at most its length times this weight. O(|dx| + |dy|), no allocation.
+pub fn line_max_weight(layer: &Layer, weights: &Weights<'_>, a: Cell, b: Cell) -> Option<u8> {
     if layer.is_blocked(a) || layer.is_blocked(b) {
-        return false;
+        return None;
     }
-    // Both ends are on the map, so every touched cell (inside their bounding box) is too.
-    let free = |x: i32, y: i32| layer.is_free_xy(x as u32, y as u32);
+    let size = layer.size();
+    let mut max = 0;
+    let clear = touched_cells(a, b, |x, y| {
+        let free = layer.is_free_xy(x as u32, y as u32);
+        if free {
+            max = max.max(weights.at_index(size.index(Cell::new(x, y))));
+        }
+        free
+    });
+    clear.then_some(max)
+}
+
+/// Calls `visit` on every cell the segment between the centres of `a` and `b` touches,
+/// in order from `a` to `b` (both included; at a corner the two grazed cells come before
+/// the diagonal one), until `visit` returns false. Returns whether it never did.
+fn touched_cells(a: Cell, b: Cell, mut visit: impl FnMut(i32, i32) -> bool) -> bool {
     let (nx, ny) = (
         u64::from((b.x - a.x).unsigned_abs()),
         u64::from((b.y - a.y).unsigned_abs()),
@@ -50,6 +76,9 @@ pub fn line_of_sight(layer: &Layer, a: Cell, b: Cell) -> bool {
     // compared as (2i + 1) * ny against (2j + 1) * nx.
     let (mut to_column, mut to_row) = (ny, nx);
     let (mut x, mut y) = (a.x, a.y);
+    if !visit(x, y) {
+        return false;
+    }
     while x != b.x || y != b.y {
         if to_column < to_row {
             x += sx;
@@ -58,7 +87,7 @@ pub fn line_of_sight(layer: &Layer, a: Cell, b: Cell) -> bool {
             y += sy;
             to_row += 2 * nx;
         } else {
-            if !free(x + sx, y) || !free(x, y + sy) {
+            if !visit(x + sx, y) || !visit(x, y + sy) {
                 return false;
             }
             x += sx;
@@ -66,7 +95,7 @@ pub fn line_of_sight(layer: &Layer, a: Cell, b: Cell) -> bool {
             to_column += 2 * ny;
             to_row += 2 * nx;
         }
-        if !free(x, y) {
+        if !visit(x, y) {
             return false;
         }
     }

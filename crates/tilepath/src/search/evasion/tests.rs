@@ -155,7 +155,7 @@ fn sealed_goal_is_reported_not_found_never_an_invalid_path() {
     // Run directly, past the component check: the follower laps the wall and gives up.
     let layer = m.layer(1).unwrap();
     let (mut s, mut e) = (SearchState::default(), EvasionState::default());
-    s.begin(m.size(), &q.limits);
+    s.begin(m.size(), &q.limits, 1);
     let direct = search(&mut s, &mut e, layer, &q);
     assert!(
         matches!(direct, Err(PathError::NotFound { .. })),
@@ -251,7 +251,7 @@ fn repeated_queries_reuse_the_trace_buffers() {
     let q = evasion((0, 2), (9, 2));
     let layer = m.layer(1).unwrap();
     let (mut s, mut e) = (SearchState::default(), EvasionState::default());
-    s.begin(m.size(), &q.limits);
+    s.begin(m.size(), &q.limits, 1);
     search(&mut s, &mut e, layer, &q).unwrap();
     let first = s.path.clone();
     let buffers = |s: &SearchState, e: &EvasionState| {
@@ -265,7 +265,7 @@ fn repeated_queries_reuse_the_trace_buffers() {
         )
     };
     let before = buffers(&s, &e);
-    s.begin(m.size(), &q.limits);
+    s.begin(m.size(), &q.limits, 1);
     search(&mut s, &mut e, layer, &q).unwrap();
     assert_eq!(buffers(&s, &e), before);
     assert_eq!(s.path, first);

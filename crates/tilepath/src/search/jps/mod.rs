@@ -43,6 +43,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
+use super::costs::UnitCosts;
 use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Cost, Direction};
@@ -92,7 +93,7 @@ pub(crate) fn search(
     s.heap().push(start_i, h0, h0);
     while let Some(i) = j.next.pop().or_else(|| s.heap().pop()) {
         if i == goal_i {
-            return s.build_path(goal_i);
+            return s.build_path(goal_i, UnitCosts);
         }
         s.close(i);
         s.tick()?;

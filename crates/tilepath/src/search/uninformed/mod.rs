@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 
+use super::costs::UnitCosts;
 use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Direction};
@@ -70,7 +71,7 @@ pub(crate) fn bfs(
     u.queue.push_back(start_i);
     while let Some(i) = u.queue.pop_front() {
         if i == goal_i {
-            return s.build_path(goal_i);
+            return s.build_path(goal_i, UnitCosts);
         }
         s.close(i);
         s.tick()?;
@@ -244,7 +245,7 @@ fn bounded_dfs(
             Some(ni) => {
                 s.open(ni, s.g(i) + step.cost(), step.opposite());
                 if ni == goal_i {
-                    return s.build_path(goal_i);
+                    return s.build_path(goal_i, UnitCosts);
                 }
                 s.tick()?;
                 u.stack.push((ni, 0));

@@ -1,0 +1,150 @@
+//! Incremental edits of a cached map: obstacles and terrain, applied to every built layer.
+
+use super::CachedScenario;
+use crate::grid::{Cell, GridSize};
+use crate::scenario::clearance;
+use crate::scenario::footprint::reach;
+use crate::scenario::profile::TerrainId;
+use crate::scenario::rect::CellRect;
+
+/// One edit of a [`CachedScenario`].
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapEdit {
+    /// Sets (`true`) or clears the obstacle bit of a cell.
+    Obstacle(Cell, bool),
+    /// Sets the terrain id of a cell.
+    Terrain(Cell, TerrainId),
+}
+
+/// What one batch of edits changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapChange {
+    /// Bounding box of the cells whose obstacle bit or terrain id changed.
+    pub cells: CellRect,
+    /// The scenario generation after the change.
+    pub generation: u64,
+    /// True when some terrain id changed: step costs may differ even where no cell
+    /// became blocked or free.
+    pub terrain: bool,
+}
+
+impl MapChange {
+    /// Exactly the cells whose footprint for an agent of `diameter` meets [`MapChange::cells`]:
+    /// the only cells whose freedom for that diameter may have changed. That is `cells`
+    /// grown by `diameter / 2` toward −x/−y and by `(diameter - 1) / 2` toward +x/+y,
+    /// clipped to `size` (a diameter of 0 counts as 1). O(1), never overflows.
+    pub fn affected(&self, diameter: u32, size: GridSize) -> CellRect {
+        Self::affected_area(self.cells, diameter, size)
+    }
+
+    pub(super) fn affected_area(cells: CellRect, diameter: u32, size: GridSize) -> CellRect {
+        let (before, after) = reach(diameter);
+        cells.grow_clip(after, before, size)
+    }
+}
+
+impl CachedScenario {
+    /// Sets one obstacle; see [`CachedScenario::apply_edits`].
+    pub fn set_obstacle(&mut self, cell: Cell, blocked: bool) -> Option<MapChange> {
+        self.apply_edits([MapEdit::Obstacle(cell, blocked)])
+    }
+
+    /// Sets one cell's terrain; see [`CachedScenario::apply_edits`].
+    pub fn set_terrain(&mut self, cell: Cell, terrain: TerrainId) -> Option<MapChange> {
+        self.apply_edits([MapEdit::Terrain(cell, terrain)])
+    }
+
+    /// Applies obstacle edits in order; see [`CachedScenario::apply_edits`].
+    pub fn apply(&mut self, edits: impl IntoIterator<Item = (Cell, bool)>) -> Option<MapChange> {
+        self.apply_edits(edits.into_iter().map(|(c, b)| MapEdit::Obstacle(c, b)))
+    }
+
+    /// Applies obstacle and terrain edits in order; returns what changed, or `None` when
+    /// no edit changed anything (edits off the map or equal to the current state are
+    /// ignored). A batch that changes a cell and then changes it back still counts.
+    ///
+    /// What is local and what is not, with `B` the bounding box of the changed cells
+    /// (one box per call, so a batch with edits far apart has a large `B`):
+    ///
+    /// - True clearance (the map's, and that of each profile that blocks terrain and has
+    ///   a built layer): exactly the cells of `B` grown by `CLEARANCE_CAP - 1` toward
+    ///   −x and −y are recomputed, O((w(B) + 62) × (h(B) + 62)).
+    /// - Layer bits, per built layer of diameter `d`: exactly
+    ///   [`MapChange::affected`]`(d)` is re-tested, O((w(B) + d) × (h(B) + d)).
+    /// - Weights: a terrain edit changes step costs at once (searches read the terrain
+    ///   ids directly); each profile's smallest and uniform weight is recomputed from
+    ///   per-terrain cell counts, O(256) per profile.
+    /// - Components, per built layer: **not local**. Every component that holds a cell
+    ///   whose freedom changed, or a free 4-neighbour of one, is flooded again with a
+    ///   fresh label, whether the edit blocks (possibly splitting it) or unblocks
+    ///   (possibly joining several). The cost is the total size of those components:
+    ///   on a mostly open map that is O(width × height) per built layer even for one
+    ///   cell. When fresh labels would run out, everything is relabelled, also
+    ///   O(width × height). A terrain edit that changes only weights floods nothing.
+    ///
+    /// Allocates the terrain ids (1 byte per cell) on the first terrain other than 0,
+    /// and one list of flipped cells per call; flood stacks are kept between calls.
+    pub fn apply_edits(&mut self, edits: impl IntoIterator<Item = MapEdit>) -> Option<MapChange> {
+        let mut bbox: Option<CellRect> = None;
+        let mut obstacles = false;
+        let mut terrain = false;
+        for edit in edits {
+            let cell = match edit {
+                MapEdit::Obstacle(cell, blocked) => {
+                    if !self.size.contains(cell) || self.base.get_or(cell, true) == blocked {
+                        continue;
+                    }
+                    self.base.set(cell, blocked);
+                    obstacles = true;
+                    cell
+                }
+                MapEdit::Terrain(cell, id) => {
+                    if !self.size.contains(cell) || self.terrain(cell) == id {
+                        continue;
+                    }
+                    if self.terrain.is_empty() {
+                        self.terrain = vec![0; self.size.area()];
+                    }
+                    let i = self.size.index(cell);
+                    self.terrain_counts[self.terrain[i] as usize] -= 1;
+                    self.terrain_counts[id as usize] += 1;
+                    self.terrain[i] = id;
+                    terrain = true;
+                    cell
+                }
+            };
+            match bbox.as_mut() {
+                Some(b) => b.include(cell),
+                None => bbox = Some(CellRect::from_cell(cell)),
+            }
+        }
+        let change = MapChange {
+            cells: bbox?,
+            generation: self.generation + 1,
+            terrain,
+        };
+        if obstacles {
+            clearance::update(&self.base, &mut self.clearance, change.cells);
+        }
+        if terrain {
+            self.refresh_profile_weights();
+        }
+        let mut changed = Vec::new();
+        for slot in self.profiles.iter_mut().flatten() {
+            // Weight-only terrain edits leave the freedom of cells alone.
+            if obstacles || (terrain && slot.profile.blocks_any()) {
+                slot.update(
+                    &self.base,
+                    &self.clearance,
+                    &self.terrain,
+                    change.cells,
+                    &mut changed,
+                );
+            }
+        }
+        self.generation = change.generation;
+        Some(change)
+    }
+}

@@ -1,0 +1,323 @@
+//! The cached scenario: obstacle bits, terrain ids, true clearance, and per-profile, per-diameter layers.
+
+mod edit;
+mod profiles;
+#[cfg(test)]
+mod tests;
+
+pub use edit::{MapChange, MapEdit};
+
+use super::bitgrid::BitGrid;
+use super::clearance;
+use super::layer::{Layer, MAX_DIAMETER, fits};
+use super::profile::{MovementProfile, ProfileId, TerrainId};
+use super::weights::Weights;
+use super::{MapError, Scenario, checked_size};
+use crate::grid::{Cell, GridSize};
+use profiles::ProfileSlot;
+
+/// The shared, read-only map every pathfinder searches: one obstacle bit per cell, an
+/// optional terrain id per cell, a true-clearance map (see
+/// [`clearance`](crate::scenario::clearance)), the registered
+/// [`MovementProfile`]s, and lazily built [`Layer`]s per (profile, diameter).
+///
+/// This is the scenario virtualisation and 1-bit caching the crate grew from: any
+/// [`Scenario`] is read once into bits, and every question a search asks ("may an agent
+/// of this diameter stand here?", "are these cells connected?") becomes one lookup.
+///
+/// Layers are built on first use behind a `OnceLock`, so a `&CachedScenario` can be
+/// shared by many threads; edits need `&mut` and update every built layer in place
+/// (see [`CachedScenario::apply_edits`] for what is local and what may cost the whole map).
+///
+/// An agent of diameter `d` at cell `c` occupies the square from `c - (d - 1) / 2` to
+/// `c + d / 2` (see [`footprint`](crate::scenario::footprint)); it fits when that square
+/// is on the map and free of obstacles and of terrain its profile blocks.
+///
+/// # Memory
+///
+/// Obstacles 1 bit per cell and true clearance 1 byte per cell; terrain ids 1 byte per
+/// cell once a terrain other than 0 is set; per profile that blocks some terrain, its
+/// own obstacle bits and clearance (1.125 bytes per cell, once one of its layers is
+/// built); per built layer about 4.25 bytes per cell (see [`Layer`]).
+///
+/// ```
+/// use tilepath::prelude::*;
+///
+/// let map = CachedScenario::from_ascii("
+///     .....
+///     .###.
+///     .....
+/// ").unwrap();
+/// assert!(map.is_blocked(Cell::new(2, 1), 1));
+/// // A 3-wide agent cannot stand anywhere next to the wall or the map edge.
+/// assert!(map.is_blocked(Cell::new(0, 0), 3));
+/// // A 2-wide agent at (3, 0) would cover (3..=4, 0..=1): the wall's end is in it.
+/// assert!(map.is_blocked(Cell::new(3, 0), 2));
+/// assert_eq!(map.true_clearance(Cell::new(0, 0)), 1);
+/// assert_eq!(map.true_clearance(Cell::new(1, 0)), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct CachedScenario {
+    size: GridSize,
+    base: BitGrid,
+    clearance: Vec<u8>,
+    /// Terrain id per cell, row-major; empty while every cell has terrain 0.
+    terrain: Vec<TerrainId>,
+    /// How many cells have each terrain id.
+    terrain_counts: Box<[u64; 256]>,
+    /// Registered profiles by id; slot 0 always exists.
+    profiles: Vec<Option<ProfileSlot>>,
+    generation: u64,
+}
+
+impl CachedScenario {
+    /// An open map of the given size. The size is checked before anything is allocated.
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::Empty`] for a zero width or height, [`MapError::TooLarge`] above
+    /// [`MAX_SIDE`](crate::grid::MAX_SIDE) a side or [`MAX_CELLS`](crate::grid::MAX_CELLS) cells.
+    pub fn new(size: GridSize) -> Result<Self, MapError> {
+        checked_size(size.width.into(), size.height.into())?;
+        Self::from_bits(BitGrid::new(size, false))
+    }
+
+    /// A map whose obstacles are the set bits of `blocked`. O(width × height).
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::Empty`] for a zero width or height (a [`BitGrid`] is never too large).
+    pub fn from_bits(blocked: BitGrid) -> Result<Self, MapError> {
+        let size = blocked.size();
+        checked_size(size.width.into(), size.height.into())?;
+        let clearance = clearance::compute(&blocked);
+        let mut terrain_counts = Box::new([0; 256]);
+        terrain_counts[0] = size.area() as u64;
+        let mut map = Self {
+            size,
+            base: blocked,
+            clearance,
+            terrain: Vec::new(),
+            terrain_counts,
+            profiles: Vec::new(),
+            generation: 0,
+        };
+        map.profiles.push(Some(ProfileSlot::new(
+            MovementProfile::new(),
+            &map.terrain_counts,
+        )));
+        map.built_layer(ProfileId::DEFAULT, 1);
+        Ok(map)
+    }
+
+    /// A map with obstacles from `blocked` and a terrain id per cell from `terrain`
+    /// (row-major, one per cell). O(width × height).
+    ///
+    /// # Errors
+    ///
+    /// As [`CachedScenario::from_bits`], and [`MapError::TerrainSize`] when `terrain`
+    /// does not have one id per cell.
+    pub fn from_bits_and_terrain(
+        blocked: BitGrid,
+        terrain: Vec<TerrainId>,
+    ) -> Result<Self, MapError> {
+        let size = blocked.size();
+        if terrain.len() != size.area() {
+            return Err(MapError::TerrainSize {
+                expected: size.area() as u64,
+                found: terrain.len() as u64,
+            });
+        }
+        let mut map = Self::from_bits(blocked)?;
+        map.terrain_counts.fill(0);
+        for &t in &terrain {
+            map.terrain_counts[t as usize] += 1;
+        }
+        map.terrain = terrain;
+        map.refresh_profile_weights();
+        Ok(map)
+    }
+
+    /// Caches any scenario (a virtual one, a parsed file) cell by cell: one
+    /// [`Scenario::is_obstacle`] call per cell. The size is checked first.
+    ///
+    /// # Errors
+    ///
+    /// As [`CachedScenario::new`] for the scenario's size.
+    pub fn from_scenario(scenario: &impl Scenario) -> Result<Self, MapError> {
+        let size = scenario.size();
+        checked_size(size.width.into(), size.height.into())?;
+        let mut bits = BitGrid::new(size, false);
+        for y in 0..size.height as i32 {
+            for x in 0..size.width as i32 {
+                let c = Cell::new(x, y);
+                if scenario.is_obstacle(c) {
+                    bits.set(c, true);
+                }
+            }
+        }
+        Self::from_bits(bits)
+    }
+
+    /// Parses an ASCII map: `#`, `@`, `T`, `W`, `O` are obstacles, anything else is free;
+    /// leading and trailing blank lines and indentation are ignored, and lines may end
+    /// with LF, CRLF or a lone CR (old Mac files).
+    ///
+    /// # Errors
+    ///
+    /// [`MapError::Empty`] without a non-blank row, [`MapError::RaggedRow`] when rows
+    /// differ in length, [`MapError::TooLarge`] above the size limits.
+    pub fn from_ascii(text: &str) -> Result<Self, MapError> {
+        super::ascii::parse(text).and_then(Self::from_bits)
+    }
+
+    /// Map size.
+    #[inline]
+    pub fn size(&self) -> GridSize {
+        self.size
+    }
+
+    /// Increases by one with every change of obstacles, terrain or profiles.
+    #[inline]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Obstacle bits (blocked for every profile and diameter).
+    pub fn obstacles(&self) -> &BitGrid {
+        &self.base
+    }
+
+    /// The terrain id of `cell` (0 off the map and on maps without terrain).
+    #[inline]
+    pub fn terrain(&self, cell: Cell) -> TerrainId {
+        if !self.size.contains(cell) {
+            return 0;
+        }
+        self.terrain
+            .get(self.size.index(cell))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// How many cells carry `terrain`.
+    pub fn terrain_count(&self, terrain: TerrainId) -> u64 {
+        self.terrain_counts[terrain as usize]
+    }
+
+    /// True clearance of `cell`: the side of the largest free, on-map square whose
+    /// minimum (top-left) corner is `cell`, capped at
+    /// [`CLEARANCE_CAP`](crate::scenario::CLEARANCE_CAP); 0 for obstacles and off-map
+    /// cells. Obstacles only: terrain blocked by a profile is counted in that profile's
+    /// own clearance. An agent of diameter `d` fits at `c` iff the true clearance of
+    /// `c - (d - 1) / 2` is at least `d`. O(1).
+    #[inline]
+    pub fn true_clearance(&self, cell: Cell) -> u8 {
+        clearance::at(&self.clearance, self.size, cell)
+    }
+
+    /// The layer of the default profile for agents of `diameter` (built on first use,
+    /// O(width × height)), or `None` when the diameter is 0 or above [`MAX_DIAMETER`].
+    pub fn layer(&self, diameter: u32) -> Option<&Layer> {
+        self.layer_for(ProfileId::DEFAULT, diameter)
+    }
+
+    /// The layer for agents of `diameter` moving with `profile` (built on first use,
+    /// O(width × height)), or `None` when the diameter is 0 or above [`MAX_DIAMETER`]
+    /// or the profile is not registered.
+    pub fn layer_for(&self, profile: ProfileId, diameter: u32) -> Option<&Layer> {
+        if diameter == 0 || diameter > MAX_DIAMETER || self.slot(profile).is_none() {
+            return None;
+        }
+        Some(self.built_layer(profile, diameter))
+    }
+
+    /// The step weights of `profile` on this map, or `None` when it is not registered.
+    pub fn weights(&self, profile: ProfileId) -> Option<Weights<'_>> {
+        let slot = self.slot(profile)?;
+        Some(Weights::new(
+            self.size,
+            &self.terrain,
+            slot.profile.weights(),
+            slot.min_weight,
+            slot.uniform,
+        ))
+    }
+
+    /// The profile registered as `id`.
+    pub fn profile(&self, id: ProfileId) -> Option<&MovementProfile> {
+        self.slot(id).map(|s| &s.profile)
+    }
+
+    /// Registers `profile` as `id`, replacing the one there (its layers are dropped and
+    /// rebuilt on next use). Bumps the generation when the profile changed; setting an
+    /// equal profile does nothing. O(1) plus dropping the old layers.
+    pub fn set_profile(&mut self, id: ProfileId, profile: MovementProfile) {
+        let index = usize::from(id.0);
+        if self.profiles.len() <= index {
+            self.profiles.resize_with(index + 1, || None);
+        }
+        if self.profiles[index]
+            .as_ref()
+            .is_some_and(|s| s.profile == profile)
+        {
+            return;
+        }
+        self.profiles[index] = Some(ProfileSlot::new(profile, &self.terrain_counts));
+        self.generation += 1;
+    }
+
+    /// Ids of the registered profiles, in order ([`ProfileId::DEFAULT`] first).
+    pub fn profile_ids(&self) -> impl Iterator<Item = ProfileId> + '_ {
+        self.profiles
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .map(|(i, _)| ProfileId(i as u8))
+    }
+
+    /// True when `a` and `b` are both free and connected for agents of `diameter` with
+    /// the default profile.
+    pub fn connected(&self, a: Cell, b: Cell, diameter: u32) -> bool {
+        self.layer(diameter)
+            .is_some_and(|l| l.components().connected(a, b))
+    }
+
+    fn slot(&self, id: ProfileId) -> Option<&ProfileSlot> {
+        self.profiles.get(usize::from(id.0))?.as_ref()
+    }
+
+    /// The layer of a registered profile and a diameter in 1..=MAX_DIAMETER, built if
+    /// needed (with the profile's own obstacle bits first, when it blocks terrain).
+    fn built_layer(&self, profile: ProfileId, diameter: u32) -> &Layer {
+        let slot = self.slot(profile).expect("registered profile");
+        let (bits, clearance) = slot.bits(&self.base, &self.clearance, &self.terrain);
+        slot.layers[diameter as usize - 1]
+            .get_or_init(|| Layer::build(profile, diameter, bits, clearance))
+    }
+
+    /// Recomputes every profile's smallest and uniform weight from the terrain counts.
+    fn refresh_profile_weights(&mut self) {
+        for slot in self.profiles.iter_mut().flatten() {
+            slot.refresh_weights(&self.terrain_counts);
+        }
+    }
+}
+
+impl Scenario for CachedScenario {
+    fn size(&self) -> GridSize {
+        self.size
+    }
+
+    fn is_obstacle(&self, cell: Cell) -> bool {
+        self.base.get_or(cell, true)
+    }
+
+    /// Exact for every diameter (0 counts as 1), for the obstacles alone (the default
+    /// profile): O(1) up to [`MAX_DIAMETER`] from the true clearance, O((diameter / 63)²)
+    /// above it (the footprint is tiled with 63-cell squares). Diameters above
+    /// [`MAX_DIAMETER`] have no [`Layer`], so no search, but this answer is still exact.
+    fn is_blocked(&self, cell: Cell, diameter: u32) -> bool {
+        !fits(&self.clearance, self.size, cell, diameter)
+    }
+}

@@ -1,0 +1,186 @@
+//! Tests of the cached scenario: footprints, layers, edits, terrain and profiles.
+
+use super::*;
+use crate::scenario::{CellRect, footprint, render};
+
+/// The footprint rule written out: the square from `c - (d - 1) / 2` to `c + d / 2`
+/// holds an obstacle or an off-map cell.
+fn brute_blocked(map: &CachedScenario, c: Cell, d: u32) -> bool {
+    let (lo, hi) = (((d - 1) / 2) as i32, (d / 2) as i32);
+    (c.y - lo..=c.y + hi).any(|y| (c.x - lo..=c.x + hi).any(|x| map.is_obstacle(Cell::new(x, y))))
+}
+
+#[test]
+fn cached_answers_equal_the_footprint_definition_for_odd_and_even_diameters() {
+    let map = CachedScenario::from_ascii(
+        "
+        ..........
+        ..#.......
+        ......##..
+        ..........
+        .#........
+        ",
+    )
+    .unwrap();
+    for d in 1..=6 {
+        for y in -1..6 {
+            for x in -1..11 {
+                let c = Cell::new(x, y);
+                let brute = brute_blocked(&map, c, d);
+                let shown = || format!("cell {c} diameter {d}\n{}", render(&map, &[c]));
+                assert_eq!(map.is_blocked(c, d), brute, "{}", shown());
+                assert_eq!(map.layer(d).unwrap().is_blocked(c), brute, "{}", shown());
+            }
+        }
+    }
+}
+
+#[test]
+fn even_diameters_extend_toward_plus_x_and_plus_y() {
+    let map = CachedScenario::from_ascii(
+        "
+        ....
+        ....
+        ..#.
+        ....
+        ",
+    )
+    .unwrap();
+    // The obstacle (2, 2) is in the 2-wide footprint of (1, 1), (2, 1), (1, 2), (2, 2).
+    let blocked: Vec<Cell> = CellRect::of_size(map.size())
+        .cells()
+        .filter(|&c| map.is_blocked(c, 2))
+        .collect();
+    let expected = [
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (3, 0),
+        (0, 3),
+        (1, 3),
+        (2, 3),
+        (3, 3),
+    ];
+    let mut expected: Vec<Cell> = expected.iter().map(|&(x, y)| Cell::new(x, y)).collect();
+    expected.sort_by_key(|c| (c.y, c.x));
+    assert_eq!(blocked, expected);
+    assert!(!map.is_blocked(Cell::new(0, 0), 2));
+}
+
+#[test]
+fn diameters_above_the_cap_are_still_answered_exactly() {
+    let mut map = CachedScenario::new(GridSize::new(200, 150)).unwrap();
+    let c = Cell::new(100, 75);
+    assert!(!map.is_blocked(c, 100));
+    // 149 wide: rows 1..=149 fit; 150 wide: rows 1..=150 leave the 150-row map.
+    assert!(!map.is_blocked(c, 149));
+    assert!(map.is_blocked(c, 150));
+    assert!(!map.is_blocked(Cell::new(100, 74), 150));
+    assert!(map.is_blocked(Cell::new(100, 74), 151));
+    assert!(map.is_blocked(Cell::new(10, 75), 100));
+    assert!(map.is_blocked(c, u32::MAX));
+    map.set_obstacle(Cell::new(140, 110), true);
+    // 79 wide: x from 61 to 139, clear of x = 140; 80 wide: x from 61 to 140, y 36..=115.
+    assert!(!map.is_blocked(c, 79));
+    assert!(map.is_blocked(c, 80));
+    assert!(!brute_blocked(&map, c, 79) && brute_blocked(&map, c, 80));
+}
+
+#[test]
+fn edits_update_built_layers_like_a_rebuild() {
+    let mut map = CachedScenario::new(GridSize::new(40, 30)).unwrap();
+    for d in [2, 3, 4, 5] {
+        map.layer(d);
+    }
+    let change = map
+        .apply([
+            (Cell::new(10, 0), true),
+            (Cell::new(10, 1), true),
+            (Cell::new(3, 3), true),
+        ])
+        .unwrap();
+    assert_eq!(change.generation, 1);
+    let wall: Vec<_> = (0..30).map(|y| (Cell::new(20, y), true)).collect();
+    map.apply(wall);
+    map.set_obstacle(Cell::new(20, 15), false);
+    let fresh = CachedScenario::from_bits(map.obstacles().clone()).unwrap();
+    for d in [1, 2, 3, 4, 5] {
+        let (a, b) = (map.layer(d).unwrap(), fresh.layer(d).unwrap());
+        assert_eq!(a.bits(), b.bits(), "d {d}");
+        assert_eq!(a.column_bits(), b.column_bits());
+        for p in CellRect::of_size(map.size()).cells() {
+            for q in [Cell::new(0, 29), Cell::new(39, 0), Cell::new(25, 20)] {
+                assert_eq!(
+                    a.components().connected(p, q),
+                    b.components().connected(p, q)
+                );
+            }
+        }
+    }
+    assert!(map.connected(Cell::new(0, 0), Cell::new(39, 29), 1));
+    assert!(!map.connected(Cell::new(0, 0), Cell::new(39, 29), 2));
+    assert_eq!(map.set_obstacle(Cell::new(20, 15), false), None);
+    assert_eq!(map.set_obstacle(Cell::new(-5, 15), true), None);
+}
+
+#[test]
+fn affected_is_exactly_the_cells_whose_footprint_meets_the_change() {
+    let size = GridSize::new(30, 30);
+    let change = MapChange {
+        cells: CellRect {
+            min: Cell::new(10, 12),
+            max: Cell::new(13, 14),
+        },
+        generation: 1,
+        terrain: false,
+    };
+    for d in 0..=9 {
+        let affected = change.affected(d, size);
+        for c in CellRect::of_size(size).cells() {
+            let meets = footprint(c, d).cells().any(|f| change.cells.contains(f));
+            assert_eq!(affected.contains(c), meets, "d {d} cell {c}");
+        }
+    }
+    assert_eq!(change.affected(u32::MAX, size), CellRect::of_size(size));
+}
+
+#[test]
+fn diameters_outside_the_supported_range_have_no_layer() {
+    let map = CachedScenario::new(GridSize::new(4, 4)).unwrap();
+    assert!(map.layer(0).is_none());
+    assert!(map.layer(MAX_DIAMETER + 1).is_none());
+    assert_eq!(map.layer(MAX_DIAMETER).unwrap().diameter(), MAX_DIAMETER);
+    assert_eq!(map.layer(2).unwrap().diameter(), 2);
+}
+
+#[test]
+fn extreme_cells_are_blocked_for_every_diameter_without_overflow() {
+    let map = CachedScenario::new(GridSize::new(5, 5)).unwrap();
+    for c in [
+        Cell::new(i32::MIN, i32::MIN),
+        Cell::new(i32::MAX, i32::MAX),
+        Cell::new(i32::MIN, 2),
+        Cell::new(2, i32::MAX),
+    ] {
+        for d in [0, 1, 2, 3, 63, 64, u32::MAX] {
+            assert!(map.is_blocked(c, d), "{c} d {d}");
+        }
+        assert_eq!(map.true_clearance(c), 0);
+        assert!(!map.connected(c, c, 1));
+    }
+    assert!(!map.is_blocked(Cell::new(2, 2), 5));
+    assert!(map.is_blocked(Cell::new(2, 2), 6));
+}
+
+#[test]
+fn free_xy_checks_bounds() {
+    let map = CachedScenario::new(GridSize::new(70, 3)).unwrap();
+    let layer = map.layer(1).unwrap();
+    assert!(layer.is_free_xy(69, 2));
+    for (x, y) in [(70, 0), (127, 0), (128, 0), (0, 3), (u32::MAX, u32::MAX)] {
+        assert!(!layer.is_free_xy(x, y), "({x}, {y})");
+    }
+}

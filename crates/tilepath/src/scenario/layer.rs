@@ -1,0 +1,193 @@
+//! One search layer: the cells an agent of one diameter and profile cannot stand on, with components.
+
+use super::bitgrid::BitGrid;
+use super::clearance::{self, CLEARANCE_CAP};
+use super::components::Components;
+use super::footprint::footprint;
+use super::profile::ProfileId;
+use super::rect::CellRect;
+use crate::grid::{Cell, Direction, GridSize};
+
+/// Largest agent diameter with a [`Layer`] (and an O(1)
+/// [`Scenario::is_blocked`](crate::scenario::Scenario::is_blocked)): 63 cells, the
+/// [`CLEARANCE_CAP`] of the true-clearance map.
+pub const MAX_DIAMETER: u32 = CLEARANCE_CAP as u32;
+
+/// Everything a search needs for agents of one diameter and one movement profile:
+/// which cells they cannot stand on (row-major and transposed bits, 1 = blocked) and
+/// connected components.
+///
+/// A cell is blocked when the agent's [`footprint`](crate::scenario::footprint) there
+/// holds an obstacle, a terrain the profile blocks, or leaves the map.
+///
+/// Memory: 2 bits per cell (the two bit grids) plus 4 bytes per cell of component
+/// labels, so about 4.25 bytes per cell per built layer.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    profile: ProfileId,
+    diameter: u32,
+    blocked: BitGrid,
+    blocked_columns: BitGrid,
+    components: Components,
+}
+
+impl Layer {
+    /// Builds the layer of `diameter` from the profile's obstacle bits (`base`) and their
+    /// true clearance. O(width × height).
+    pub(crate) fn build(
+        profile: ProfileId,
+        diameter: u32,
+        base: &BitGrid,
+        clearance: &[u8],
+    ) -> Self {
+        let size = base.size();
+        let blocked = if diameter == 1 {
+            base.clone()
+        } else {
+            let mut b = BitGrid::new(size, false);
+            for cell in CellRect::of_size(size).cells() {
+                if !fits(clearance, size, cell, diameter) {
+                    b.set(cell, true);
+                }
+            }
+            b
+        };
+        Self {
+            profile,
+            diameter,
+            blocked_columns: blocked.transposed(),
+            components: Components::new(&blocked),
+            blocked,
+        }
+    }
+
+    /// The movement profile this layer is for.
+    #[inline]
+    pub fn profile(&self) -> ProfileId {
+        self.profile
+    }
+
+    /// The agent diameter this layer is for (1..=[`MAX_DIAMETER`]).
+    #[inline]
+    pub fn diameter(&self) -> u32 {
+        self.diameter
+    }
+
+    /// Size of the map.
+    #[inline]
+    pub fn size(&self) -> GridSize {
+        self.blocked.size()
+    }
+
+    /// Blocked bits, row-major (bit set = blocked; padding past the row end is set).
+    #[inline]
+    pub fn bits(&self) -> &BitGrid {
+        &self.blocked
+    }
+
+    /// Blocked bits transposed (row `x` of this grid is column `x` of the map).
+    #[inline]
+    pub fn column_bits(&self) -> &BitGrid {
+        &self.blocked_columns
+    }
+
+    /// Connected components of the free cells.
+    #[inline]
+    pub fn components(&self) -> &Components {
+        &self.components
+    }
+
+    /// True when the agent cannot stand on `cell` (off-map cells are blocked).
+    #[inline]
+    pub fn is_blocked(&self, cell: Cell) -> bool {
+        self.blocked.get_or(cell, true)
+    }
+
+    /// The moves allowed from the on-map `cell` as a bit mask over [`Direction::ALL`] indices:
+    /// a step onto a free cell, and (octile only) a diagonal only when both straight cells it
+    /// passes between are free. One 3x3 bit read and a table lookup.
+    #[inline]
+    pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
+        debug_assert!(self.size().contains(cell));
+        let around = self.blocked.neighbourhood(cell.x as u32, cell.y as u32);
+        let moves = LEGAL_MOVES[usize::from(around & 0x1ff)];
+        if octile { moves } else { moves & 0x55 }
+    }
+
+    /// True when the agent can stand on cell `(x, y)`; false off the map. Two compares
+    /// and one bit read: the unsigned form of [`Layer::is_blocked`] for inner loops.
+    #[inline]
+    pub fn is_free_xy(&self, x: u32, y: u32) -> bool {
+        let size = self.blocked.size();
+        x < size.width && y < size.height && !self.blocked.bit_unchecked(x, y)
+    }
+}
+
+/// True when an agent of `diameter` fits at `cell`: its footprint is on the map and
+/// free. One true-clearance lookup up to [`CLEARANCE_CAP`]; above it the footprint is
+/// tiled with cap-sized squares, O((diameter / cap)²).
+pub(crate) fn fits(clearance: &[u8], size: GridSize, cell: Cell, diameter: u32) -> bool {
+    let square = footprint(cell, diameter);
+    if square.is_empty() || !CellRect::of_size(size).contains_rect(square) {
+        return false;
+    }
+    let cap = i32::from(CLEARANCE_CAP);
+    let at = |x: i32, y: i32| clearance::at(clearance, size, Cell::new(x, y));
+    if diameter.max(1) <= CLEARANCE_CAP as u32 {
+        return u32::from(at(square.min.x, square.min.y)) >= diameter.max(1);
+    }
+    // Tiles of side `cap` from the minimum corner, the last one flush with the far side.
+    let starts = |lo: i32, hi: i32| {
+        (lo..hi - cap)
+            .step_by(cap as usize)
+            .chain(std::iter::once(hi - cap))
+    };
+    starts(square.min.y, square.max.y)
+        .all(|y| starts(square.min.x, square.max.x).all(|x| at(x, y) >= CLEARANCE_CAP))
+}
+
+/// Octile legal moves for every 3x3 block of blocked bits (see [`BitGrid::neighbourhood`]).
+static LEGAL_MOVES: [u8; 512] = legal_moves_table();
+
+const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
+    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
+}
+
+const fn legal_moves_table() -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut around = 0;
+    while around < 512 {
+        let mut moves = 0u8;
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = Direction::ALL[d].delta();
+            let allowed = free_in(around, dx, dy)
+                && (dx == 0 || dy == 0 || (free_in(around, dx, 0) && free_in(around, 0, dy)));
+            if allowed {
+                moves |= 1 << d;
+            }
+            d += 1;
+        }
+        table[around] = moves;
+        around += 1;
+    }
+    table
+}
+
+impl Layer {
+    /// Sets the freedom of every cell of `area` from `clearance` and returns (through
+    /// `changed`) the cells whose freedom flipped, then updates the components.
+    pub(crate) fn update(&mut self, clearance: &[u8], area: CellRect, changed: &mut Vec<Cell>) {
+        changed.clear();
+        let size = self.size();
+        for cell in area.cells() {
+            let now = !fits(clearance, size, cell, self.diameter);
+            if self.blocked.get_or(cell, true) != now {
+                self.blocked.set(cell, now);
+                self.blocked_columns.set(Cell::new(cell.y, cell.x), now);
+                changed.push(cell);
+            }
+        }
+        self.components.update(&self.blocked, changed);
+    }
+}
