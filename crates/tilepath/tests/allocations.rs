@@ -1,9 +1,11 @@
-//! Zero allocations per query after warm-up, counted by a global allocator.
+//! Zero allocations per query after warm-up, counted by a global allocator, on a map
+//! with terrain: the default profile (uniform) and a weighted profile that blocks a terrain.
 //!
 //! This binary holds a single test so that no other test's allocations are counted.
 
 use tilepath::grid::GridSize;
 use tilepath::prelude::*;
+use tilepath::scenario::{MovementProfile, ProfileId};
 
 #[path = "../examples/support/counting_alloc.rs"]
 mod counting_alloc;
@@ -20,7 +22,20 @@ fn grid() -> CachedScenario {
             }
         }
     }
-    CachedScenario::from_bits(bits).unwrap()
+    // Terrain in bands: 0 (field), 1 (forest, slow), 2 (swamp, blocked for profile 1).
+    let terrain = (0..64 * 96)
+        .map(|i| match (i % 96) % 12 {
+            0..=5 => 0,
+            6..=9 => 1,
+            _ => u8::from(i / 96 % 16 >= 10) * 2,
+        })
+        .collect();
+    let mut map = CachedScenario::from_bits_and_terrain(bits, terrain).unwrap();
+    map.set_profile(
+        ProfileId(1),
+        MovementProfile::new().with_weight(1, 3).with_blocked(2),
+    );
+    map
 }
 
 #[test]
@@ -35,13 +50,20 @@ fn queries_allocate_nothing_after_warm_up() {
         })
         .collect();
     let mut pf = Pathfinder::new();
-    for algorithm in Algorithm::ALL {
+    for (algorithm, profile) in Algorithm::ALL
+        .into_iter()
+        .flat_map(|a| [(a, ProfileId::DEFAULT), (a, ProfileId(1))])
+    {
         for diameter in [1, 3] {
             for smooth in [false, true] {
                 let run = |pf: &mut Pathfinder| {
                     let mut found = 0;
                     for q in &queries {
-                        let q = q.algorithm(algorithm).diameter(diameter).smooth(smooth);
+                        let q = q
+                            .algorithm(algorithm)
+                            .diameter(diameter)
+                            .smooth(smooth)
+                            .profile(profile);
                         found += usize::from(pf.find(&map, &q).is_ok());
                     }
                     found
@@ -54,11 +76,11 @@ fn queries_allocate_nothing_after_warm_up() {
                 let allocs = allocations() - before;
                 assert_eq!(
                     allocs, 0,
-                    "{algorithm} d={diameter} smooth={smooth} allocated {allocs} times"
+                    "{algorithm} {profile} d={diameter} smooth={smooth} allocated {allocs} times"
                 );
                 assert!(
                     found > 0,
-                    "{algorithm} d={diameter} found nothing, the test would be empty"
+                    "{algorithm} {profile} d={diameter} found nothing, the test would be empty"
                 );
             }
         }

@@ -2,7 +2,9 @@
 //!
 //! Grids are up to 200 cells long (in either direction) so that JPS's 64-cell word
 //! scans cross word boundaries both ways, and at most 24 cells across so each case
-//! stays fast. Every algorithm is complete with the default query (DFS's radius is the
+//! stays fast. Two cases in three carry terrain (4 kinds, weights 1..=9, sometimes one
+//! kind blocked, sometimes all equal so the layer is uniform), searched with a
+//! registered profile; diameters 1 to 5, odd and even. Every algorithm is complete with the default query (DFS's radius is the
 //! whole map, IDDFS grows to it, best-first and evasion always reach a connected
 //! goal), so a path that exists must be found. Failures print the map as ASCII.
 
@@ -10,9 +12,13 @@ mod common;
 
 use common::{cost_of, oracle_cost, picture, random_grid};
 use proptest::prelude::*;
-use tilepath::grid::{Cell, Connectivity, GridSize};
+use tilepath::grid::{Cell, Connectivity, GridSize, cost_to_f64};
 use tilepath::prelude::*;
+use tilepath::scenario::{MovementProfile, ProfileId};
 use tilepath::search::validate_path;
+
+/// Terrain kinds of the weighted cases (ids 0..KINDS).
+const KINDS: u8 = 4;
 
 struct Case {
     bits: tilepath::scenario::BitGrid,
@@ -20,19 +26,76 @@ struct Case {
     goal: Cell,
     diameter: u32,
     connectivity: Connectivity,
+    /// Terrain ids and the weight per id (0 = blocked), or `None` for a map without terrain.
+    terrain: Option<(Vec<u8>, [u8; KINDS as usize])>,
 }
 
-/// Proptest prints the shrunk failing case with this: the grid as ASCII, S and G marked.
+impl Case {
+    fn weight(&self, cell: Cell) -> Option<u8> {
+        match &self.terrain {
+            None => Some(1),
+            Some((ids, weights)) => {
+                let size = self.bits.size();
+                match weights[ids[size.index(cell)] as usize] {
+                    0 => None,
+                    w => Some(w),
+                }
+            }
+        }
+    }
+
+    fn profile(&self) -> MovementProfile {
+        let mut profile = MovementProfile::new();
+        if let Some((_, weights)) = &self.terrain {
+            for (id, &w) in weights.iter().enumerate() {
+                profile = match w {
+                    0 => profile.with_blocked(id as u8),
+                    w => profile.with_weight(id as u8, w),
+                };
+            }
+        }
+        profile
+    }
+
+    /// The terrain as digits (the terrain id), obstacles as `#`, start `S`, goal `G`.
+    fn terrain_picture(&self) -> String {
+        let Some((ids, weights)) = &self.terrain else {
+            return String::new();
+        };
+        let size = self.bits.size();
+        let mut text = format!("\nterrain weights by id {weights:?} (0 = blocked):\n");
+        for y in 0..size.height as i32 {
+            for x in 0..size.width as i32 {
+                let c = Cell::new(x, y);
+                text.push(if c == self.start {
+                    'S'
+                } else if c == self.goal {
+                    'G'
+                } else if self.bits.get_or(c, true) {
+                    '#'
+                } else {
+                    char::from(b'0' + ids[size.index(c)])
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// Proptest prints the shrunk failing case with this: the grid as ASCII, S and G marked,
+/// and the terrain ids when there are any.
 impl std::fmt::Debug for Case {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "start {} goal {} diameter {} {:?}{}",
+            "start {} goal {} diameter {} {:?}{}{}",
             self.start,
             self.goal,
             self.diameter,
             self.connectivity,
-            picture(&self.bits, &[self.start, self.goal])
+            picture(&self.bits, &[self.start, self.goal]),
+            self.terrain_picture()
         )
     }
 }
@@ -44,12 +107,17 @@ fn cases() -> impl Strategy<Value = Case> {
         any::<bool>(),
         0u32..=45,
         any::<u64>(),
-        prop_oneof![Just(1u32), Just(3), Just(5)],
+        prop_oneof![3 => Just(1u32), 1 => Just(2), 2 => Just(3), 1 => Just(4), 1 => Just(5)],
         prop_oneof![4 => Just(Connectivity::Octile), 1 => Just(Connectivity::Cardinal)],
         any::<(u16, u16, u16, u16)>(),
+        prop_oneof![
+            1 => Just(None),
+            // Weights 1..=9, one terrain sometimes blocked; sometimes all equal (uniform).
+            2 => (prop::array::uniform4(0u8..=9), any::<bool>()).prop_map(Some),
+        ],
     )
         .prop_map(
-            |(long, short, tall, percent, seed, diameter, connectivity, (a, b, c, d))| {
+            |(long, short, tall, percent, seed, diameter, connectivity, (a, b, c, d), weights)| {
                 let (w, h) = if tall { (short, long) } else { (long, short) };
                 let size = GridSize::new(w, h);
                 let mut bits = random_grid(size, percent, seed);
@@ -57,31 +125,51 @@ fn cases() -> impl Strategy<Value = Case> {
                 let goal = Cell::new(i32::from(c) % w as i32, i32::from(d) % h as i32);
                 // Keep most cases solvable: clear the ends' footprints half of the time.
                 if seed % 2 == 0 {
-                    let r = (diameter / 2) as i32;
+                    let (lo, hi) = (((diameter - 1) / 2) as i32, (diameter / 2) as i32);
                     for end in [start, goal] {
-                        for y in end.y - r..=end.y + r {
-                            for x in end.x - r..=end.x + r {
+                        for y in end.y - lo..=end.y + hi {
+                            for x in end.x - lo..=end.x + hi {
                                 bits.set(Cell::new(x, y), false);
                             }
                         }
                     }
                 }
+                let terrain = weights.map(|(mut weights, uniform)| {
+                    if uniform {
+                        weights = [weights[0].max(1); KINDS as usize];
+                    } else if seed % 3 != 0 {
+                        // Blocked terrain in one case of three only: open more of them.
+                        for w in &mut weights {
+                            *w = (*w).max(1);
+                        }
+                    }
+                    (common::random_terrain(size, KINDS, seed ^ 0x5eed), weights)
+                });
                 Case {
                     bits,
                     start,
                     goal,
                     diameter,
                     connectivity,
+                    terrain,
                 }
             },
         )
 }
 
 fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
-    let map = CachedScenario::from_bits(case.bits.clone()).unwrap();
+    let mut map = match &case.terrain {
+        None => CachedScenario::from_bits(case.bits.clone()).unwrap(),
+        Some((ids, _)) => {
+            CachedScenario::from_bits_and_terrain(case.bits.clone(), ids.clone()).unwrap()
+        }
+    };
+    let profile = ProfileId(1);
+    map.set_profile(profile, case.profile());
     let scenario = common::ascii(&picture(&case.bits, &[]));
-    let oracle = oracle_cost(
+    let oracle = common::oracle_weighted_cost(
         &scenario,
+        |c| case.weight(c),
         case.start,
         case.goal,
         case.diameter,
@@ -90,19 +178,22 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
     let query = PathQuery::new(case.start, case.goal)
         .algorithm(algorithm)
         .diameter(case.diameter)
+        .profile(profile)
         .connectivity(case.connectivity)
         .smooth(true);
     let mut pf = Pathfinder::new();
     let result = pf.find(&map, &query);
-    let layer = map.layer(case.diameter).unwrap();
+    let layer = map.layer_for(profile, case.diameter).unwrap();
+    let weights = map.weights(profile).unwrap();
     let shown = || {
         format!(
-            "{algorithm} d={} {:?} {} -> {}: oracle {oracle:?}, got {result:?}{}",
+            "{algorithm} d={} {:?} {} -> {}: oracle {oracle:?}, got {result:?}{}{}",
             case.diameter,
             case.connectivity,
             case.start,
             case.goal,
-            picture(&case.bits, pf.path())
+            picture(&case.bits, pf.path()),
+            case.terrain_picture()
         )
     };
     match (oracle, result) {
@@ -121,12 +212,11 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
         (Some(best), Ok(stats)) => {
             let valid = validate_path(layer, pf.path(), case.start, case.goal, case.connectivity);
             prop_assert!(valid.is_ok(), "invalid path ({valid:?}): {}", shown());
-            prop_assert_eq!(
-                stats.cost,
-                cost_of(pf.path()),
-                "reported cost differs: {}",
-                shown()
-            );
+            let recomputed = weighted_cost_of(pf.path(), |c| case.weight(c).unwrap());
+            prop_assert_eq!(stats.cost, recomputed, "reported cost differs: {}", shown());
+            if case.terrain.is_none() {
+                prop_assert_eq!(stats.cost, cost_of(pf.path()));
+            }
             if algorithm.is_optimal() {
                 prop_assert_eq!(stats.cost, best, "not optimal: {}", shown());
             } else {
@@ -140,6 +230,9 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
             let w = pf.waypoints();
             prop_assert_eq!(w.first(), Some(&case.start));
             prop_assert_eq!(w.last(), Some(&case.goal));
+            // Travel time of the waypoint polyline at speed / weight, bounded above by each
+            // segment's length times the largest weight it touches: never above the path's.
+            let mut travel = 0.0;
             for s in w.windows(2) {
                 prop_assert!(
                     tilepath::smoothing::line_of_sight(layer, s[0], s[1]),
@@ -148,10 +241,36 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
                     s[1],
                     shown()
                 );
+                let max = tilepath::smoothing::line_max_weight(layer, &weights, s[0], s[1]);
+                let (dx, dy) = (f64::from(s[1].x - s[0].x), f64::from(s[1].y - s[0].y));
+                let steps = (dx.abs().max(dy.abs()) - 1.0).max(0.0);
+                // A single step keeps its exact cost; a shortcut costs at most length × max.
+                travel += if steps == 0.0 {
+                    cost_to_f64(weighted_cost_of(s, |c| case.weight(c).unwrap()))
+                } else {
+                    (dx * dx + dy * dy).sqrt() * f64::from(max.unwrap_or(u8::MAX))
+                };
             }
+            prop_assert!(
+                travel <= cost_to_f64(stats.cost) + 1e-6,
+                "smoothing raised the weighted cost ({travel} > {}): {}",
+                cost_to_f64(stats.cost),
+                shown()
+            );
         }
     }
     Ok(())
+}
+
+/// Weighted cost of a king-move path written out from the model: length × (w(a) + w(b)) / 2.
+fn weighted_cost_of(path: &[Cell], weight: impl Fn(Cell) -> u8) -> tilepath::grid::Cost {
+    path.windows(2)
+        .map(|w| {
+            let d = tilepath::grid::Direction::from_delta(w[1].x - w[0].x, w[1].y - w[0].y)
+                .expect("adjacent steps");
+            d.cost() * (u64::from(weight(w[0])) + u64::from(weight(w[1]))) / 2
+        })
+        .sum()
 }
 
 macro_rules! differential {
@@ -173,6 +292,10 @@ differential!(
 differential!(
     jps_costs_equal_the_oracle_and_paths_are_valid,
     Algorithm::Jps
+);
+differential!(
+    auto_costs_equal_the_oracle_and_paths_are_valid,
+    Algorithm::Auto
 );
 differential!(
     dijkstra_costs_equal_the_oracle_and_paths_are_valid,

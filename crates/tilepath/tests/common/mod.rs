@@ -45,19 +45,18 @@ pub fn random_grid(size: GridSize, percent: u32, seed: u64) -> BitGrid {
     bits
 }
 
-/// The naive footprint test, independent of any cache: scans the square.
+/// The naive footprint test, independent of any cache: scans the square from
+/// `cell - (diameter - 1) / 2` to `cell + diameter / 2` on each axis.
 pub fn blocked_naive(obstacles: &impl Scenario, cell: Cell, diameter: u32) -> bool {
-    let r = (diameter / 2) as i32;
-    (cell.y - r..=cell.y + r)
-        .any(|y| (cell.x - r..=cell.x + r).any(|x| obstacles.is_obstacle(Cell::new(x, y))))
+    let d = diameter.max(1) as i32;
+    let (lo, hi) = ((d - 1) / 2, d / 2);
+    (cell.y - lo..=cell.y + hi)
+        .any(|y| (cell.x - lo..=cell.x + hi).any(|x| obstacles.is_obstacle(Cell::new(x, y))))
 }
 
-/// Plain Dijkstra with a binary heap and lazy deletion: the oracle for every algorithm.
-/// Returns the fixed-point optimal cost, `None` when no path exists.
-///
-/// Independent of the clearance cache: the agent's footprint is tested naively
-/// ([`blocked_naive`]) into a grid of cells the agent cannot stand on, and a step is
-/// allowed when [`validate_path`] accepts it on that grid (one cell wide agent).
+/// Plain Dijkstra with a binary heap and lazy deletion: the oracle for every algorithm
+/// on maps without terrain. Returns the fixed-point optimal cost, `None` when no path
+/// exists. See [`oracle_weighted_cost`].
 pub fn oracle_cost(
     obstacles: &impl Scenario,
     start: Cell,
@@ -65,11 +64,36 @@ pub fn oracle_cost(
     diameter: u32,
     connectivity: Connectivity,
 ) -> Option<Cost> {
+    oracle_weighted_cost(obstacles, |_| Some(1), start, goal, diameter, connectivity)
+}
+
+/// Plain Dijkstra on weighted terrain: the oracle for every algorithm. `weight(cell)`
+/// is the cell's weight under the agent's profile (`None` when its terrain is blocked);
+/// a step from `a` to `b` costs its fixed-point length × (w(a) + w(b)) / 2.
+///
+/// Independent of the clearance cache and of the core's weights: a cell is standable
+/// when every cell of the agent's footprint is on the map, not an obstacle and of
+/// passable terrain (tested naively, [`blocked_naive`]); a step is allowed when
+/// [`validate_path`] accepts it on the grid of standable cells (one cell wide agent).
+pub fn oracle_weighted_cost(
+    obstacles: &impl Scenario,
+    weight: impl Fn(Cell) -> Option<u8>,
+    start: Cell,
+    goal: Cell,
+    diameter: u32,
+    connectivity: Connectivity,
+) -> Option<Cost> {
     let size = obstacles.size();
+    let mut walls = BitGrid::new(size, false);
+    for i in 0..size.area() {
+        let c = size.cell(i);
+        walls.set(c, obstacles.is_obstacle(c) || weight(c).is_none());
+    }
+    let walls = CachedScenario::from_bits(walls).expect("a test grid fits");
     let mut inflated = BitGrid::new(size, false);
     for i in 0..size.area() {
         let c = size.cell(i);
-        inflated.set(c, blocked_naive(obstacles, c, diameter));
+        inflated.set(c, blocked_naive(&walls, c, diameter));
     }
     let standing = CachedScenario::from_bits(inflated).expect("a test grid fits");
     let layer = standing.layer(1).expect("diameter 1 exists");
@@ -78,6 +102,7 @@ pub fn oracle_cost(
     if !stands(start) || !stands(goal) {
         return None;
     }
+    let w = |c: Cell| Cost::from(weight(c).expect("standable cells are passable"));
     let mut dist = vec![Cost::MAX; size.area()];
     let mut heap = BinaryHeap::new();
     dist[size.index(start)] = 0;
@@ -95,7 +120,7 @@ pub fn oracle_cost(
             if !size.contains(n) || !step_ok(c, n) {
                 continue;
             }
-            let nd = d + dir.cost();
+            let nd = d + dir.cost() * (w(c) + w(n)) / 2;
             if nd < dist[size.index(n)] {
                 dist[size.index(n)] = nd;
                 heap.push(Reverse((nd, n.x, n.y)));
@@ -103,6 +128,24 @@ pub fn oracle_cost(
         }
     }
     None
+}
+
+/// A random terrain grid from a seed: ids 0..`kinds`, in patches (each cell copies its
+/// left or upper neighbour with probability 3/4), so weights vary in runs as on real maps.
+pub fn random_terrain(size: GridSize, kinds: u8, seed: u64) -> Vec<u8> {
+    let mut rng = SplitMix64::new(seed);
+    let mut ids = vec![0u8; size.area()];
+    for i in 0..size.area() {
+        let c = size.cell(i);
+        ids[i] = if c.x > 0 && rng.chance(1, 2) {
+            ids[i - 1]
+        } else if c.y > 0 && rng.chance(1, 2) {
+            ids[i - size.width as usize]
+        } else {
+            rng.range(0, i32::from(kinds.max(1)) - 1) as u8
+        };
+    }
+    ids
 }
 
 /// Fixed-point cost of a king-move path.

@@ -1,7 +1,7 @@
 //! Tests of the cached scenario: footprints, layers, edits, terrain and profiles.
 
 use super::*;
-use crate::scenario::{CellRect, footprint, render};
+use crate::scenario::{CellRect, Components, footprint, render};
 
 /// The footprint rule written out: the square from `c - (d - 1) / 2` to `c + d / 2`
 /// holds an obstacle or an off-map cell.
@@ -183,4 +183,143 @@ fn free_xy_checks_bounds() {
     for (x, y) in [(70, 0), (127, 0), (128, 0), (0, 3), (u32::MAX, u32::MAX)] {
         assert!(!layer.is_free_xy(x, y), "({x}, {y})");
     }
+}
+
+/// Two component labellings describe the same partition of cells.
+fn same_partition(a: &Components, b: &Components, size: GridSize) -> bool {
+    let mut ab = std::collections::HashMap::new();
+    let mut ba = std::collections::HashMap::new();
+    CellRect::of_size(size).cells().all(|c| {
+        let (la, lb) = (a.label(c), b.label(c));
+        (la == 0) == (lb == 0)
+            && *ab.entry(la).or_insert(lb) == lb
+            && *ba.entry(lb).or_insert(la) == la
+    })
+}
+
+#[test]
+fn terrain_and_obstacle_edits_update_every_profile_like_a_rebuild() {
+    use crate::scenario::generate::SplitMix64;
+    let size = GridSize::new(70, 23);
+    let profiles = [
+        (
+            ProfileId(1),
+            MovementProfile::new().with_weight(1, 3).with_blocked(2),
+        ),
+        (ProfileId(3), MovementProfile::new().with_weight(3, 7)),
+        (ProfileId(4), MovementProfile::new().with_blocked(0)),
+    ];
+    let mut map = CachedScenario::new(size).unwrap();
+    for (id, p) in &profiles {
+        map.set_profile(*id, p.clone());
+    }
+    let ids = [ProfileId::DEFAULT, ProfileId(1), ProfileId(3), ProfileId(4)];
+    for &id in &ids {
+        for d in [1, 2, 3, 4] {
+            map.layer_for(id, d);
+        }
+    }
+    let mut rng = SplitMix64::new(7);
+    let mut checked = 0;
+    for round in 0..60 {
+        let edits: Vec<MapEdit> = (0..rng.range(1, 6))
+            .map(|_| {
+                let c = Cell::new(rng.range(-1, 70), rng.range(-1, 23));
+                if rng.chance(1, 3) {
+                    MapEdit::Obstacle(c, rng.chance(1, 2))
+                } else {
+                    MapEdit::Terrain(c, rng.range(0, 3) as u8)
+                }
+            })
+            .collect();
+        map.apply_edits(edits);
+        if round % 10 != 9 {
+            continue;
+        }
+        let terrain: Vec<u8> = CellRect::of_size(size)
+            .cells()
+            .map(|c| map.terrain(c))
+            .collect();
+        let mut fresh =
+            CachedScenario::from_bits_and_terrain(map.obstacles().clone(), terrain).unwrap();
+        for (id, p) in &profiles {
+            fresh.set_profile(*id, p.clone());
+        }
+        for t in 0..=255 {
+            assert_eq!(map.terrain_count(t), fresh.terrain_count(t), "terrain {t}");
+        }
+        for &id in &ids {
+            let (w, fw) = (map.weights(id).unwrap(), fresh.weights(id).unwrap());
+            assert_eq!((w.min(), w.uniform()), (fw.min(), fw.uniform()), "{id}");
+            for d in [1, 2, 3, 4] {
+                let (a, b) = (
+                    map.layer_for(id, d).unwrap(),
+                    fresh.layer_for(id, d).unwrap(),
+                );
+                let shown = || format!("{id} d {d}\n{}", render(&map, &[]));
+                assert_eq!(a.bits(), b.bits(), "{}", shown());
+                assert_eq!(a.column_bits(), b.column_bits(), "{}", shown());
+                assert!(
+                    same_partition(a.components(), b.components(), size),
+                    "{}",
+                    shown()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 6 * 4 * 4);
+}
+
+#[test]
+fn profiles_block_terrain_and_report_weights_over_present_terrain() {
+    let mut map = CachedScenario::from_bits_and_terrain(
+        BitGrid::new(GridSize::new(4, 3), false),
+        vec![0, 0, 1, 1, 0, 2, 1, 1, 0, 0, 1, 1],
+    )
+    .unwrap();
+    let water = ProfileId(2);
+    map.set_profile(
+        water,
+        MovementProfile::new().with_blocked(2).with_weight(1, 4),
+    );
+    assert!(map.layer_for(water, 1).unwrap().is_blocked(Cell::new(1, 1)));
+    assert!(!map.layer(1).unwrap().is_blocked(Cell::new(1, 1)));
+    // 2 wide at (0, 0) covers (1, 1): blocked for the profile only.
+    assert!(map.layer_for(water, 2).unwrap().is_blocked(Cell::new(0, 0)));
+    assert!(!map.layer(2).unwrap().is_blocked(Cell::new(0, 0)));
+    let w = map.weights(water).unwrap();
+    assert_eq!((w.min(), w.uniform()), (1, None));
+    assert_eq!(w.at(Cell::new(2, 0)), Some(4));
+    assert_eq!(w.at(Cell::new(1, 1)), Some(0));
+    assert_eq!(map.weights(ProfileId::DEFAULT).unwrap().uniform(), Some(1));
+    assert!(map.weights(ProfileId(9)).is_none());
+    assert!(map.layer_for(ProfileId(9), 1).is_none());
+    // Only weight-4 terrain left passable (besides the blocked water): uniform 4.
+    let change = map
+        .apply_edits((0..4).flat_map(|x| (0..3).map(move |y| MapEdit::Terrain(Cell::new(x, y), 1))))
+        .unwrap();
+    assert!(change.terrain);
+    assert_eq!(map.weights(water).unwrap().uniform(), Some(4));
+    assert_eq!(map.terrain_count(1), 12);
+    let generation = map.generation();
+    map.set_profile(
+        water,
+        MovementProfile::new().with_blocked(2).with_weight(1, 4),
+    );
+    assert_eq!(
+        map.generation(),
+        generation,
+        "an equal profile changes nothing"
+    );
+    map.set_profile(water, MovementProfile::new());
+    assert_eq!(map.generation(), generation + 1);
+    assert_eq!(
+        CachedScenario::from_bits_and_terrain(BitGrid::new(GridSize::new(2, 2), false), vec![0; 3])
+            .unwrap_err(),
+        MapError::TerrainSize {
+            expected: 4,
+            found: 3
+        }
+    );
 }
