@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{cost_of, oracle_cost, picture, random_grid};
+use common::{cost_of, picture, random_grid};
 use proptest::prelude::*;
 use tilepath::grid::{Cell, Connectivity, GridSize, cost_to_f64};
 use tilepath::prelude::*;
