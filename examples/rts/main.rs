@@ -192,11 +192,11 @@ fn showcase(
     let t = time.elapsed_secs();
     let size = sim.level.size();
     let [base_a, base_b] = sim.level.bases();
-    let nearest = |from: Cell, team: u8, count: usize| {
+    let nearest = |from: Cell, team: u8, kind: Option<UnitKind>, count: usize| {
         let p = sim::cell_center(from);
         let mut near: Vec<(f32, Entity)> = units
             .iter()
-            .filter(|(_, u, ..)| u.team == team)
+            .filter(|(_, u, ..)| u.team == team && kind.is_none_or(|k| u.kind == k))
             .map(|(e, _, t, ..)| (t.translation.truncate().distance_squared(p), e))
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -207,7 +207,15 @@ fn showcase(
     };
     match show.step {
         0 if t >= SHOW_ORDER => {
-            let group = nearest(base_a, 0, 60);
+            // A mixed group, so that every unit type's way shows.
+            let group: Vec<Entity> = [
+                (UnitKind::Infantry, 30),
+                (UnitKind::Hover, 12),
+                (UnitKind::Tank, 10),
+            ]
+            .into_iter()
+            .flat_map(|(kind, n)| nearest(base_a, 0, Some(kind), n))
+            .collect();
             for &e in &group {
                 commands.entity(e).insert(Selected);
             }
@@ -218,7 +226,7 @@ fn showcase(
             });
             selection.last_target = Some((target, t));
             orders.write(MoveOrder {
-                units: nearest(base_b, 1, 90),
+                units: nearest(base_b, 1, None, 90),
                 target: Cell::new(size.width as i32 / 4, size.height as i32 / 2),
             });
             show.step = 1;
