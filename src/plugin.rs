@@ -1,9 +1,10 @@
 //! The Bevy plugin: settings, system sets and registration of everything else.
 //!
 //! [`TilepathPlugin`] keeps a [`NavGrid`] in sync with every bevy_ecs_tilemap tilemap that
-//! carries a [`CollisionLayer`], answers [`PathRequest`]s in parallel within a per-frame
-//! time budget, re-plans paths that a map edit invalidated, and moves units that have a
-//! [`Steering`] component. It runs headless (`MinimalPlugins` is enough; neither a
+//! carries a [`CollisionLayer`] (obstacles and terrain) and with the
+//! [`MovementProfiles`], answers [`PathRequest`]s in parallel within a per-frame time
+//! budget, re-plans paths that a map or profile change invalidated or made dearer, and
+//! moves units that have a [`Steering`] component at the speed their terrain allows. It runs headless (`MinimalPlugins` is enough; neither a
 //! renderer, `TransformPlugin` nor bevy_ecs_tilemap's `TilemapPlugin` is needed).
 //!
 //! Its systems run in [`Update`] unless you pick another schedule with
@@ -149,8 +150,8 @@ pub enum TilepathSystems {
     /// then the [`MovementProfiles`] are registered on it.
     SyncMap,
     /// Map changes are announced ([`NavGridChanged`]); new and changed requests are
-    /// queued; found paths crossing changed cells are queued again (keeping their
-    /// result, marked [`Replanning`]).
+    /// queued; found paths near changed obstacles or terrain, or planned with a changed
+    /// profile, are queued again (keeping their result, marked [`Replanning`]).
     Replan,
     /// Queued requests are solved in parallel within the frame budget.
     Solve,

@@ -19,7 +19,7 @@ use crate::scenario::{MovementProfile, ProfileId};
 /// terrain weighs 1 and none is blocked: only obstacles matter, the behaviour of a map
 /// without terrain). Add or replace profiles at any time; the resource hands out the
 /// [`ProfileId`]s (the default is [`ProfileId::DEFAULT`]) and the plugin registers them
-/// on the [`NavGrid`](crate::components::NavGrid)'s map in
+/// on the [`NavGrid`]'s map in
 /// [`TilepathSystems::SyncMap`](crate::plugin::TilepathSystems::SyncMap). A profile
 /// that is added, changed or removed is announced in
 /// [`NavGridChanged::profiles`](crate::components::NavGridChanged::profiles): every path

@@ -16,7 +16,17 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::BitGrid;
 
-use crate::common::{SolvedLog, TILE, app, position, world_of};
+use crate::common::{SolvedLog, TILE, position, world_of};
+
+/// The common test app, answering every request in the frame it is queued however busy
+/// the machine is (the tests count answers per frame).
+fn app() -> App {
+    let mut app = crate::common::app();
+    app.world_mut()
+        .resource_mut::<bevy_tilepath::prelude::TilepathSettings>()
+        .frame_budget = Duration::from_secs(60);
+    app
+}
 
 const GRASS: TerrainId = 0;
 const FOREST: TerrainId = 1;
@@ -557,8 +567,8 @@ mod layers {
         PathError, PathFailure, PathRequest, PathResult, Scenario, Terrain,
     };
 
-    use super::{FOREST, GRASS, ROAD, WATER, found};
-    use crate::common::{TILE, app, world_of};
+    use super::{FOREST, GRASS, ROAD, WATER, app, found};
+    use crate::common::{TILE, world_of};
 
     const SIZE: TilemapSize = TilemapSize { x: 6, y: 4 };
 
