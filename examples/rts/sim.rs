@@ -374,7 +374,7 @@ pub fn steering_for(kind: UnitKind) -> Steering {
 }
 
 /// The level as the pathfinder sees it, with the units' profiles registered.
-fn level_map(level: &Level, profiles: &MovementProfiles) -> Option<CachedScenario> {
+pub fn level_map(level: &Level, profiles: &MovementProfiles) -> Option<CachedScenario> {
     let mut map = CachedScenario::from_bits_and_terrain(level.bits(), level.terrain())
         .map_err(|e| error!("the level is empty: {e}"))
         .ok()?;
