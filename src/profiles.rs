@@ -62,8 +62,8 @@ pub struct MovementProfiles {
 pub struct NamedProfile {
     /// The name requests use.
     pub name: Cow<'static, str>,
-    /// Weights and blocked terrain (not reflected: its table has 256 entries).
-    #[reflect(ignore)]
+    /// Weights and blocked terrain (reflected as an opaque value: inspectors show and
+    /// copy it whole, its 256 entries are not fields).
     pub profile: MovementProfile,
 }
 
