@@ -41,6 +41,7 @@ pub mod generate;
 mod layer;
 mod lines;
 pub mod movingai;
+pub mod movingai_terrain;
 mod profile;
 mod rect;
 mod weights;

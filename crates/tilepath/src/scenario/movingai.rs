@@ -46,62 +46,9 @@ impl MovingAiMap {
     /// assert!(!m.is_obstacle(Cell::new(2, 1)));
     /// ```
     pub fn parse(text: &str) -> Result<Self, MapError> {
-        let mut lines = lines(text).enumerate().map(|(i, l)| (i + 1, l));
-        let (mut width, mut height) = (None, None);
-        let mut last = 0;
-        let map_line = loop {
-            let Some((n, line)) = lines.next() else {
-                return Err(MapError::BadHeader {
-                    line: last + 1,
-                    reason: "no `map` line",
-                });
-            };
-            last = n;
-            let mut parts = line.split_whitespace();
-            match (parts.next(), parts.next(), parts.next()) {
-                (None, _, _) | (Some("type"), Some(_), None) => {}
-                (Some("height"), Some(v), None) => height = Some(header_number(v, n, "height")?),
-                (Some("width"), Some(v), None) => width = Some(header_number(v, n, "width")?),
-                (Some("map"), None, _) => break n,
-                _ => {
-                    return Err(MapError::BadHeader {
-                        line: n,
-                        reason: "unknown header line",
-                    });
-                }
-            }
-        };
-        let missing = |reason| MapError::BadHeader {
-            line: map_line,
-            reason,
-        };
-        let height = height.ok_or(missing("no `height` line before `map`"))?;
-        let width = width.ok_or(missing("no `width` line before `map`"))?;
-        let size = checked_size(width, height)?;
-        let rows = lines.filter(|(_, row)| !row.is_empty());
-        let mut found = 0u64;
-        for (n, row) in rows.clone() {
-            if found == height {
-                return Err(MapError::ExtraRow { line: n });
-            }
-            let cells = row.chars().count();
-            if cells as u64 != width {
-                return Err(MapError::RaggedRow {
-                    row: found as usize,
-                    expected: width as usize,
-                    found: cells,
-                });
-            }
-            found += 1;
-        }
-        if found < height {
-            return Err(MapError::MissingRows {
-                expected: height,
-                found,
-            });
-        }
+        let (size, rows) = map_rows(text)?;
         let mut bits = BitGrid::new(size, false);
-        for (y, (_, row)) in rows.enumerate() {
+        for (y, row) in rows.enumerate() {
             for (x, ch) in row.chars().enumerate() {
                 if !matches!(ch, '.' | 'G' | 'S') {
                     bits.set(Cell::new(x as i32, y as i32), true);
@@ -115,6 +62,69 @@ impl MovingAiMap {
     pub fn into_bits(self) -> BitGrid {
         self.bits
     }
+}
+
+/// Reads the header of a `.map` file and checks its rows (see [`MovingAiMap::parse`]):
+/// the map size and its `height` rows of `width` characters each, in order. Nothing
+/// proportional to the announced size is allocated. O(text length).
+pub(super) fn map_rows(
+    text: &str,
+) -> Result<(GridSize, impl Iterator<Item = &str> + Clone), MapError> {
+    let mut lines = lines(text).enumerate().map(|(i, l)| (i + 1, l));
+    let (mut width, mut height) = (None, None);
+    let mut last = 0;
+    let map_line = loop {
+        let Some((n, line)) = lines.next() else {
+            return Err(MapError::BadHeader {
+                line: last + 1,
+                reason: "no `map` line",
+            });
+        };
+        last = n;
+        let mut parts = line.split_whitespace();
+        match (parts.next(), parts.next(), parts.next()) {
+            (None, _, _) | (Some("type"), Some(_), None) => {}
+            (Some("height"), Some(v), None) => height = Some(header_number(v, n, "height")?),
+            (Some("width"), Some(v), None) => width = Some(header_number(v, n, "width")?),
+            (Some("map"), None, _) => break n,
+            _ => {
+                return Err(MapError::BadHeader {
+                    line: n,
+                    reason: "unknown header line",
+                });
+            }
+        }
+    };
+    let missing = |reason| MapError::BadHeader {
+        line: map_line,
+        reason,
+    };
+    let height = height.ok_or(missing("no `height` line before `map`"))?;
+    let width = width.ok_or(missing("no `width` line before `map`"))?;
+    let size = checked_size(width, height)?;
+    let rows = lines.filter(|(_, row)| !row.is_empty());
+    let mut found = 0u64;
+    for (n, row) in rows.clone() {
+        if found == height {
+            return Err(MapError::ExtraRow { line: n });
+        }
+        let cells = row.chars().count();
+        if cells as u64 != width {
+            return Err(MapError::RaggedRow {
+                row: found as usize,
+                expected: width as usize,
+                found: cells,
+            });
+        }
+        found += 1;
+    }
+    if found < height {
+        return Err(MapError::MissingRows {
+            expected: height,
+            found,
+        });
+    }
+    Ok((size, rows.map(|(_, row)| row)))
 }
 
 /// The value of a `width` or `height` header line (`what`) on line `line`.
