@@ -1,6 +1,7 @@
 //! Deterministic procedural maps (open fields, clutter, mazes, rooms, RTS levels) from a seed.
 //!
-//! Every generator returns a [`BitGrid`] with 1 = obstacle and is a pure function of its
+//! Every generator returns a [`BitGrid`] with 1 = obstacle, except [`countryside`]
+//! (weighted terrain as MovingAI characters, in [`terrain`]), and is a pure function of its
 //! arguments: the same size and seed give the same map on every platform, so tests,
 //! benchmarks and the shipped `assets/maps/*.map` files can be regenerated exactly.
 //!
@@ -14,8 +15,10 @@
 //! ```
 
 mod rng;
+pub mod terrain;
 
 pub use rng::SplitMix64;
+pub use terrain::countryside;
 
 use super::bitgrid::BitGrid;
 use super::components::Components;
