@@ -2,19 +2,34 @@
 //!
 //! ```text
 //! cargo run --release --example movingai -- [--algo NAME]... [--diameter D] [--maps DIR]
+//!     [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X]
 //!     [--check] [--smooth] [--limit N] [--sample N] SCEN...
 //! ```
 //!
-//! NAME is one of our algorithms (`astar`, `jps`, `dijkstra`, `bfs`, `dfs`, `iddfs`,
-//! `best-first`, `evasion`) or a peer run side by side on the same queries and the same
-//! bit grid: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs, successors
-//! in a stack-allocated `SmallVec`) and `gp-jps` (the `grid_pathfinding` crate's JPS).
+//! NAME is one of our algorithms (`auto`, `astar`, `jps`, `dijkstra`, `bfs`, `dfs`,
+//! `iddfs`, `best-first`, `evasion`) or a peer run side by side on the same queries and
+//! the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
+//! weighted ones with `--terrain`, successors in a stack-allocated `SmallVec`; its
+//! expansions are its successor calls) and `gp-jps` (the `grid_pathfinding` crate's JPS,
+//! unweighted, so not with `--terrain`).
 //! One line per scen file and algorithm, then one `TOTAL` line per algorithm.
 //! `--sample N` keeps every N-th problem of each file (an even spread over the length
 //! buckets); `--limit N` keeps the first N (the shortest).
-//! With `--diameter 1` the reference is the stored optimal length; for other diameters
-//! the stored optima do not apply and our Dijkstra is the reference.
-//! `--check` exits with status 1 on any mismatch of an optimal algorithm of ours.
+//!
+//! `--terrain SPEC` reads each map character as its own terrain id and weighs it by
+//! SPEC, comma-separated `CHAR=WEIGHT` pairs with WEIGHT 1..=255 or `x` (blocked), e.g.
+//! `'.=3,R=1,F=5,S=9,W=x'`; characters not listed keep the MovingAI rule (`.`, `G`, `S`
+//! weigh 1, the rest is blocked). See `tilepath::scenario::movingai_terrain`. Costs are
+//! then weighted: a step costs its length × the mean weight of its two cells.
+//!
+//! `--reference` chooses what counts as optimal: `stored`, the scen file's 9th column
+//! (with `--terrain`, the weighted optimum), compared within `--tolerance` (default
+//! 0.005); or `dijkstra`, our Dijkstra's fixed-point cost, compared exactly. Default:
+//! `stored` at diameter 1 without `--terrain`, `dijkstra` otherwise. Every path of every
+//! algorithm is checked with `validate_path` on the query's layer (profile and
+//! diameter) and its reported cost against the cost recomputed from its cells.
+//! `--check` exits with status 1 on any mismatch of an optimal algorithm of ours, or any
+//! invalid path or wrong reported cost of any algorithm of ours.
 //! Our pathfinders are warmed up on every problem of the file before the timed pass,
 //! so the timed queries measure a warm pathfinder (`allocs_per_query` should be 0).
 //!
@@ -23,25 +38,34 @@
 //! (`generate::random_rects`, seed 1) after 8 queries between far-apart free cells,
 //! and prints bytes per cell and MiB.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tilepath::grid::{Direction, GridSize, path_length};
+use tilepath::grid::{cost_to_f64, path_length};
 use tilepath::prelude::*;
 #[path = "support/benchmark.rs"]
 mod benchmark;
-use benchmark::BenchmarkSet;
-use smallvec::SmallVec;
-use tilepath::scenario::generate::{self, SplitMix64};
-use tilepath::scenario::{Layer, movingai::Problem};
+use tilepath::scenario::movingai::Problem;
+use tilepath::scenario::movingai_terrain::{TerrainMap, TerrainSpec};
+use tilepath::scenario::{Layer, ProfileId, Weights};
 use tilepath::search::validate_path;
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::allocations;
 
-const TOLERANCE: f64 = 0.005;
+#[path = "movingai/memory.rs"]
+mod memory;
+#[path = "movingai/peers.rs"]
+mod peers;
+#[path = "movingai/report.rs"]
+mod report;
+use peers::PeerCosts;
+use report::{Answer, Expected, Tally, Total};
+
+/// The profile `--terrain` registers its spec as.
+const TERRAIN_PROFILE: ProfileId = ProfileId(1);
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Runner {
@@ -66,6 +90,10 @@ impl Runner {
         }
     }
 
+    fn is_ours(self) -> bool {
+        matches!(self, Runner::Ours(_))
+    }
+
     fn parse(s: &str) -> Result<Self, String> {
         match s {
             "pf-astar" => Ok(Runner::PfAstar),
@@ -78,10 +106,19 @@ impl Runner {
     }
 }
 
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reference {
+    Stored,
+    Dijkstra,
+}
+
 struct Options {
     runners: Vec<Runner>,
     diameter: u32,
     maps: Option<PathBuf>,
+    terrain: Option<TerrainSpec>,
+    reference: Option<Reference>,
+    tolerance: f64,
     check: bool,
     smooth: bool,
     limit: Option<usize>,
@@ -90,11 +127,25 @@ struct Options {
     scens: Vec<PathBuf>,
 }
 
+impl Options {
+    fn reference(&self) -> Reference {
+        self.reference
+            .unwrap_or(if self.diameter == 1 && self.terrain.is_none() {
+                Reference::Stored
+            } else {
+                Reference::Dijkstra
+            })
+    }
+}
+
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
         runners: Vec::new(),
         diameter: 1,
         maps: None,
+        terrain: None,
+        reference: None,
+        tolerance: 0.005,
         check: false,
         smooth: false,
         limit: None,
@@ -113,6 +164,27 @@ fn parse_args() -> Result<Options, String> {
                     .map_err(|_| "--diameter needs a positive integer".to_string())?
             }
             "--maps" => o.maps = Some(PathBuf::from(value("--maps")?)),
+            "--terrain" => {
+                let spec = value("--terrain")?;
+                o.terrain = Some(TerrainSpec::parse(&spec).map_err(|e| {
+                    let entry = spec_entry(&spec, &e);
+                    format!("--terrain {spec:?}: {e}{entry}")
+                })?);
+            }
+            "--reference" => {
+                o.reference = Some(match value("--reference")?.as_str() {
+                    "stored" => Reference::Stored,
+                    "dijkstra" => Reference::Dijkstra,
+                    other => return Err(format!("--reference {other}: use stored or dijkstra")),
+                })
+            }
+            "--tolerance" => {
+                o.tolerance = value("--tolerance")?
+                    .parse()
+                    .ok()
+                    .filter(|t: &f64| t.is_finite() && *t >= 0.0)
+                    .ok_or("--tolerance needs a non-negative number".to_string())?
+            }
             "--limit" => {
                 o.limit = Some(
                     value("--limit")?
@@ -146,6 +218,9 @@ fn parse_args() -> Result<Options, String> {
     if o.scens.is_empty() && o.memory.is_none() {
         return Err("no scen file given".into());
     }
+    if o.terrain.is_some() && o.runners.contains(&Runner::GpJps) {
+        return Err("gp-jps has no terrain weights; leave it out with --terrain".into());
+    }
     if o.runners.is_empty() && o.memory.is_some() {
         o.runners = Algorithm::ALL.map(Runner::Ours).to_vec();
     }
@@ -155,30 +230,25 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
-/// Per scen file and algorithm.
-#[derive(Default)]
-struct Tally {
-    queries: usize,
-    solved: usize,
-    mismatches: usize,
-    invalid: usize,
-    max_abs_err: f64,
-    times_us: Vec<f64>,
-    expanded: u64,
-    allocs: u64,
-    ratio_sum: f64,
-    ratio_n: usize,
-    smooth_sum: f64,
-    smooth_n: usize,
+/// ` (entry "...")` for a spec error that names an entry, to show the user the text.
+fn spec_entry(spec: &str, e: &tilepath::scenario::movingai_terrain::TerrainSpecError) -> String {
+    use tilepath::scenario::movingai_terrain::TerrainSpecError as E;
+    let entry = match *e {
+        E::Empty => return String::new(),
+        E::EmptyEntry { entry }
+        | E::NotAscii { entry, .. }
+        | E::MissingEquals { entry }
+        | E::MissingWeight { entry }
+        | E::BadWeight { entry }
+        | E::WeightOutOfRange { entry, .. }
+        | E::Duplicate { entry, .. } => entry,
+    };
+    spec.split(',')
+        .nth(entry)
+        .map_or(String::new(), |t| format!(" (entry {t:?})"))
 }
 
-/// One query's outcome, whoever answered it.
-struct Answer {
-    path_len: Option<f64>,
-    valid: bool,
-    expanded: Option<u32>,
-    smoothed: Option<f64>,
-}
+const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]...";
 
 fn main() -> ExitCode {
     let opts = match parse_args() {
@@ -187,144 +257,114 @@ fn main() -> ExitCode {
             if !e.is_empty() {
                 eprintln!("error: {e}");
             }
-            eprintln!(
-                "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]..."
-            );
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
     if let Some(side) = opts.memory {
-        return memory_table(side, &opts.runners);
+        return memory::memory_table(side, &opts.runners);
     }
-    let mut totals: Vec<(Runner, usize, usize, f64)> =
-        opts.runners.iter().map(|&r| (r, 0, 0, 0.0)).collect();
+    if opts.terrain.is_some() || opts.reference.is_some() {
+        let terrain = opts
+            .terrain
+            .as_ref()
+            .map_or("none".into(), |s| s.to_string());
+        println!(
+            "# terrain={terrain} reference={} tolerance={}",
+            match opts.reference() {
+                Reference::Stored => "stored",
+                Reference::Dijkstra => "dijkstra",
+            },
+            opts.tolerance
+        );
+    }
+    let mut totals: Vec<Total> = opts.runners.iter().map(|_| Total::default()).collect();
     let mut failed_check = false;
     for scen in &opts.scens {
-        let maps = opts
-            .maps
-            .clone()
-            .unwrap_or_else(|| benchmark::default_maps_dir(scen));
-        let set = match benchmark::load(scen, &maps) {
-            Ok(s) => s,
+        let (map, profile, problems) = match load(scen, &opts) {
+            Ok(loaded) => loaded,
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
             }
         };
-        let (map, mut problems) = prepare(set);
-        if opts.sample > 1 {
-            problems = problems.into_iter().step_by(opts.sample).collect();
-        }
-        if let Some(n) = opts.limit {
-            problems.truncate(n);
-        }
-        let Some(layer) = map.layer(opts.diameter) else {
-            eprintln!(
-                "error: diameter {} is not supported (1..={})",
-                opts.diameter,
-                tilepath::scenario::MAX_DIAMETER
-            );
-            return ExitCode::from(2);
-        };
-        let reference = references(&map, &problems, opts.diameter);
         let name = scen
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let reference = references(&map, profile, &problems, &opts);
         for (k, &runner) in opts.runners.iter().enumerate() {
-            let t = run(runner, &map, layer, &problems, &reference, &opts);
-            print_line(&name, runner, opts.diameter, &t, opts.smooth);
-            let tot = &mut totals[k];
-            tot.1 += t.queries;
-            tot.2 += t.mismatches;
-            tot.3 += t.times_us.iter().sum::<f64>();
-            if opts.check
-                && runner.optimal()
-                && matches!(runner, Runner::Ours(_))
-                && t.mismatches > 0
-            {
-                failed_check = true;
-            }
+            let t = run(runner, &map, profile, &problems, &reference, &opts);
+            report::print_line(&name, runner, opts.diameter, &t, opts.smooth);
+            totals[k].add(&t);
+            let wrong = t.invalid > 0 || t.wrong_cost > 0 || (runner.optimal() && t.mismatches > 0);
+            failed_check |= opts.check && runner.is_ours() && wrong;
         }
     }
-    for (runner, queries, mismatches, sum_us) in totals {
-        let mismatches = if runner.optimal() {
-            mismatches.to_string()
-        } else {
-            "n/a".into()
-        };
-        println!(
-            "TOTAL algo={} queries={queries} mismatches={mismatches} mean_us={:.2}",
-            runner.name(),
-            sum_us / queries.max(1) as f64
-        );
+    for (runner, total) in opts.runners.iter().zip(&totals) {
+        total.print(*runner);
     }
     if failed_check {
-        eprintln!("check failed: an optimal algorithm disagreed with the reference");
+        eprintln!(
+            "check failed: an optimal algorithm disagreed with the reference, or a path was invalid or misreported its cost"
+        );
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }
 
-/// Prints bytes per cell and MiB of a warm pathfinder per algorithm on a SIZE² clutter map.
-fn memory_table(side: u32, runners: &[Runner]) -> ExitCode {
-    let size = GridSize::new(side, side);
-    let map = CachedScenario::from_bits(generate::random_rects(size, 1))
-        .expect("a generated map fits the size limits");
-    let layer = map.layer(1).expect("diameter 1 always exists");
-    let mut rng = SplitMix64::new(7);
-    let mut free_near = |x: i32, y: i32| {
-        (0..side as i32).find_map(|k| {
-            let c = Cell::new(
-                (x + k * 7 + rng.range(0, 3)).clamp(0, side as i32 - 1),
-                (y + k * 3).clamp(0, side as i32 - 1),
-            );
-            (!layer.is_blocked(c)).then_some(c)
-        })
+/// The scen file's map (with terrain and the spec's profile under `--terrain`), the
+/// profile to query and the selected problems; checks the diameter.
+fn load(scen: &Path, opts: &Options) -> Result<(CachedScenario, ProfileId, Vec<Problem>), String> {
+    let maps = opts
+        .maps
+        .clone()
+        .unwrap_or_else(|| benchmark::default_maps_dir(scen));
+    let set = benchmark::load(scen, &maps).map_err(|e| e.to_string())?;
+    let (map, profile) = match &opts.terrain {
+        None => (
+            CachedScenario::from_bits(set.map.into_bits()).map_err(|e| e.to_string())?,
+            ProfileId::DEFAULT,
+        ),
+        Some(spec) => {
+            let path = &set.map_path;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let terrain =
+                TerrainMap::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut map = terrain.into_scenario().map_err(|e| e.to_string())?;
+            map.set_profile(TERRAIN_PROFILE, spec.profile());
+            (map, TERRAIN_PROFILE)
+        }
     };
-    let last = side as i32 - 1;
-    let queries: Vec<PathQuery> = (0..8)
-        .map(|k| {
-            let t = k * last / 8;
-            let (a, b) = (free_near(t, 0), free_near(last - t, last));
-            PathQuery::new(a.unwrap_or_default(), b.unwrap_or_default())
-        })
-        .collect();
-    let ours: Vec<Algorithm> = runners
-        .iter()
-        .filter_map(|r| match r {
-            Runner::Ours(a) => Some(*a),
-            _ => None,
-        })
-        .collect();
-    let cells = size.area() as f64;
-    println!("| algorithm | bytes per cell | MiB at {side}² | found |");
-    println!("|---|---|---|---|");
-    for algorithm in ours {
-        let mut pf = Pathfinder::new();
-        let found = queries
-            .iter()
-            .filter(|q| pf.find(&map, &q.algorithm(algorithm)).is_ok())
-            .count();
-        let bytes = pf.memory_bytes() as f64;
-        println!(
-            "| {algorithm} | {:.2} | {:.1} | {found}/{} |",
-            bytes / cells,
-            bytes / (1024.0 * 1024.0),
-            queries.len()
-        );
+    let mut problems = set.problems;
+    if opts.sample > 1 {
+        problems = problems.into_iter().step_by(opts.sample).collect();
     }
-    ExitCode::SUCCESS
+    if let Some(n) = opts.limit {
+        problems.truncate(n);
+    }
+    if map.layer_for(profile, opts.diameter).is_none() {
+        return Err(format!(
+            "diameter {} is not supported (1..={})",
+            opts.diameter,
+            tilepath::scenario::MAX_DIAMETER
+        ));
+    }
+    Ok((map, profile, problems))
 }
 
-fn prepare(set: BenchmarkSet) -> (CachedScenario, Vec<Problem>) {
-    let map = CachedScenario::from_bits(set.map.into_bits()).expect("a parsed map is never empty");
-    (map, set.problems)
-}
-
-/// Reference length per problem: the stored optimum for diameter 1, else our Dijkstra.
-fn references(map: &CachedScenario, problems: &[Problem], diameter: u32) -> Vec<Option<f64>> {
-    if diameter == 1 {
-        return problems.iter().map(|p| Some(p.optimal)).collect();
+/// The reference per problem (see `--reference`).
+fn references(
+    map: &CachedScenario,
+    profile: ProfileId,
+    problems: &[Problem],
+    opts: &Options,
+) -> Vec<Expected> {
+    if opts.reference() == Reference::Stored {
+        return problems
+            .iter()
+            .map(|p| Expected::Stored(p.optimal))
+            .collect();
     }
     let mut pf = Pathfinder::new();
     problems
@@ -332,8 +372,10 @@ fn references(map: &CachedScenario, problems: &[Problem], diameter: u32) -> Vec<
         .map(|p| {
             let q = PathQuery::new(p.start, p.goal)
                 .algorithm(Algorithm::Dijkstra)
-                .diameter(diameter);
-            pf.find(map, &q).ok().map(|s| s.length)
+                .profile(profile)
+                .diameter(opts.diameter);
+            pf.find(map, &q)
+                .map_or(Expected::NoPath, |s| Expected::Exact(s.cost))
         })
         .collect()
 }
@@ -341,20 +383,31 @@ fn references(map: &CachedScenario, problems: &[Problem], diameter: u32) -> Vec<
 fn run(
     runner: Runner,
     map: &CachedScenario,
-    layer: &Layer,
+    profile: ProfileId,
     problems: &[Problem],
-    reference: &[Option<f64>],
+    reference: &[Expected],
     opts: &Options,
 ) -> Tally {
+    let layer = map
+        .layer_for(profile, opts.diameter)
+        .expect("checked when loading");
+    let weights = map.weights(profile).expect("registered when loading");
+    let weighted = opts.terrain.is_some();
     let mut t = Tally {
         times_us: Vec::with_capacity(problems.len()),
         ..Tally::default()
     };
     let mut pf = Pathfinder::new();
-    let gp = (runner == Runner::GpJps).then(|| gp_grid(layer));
-    let moves = (runner == Runner::PfAstar).then(|| move_table(layer));
+    let gp = (runner == Runner::GpJps).then(|| peers::gp_grid(layer));
+    let moves = (runner == Runner::PfAstar).then(|| peers::move_table(layer));
+    let peer_costs = if weighted {
+        PeerCosts::Weighted(weights)
+    } else {
+        PeerCosts::Unit
+    };
     let query = |p: &Problem| {
         PathQuery::new(p.start, p.goal)
+            .profile(profile)
             .diameter(opts.diameter)
             .smooth(opts.smooth)
             .algorithm(match runner {
@@ -362,220 +415,102 @@ fn run(
                 _ => Algorithm::AStar,
             })
     };
-    if let Runner::Ours(_) = runner {
+    if runner.is_ours() {
         // Warm-up: the buffers grow to the largest query of the file, untimed.
         for p in problems {
             let _ = pf.find(map, &query(p));
         }
     }
-    for (p, &reference) in problems.iter().zip(reference) {
+    for (p, &expected) in problems.iter().zip(reference) {
         let before = allocations();
         let started = Instant::now();
-        let answer = match runner {
+        let (answer, exact) = match runner {
             Runner::Ours(_) => {
                 let q = query(p);
                 let r = pf.find(map, &q);
                 let elapsed = started.elapsed();
-                let allocs = allocations() - before;
+                t.allocs += allocations() - before;
                 t.times_us.push(elapsed.as_secs_f64() * 1e6);
-                t.allocs += allocs;
                 match r {
-                    Ok(stats) => Answer {
-                        path_len: Some(stats.length),
-                        valid: validate_path(layer, pf.path(), p.start, p.goal, q.connectivity)
-                            .is_ok(),
-                        expanded: Some(stats.expanded),
-                        smoothed: opts.smooth.then_some(stats.smoothed_length),
-                    },
-                    Err(_) => Answer {
-                        path_len: None,
-                        valid: true,
-                        expanded: Some(pf.last_expanded()),
-                        smoothed: None,
-                    },
+                    Ok(stats) => (
+                        Answer {
+                            value: Some(if weighted {
+                                cost_to_f64(stats.cost)
+                            } else {
+                                stats.length
+                            }),
+                            valid: validate_path(layer, pf.path(), p.start, p.goal, q.connectivity)
+                                .is_ok(),
+                            cost_ok: weights.path_cost(pf.path()) == Some(stats.cost),
+                            expanded: Some(stats.expanded),
+                            smoothed: opts.smooth.then_some(stats.smoothed_length),
+                            length: stats.length,
+                            weighted,
+                        },
+                        Some(stats.cost),
+                    ),
+                    Err(_) => (no_path(Some(pf.last_expanded()), weighted), None),
                 }
             }
             Runner::PfAstar => {
                 let table = moves.as_deref().expect("built for pf-astar");
-                let path = pf_astar(layer, table, p.start, p.goal);
+                let mut expanded = 0;
+                let path =
+                    peers::pf_astar(layer, table, peer_costs, p.start, p.goal, &mut expanded);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
                 t.allocs += allocations() - before;
-                peer_answer(layer, p, path)
+                peer_answer(layer, weights, p, path, Some(expanded), weighted)
             }
             Runner::GpJps => {
-                let path = gp_jps(gp.as_ref().expect("built for gp-jps"), p.start, p.goal);
+                let path = peers::gp_jps(gp.as_ref().expect("built for gp-jps"), p.start, p.goal);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
                 t.allocs += allocations() - before;
-                peer_answer(layer, p, path)
+                peer_answer(layer, weights, p, path, None, weighted)
             }
         };
-        t.queries += 1;
-        t.expanded += u64::from(answer.expanded.unwrap_or(0));
-        if !answer.valid {
-            t.invalid += 1;
-        }
-        match (answer.path_len, reference) {
-            (Some(len), Some(opt)) => {
-                t.solved += 1;
-                let err = (len - opt).abs();
-                t.max_abs_err = t.max_abs_err.max(err);
-                if err > TOLERANCE || !answer.valid {
-                    t.mismatches += 1;
-                }
-                if opt > 0.0 {
-                    t.ratio_sum += len / opt;
-                    t.ratio_n += 1;
-                    if let Some(s) = answer.smoothed {
-                        t.smooth_sum += s / opt;
-                        t.smooth_n += 1;
-                    }
-                }
-            }
-            (Some(_), None) => {
-                t.solved += 1;
-                t.mismatches += 1;
-            }
-            (None, Some(_)) => t.mismatches += 1,
-            (None, None) => {}
-        }
+        t.add(&answer, exact, expected, opts.tolerance);
     }
     t
 }
 
-fn peer_answer(layer: &Layer, p: &Problem, path: Option<Vec<Cell>>) -> Answer {
-    match path {
-        Some(cells) => Answer {
-            path_len: Some(path_length(&cells)),
-            valid: validate_path(layer, &cells, p.start, p.goal, Connectivity::Octile).is_ok(),
-            expanded: None,
-            smoothed: None,
-        },
-        None => Answer {
-            path_len: None,
-            valid: true,
-            expanded: None,
-            smoothed: None,
-        },
+fn no_path(expanded: Option<u32>, weighted: bool) -> Answer {
+    Answer {
+        value: None,
+        valid: true,
+        cost_ok: true,
+        expanded,
+        smoothed: None,
+        length: 0.0,
+        weighted,
     }
 }
 
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
-    sorted[i]
-}
-
-fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: bool) {
-    let mut times = t.times_us.clone();
-    times.sort_by(f64::total_cmp);
-    let n = t.queries.max(1) as f64;
-    let mean = times.iter().sum::<f64>() / n;
-    let expanded = if matches!(runner, Runner::Ours(_)) {
-        format!("{:.1}", t.expanded as f64 / n)
-    } else {
-        "n/a".into()
+/// A peer's path, checked by the same rules and costed by the same weights as ours.
+fn peer_answer(
+    layer: &Layer,
+    weights: Weights<'_>,
+    p: &Problem,
+    path: Option<Vec<Cell>>,
+    expanded: Option<u32>,
+    weighted: bool,
+) -> (Answer, Option<u64>) {
+    let Some(cells) = path else {
+        return (no_path(expanded, weighted), None);
     };
-    let mismatches = if runner.optimal() {
-        t.mismatches.to_string()
-    } else {
-        "n/a".into()
+    let cost = weights.path_cost(&cells);
+    let length = path_length(&cells);
+    let answer = Answer {
+        value: Some(if weighted {
+            cost.map_or(f64::INFINITY, cost_to_f64)
+        } else {
+            length
+        }),
+        valid: validate_path(layer, &cells, p.start, p.goal, Connectivity::Octile).is_ok(),
+        cost_ok: true,
+        expanded,
+        smoothed: None,
+        length,
+        weighted,
     };
-    let mut line = format!(
-        "scen={scen} algo={} diameter={diameter} queries={} solved={} mismatches={mismatches} max_abs_err={:.6} mean_us={mean:.2} p50_us={:.2} p99_us={:.2} expanded_mean={expanded} allocs_per_query={:.2}",
-        runner.name(),
-        t.queries,
-        t.solved,
-        t.max_abs_err,
-        percentile(&times, 0.5),
-        percentile(&times, 0.99),
-        t.allocs as f64 / n,
-    );
-    if !runner.optimal() || t.invalid > 0 {
-        line += &format!(
-            " invalid={} length_ratio={:.4}",
-            t.invalid,
-            t.ratio_sum / t.ratio_n.max(1) as f64
-        );
-    }
-    if smooth && matches!(runner, Runner::Ours(_)) {
-        line += &format!(
-            " smooth_ratio={:.4}",
-            t.smooth_sum / t.smooth_n.max(1) as f64
-        );
-    }
-    println!("{line}");
-}
-
-/// The legal moves of every cell as a bit mask over [`Direction::ALL`], decided by
-/// [`validate_path`] on each one-step path (the one implementation of the move rules).
-/// Built once per map, untimed, so the peer's successor function is a table lookup
-/// like ours.
-fn move_table(layer: &Layer) -> Vec<u8> {
-    let size = layer.size();
-    (0..size.area())
-        .map(|i| {
-            let c = size.cell(i);
-            Direction::ALL
-                .iter()
-                .enumerate()
-                .filter(|&(_, &d)| {
-                    let n = c.step(d);
-                    validate_path(layer, &[c, n], c, n, Connectivity::Octile).is_ok()
-                })
-                .fold(0u8, |mask, (k, _)| mask | (1 << k))
-        })
-        .collect()
-}
-
-/// The `pathfinding` crate's A* over the same moves and costs as ours.
-fn pf_astar(layer: &Layer, moves: &[u8], start: Cell, goal: Cell) -> Option<Vec<Cell>> {
-    let size = layer.size();
-    let successors = |c: &Cell| {
-        let mut out: SmallVec<[(Cell, u64); 8]> = SmallVec::new();
-        let mut mask = moves[size.index(*c)];
-        while mask != 0 {
-            let d = Direction::ALL[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-            out.push((c.step(d), d.cost()));
-        }
-        out
-    };
-    pathfinding::prelude::astar(
-        &start,
-        successors,
-        |c| Connectivity::Octile.heuristic(*c, goal),
-        |c| *c == goal,
-    )
-    .map(|(path, _)| path)
-}
-
-fn gp_grid(layer: &Layer) -> grid_pathfinding::PathingGrid {
-    use grid_util::grid::Grid;
-    let size = layer.size();
-    let mut bools =
-        grid_util::grid::BoolGrid::new(size.width as usize, size.height as usize, false);
-    for y in 0..size.height {
-        for x in 0..size.width {
-            if !layer.is_free_xy(x, y) {
-                bools.set(x as usize, y as usize, true);
-            }
-        }
-    }
-    let mut g = grid_pathfinding::PathingGrid::new(size.width as usize, size.height as usize, true);
-    g.grid = bools;
-    g.update_all_neighbours();
-    g.generate_components();
-    g
-}
-
-fn gp_jps(grid: &grid_pathfinding::PathingGrid, start: Cell, goal: Cell) -> Option<Vec<Cell>> {
-    use grid_util::point::Point;
-    grid.get_path_single_goal(
-        Point::new(start.x, start.y),
-        Point::new(goal.x, goal.y),
-        false,
-    )
-    .map(|p| p.into_iter().map(|q| Cell::new(q.x, q.y)).collect())
+    (answer, cost)
 }
