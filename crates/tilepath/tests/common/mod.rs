@@ -1,8 +1,9 @@
 //! Test helpers: the plain Dijkstra oracle, seeded random grids, and ASCII failure reports.
 //!
-//! One oracle (a textbook Dijkstra), one random generator (the core's
-//! [`SplitMix64`]) and one movement rule ([`validate_path`], applied to single steps):
-//! the integration tests use these and nothing else of their own.
+//! One oracle (a textbook Dijkstra; its weighted form for terrain costs is
+//! [`weighted_oracle`], shared with the `terrain_maps` example), one random generator
+//! (the core's [`SplitMix64`]) and one movement rule ([`validate_path`], applied to
+//! single steps): the integration tests use these and nothing else of their own.
 
 #![allow(dead_code)]
 
@@ -12,6 +13,8 @@ use std::path::PathBuf;
 
 #[path = "../../examples/support/benchmark.rs"]
 pub mod benchmark;
+#[path = "../../examples/support/weighted_oracle.rs"]
+pub mod weighted_oracle;
 
 use tilepath::grid::{Cell, Connectivity, Cost, Direction, GridSize};
 use tilepath::scenario::generate::SplitMix64;
