@@ -11,9 +11,10 @@
 //! of its optima, so short and long paths are equally represented) for an agent of diameter 1, sorted
 //! by optimum, and `OUT_DIR/specs.txt` (one `NAME SPEC` line per spec). The 9th column
 //! is the weighted optimum of the issue-10 model (step length × mean weight of its two
-//! cells) in grid units with 8 decimals, computed by the plain Dijkstra of
-//! `support/weighted_oracle.rs`, which shares no code with our pathfinder; the bucket is
-//! floor(optimum / 4) as in the MovingAI files. SPEC is a `--terrain` spec of the
+//! cells) in grid units with 8 decimals, computed by the plain Dijkstra oracle of the
+//! tests (`oracle_weighted_distances` in `tests/common/mod.rs`: a binary heap over a
+//! naively tested footprint, weights read from the spec, none of our searches and not
+//! the core's step costs); the bucket is floor(optimum / 4) as in the MovingAI files. SPEC is a `--terrain` spec of the
 //! `movingai` runner (see `tilepath::scenario::movingai_terrain`); without `--spec` the
 //! two profiles are `infantry:.=2,R=1,F=4,S=7,W=x` and `hover:.=2,R=2,F=x,S=3,W=1`.
 //!
@@ -28,13 +29,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tilepath::grid::{Cell, GridSize, cost_to_f64};
+use tilepath::grid::{Cell, Connectivity, GridSize, cost_to_f64};
+use tilepath::scenario::FnScenario;
 use tilepath::scenario::generate::{self, SplitMix64};
 use tilepath::scenario::movingai_terrain::{TerrainMap, TerrainSpec, terrain_char};
 
-#[path = "support/weighted_oracle.rs"]
-mod weighted_oracle;
-use weighted_oracle::WeightedGrid;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// The maps written: (side, seed).
 const MAPS: [(u32, u64); 3] = [(256, 1), (512, 2), (512, 3)];
@@ -175,20 +176,27 @@ fn scen_text(
     seed: u64,
 ) -> Scen {
     let size = terrain.size();
-    let grid = WeightedGrid::new(size, 1, |c| {
-        let id = terrain.get(c).expect("on the map");
-        terrain_char(id).and_then(|ch| spec.weight(ch)).unwrap_or(0)
-    });
+    let no_obstacles = FnScenario::new(size, |_| false);
+    let weight = |c: Cell| {
+        let id = terrain.get(c)?;
+        terrain_char(id).and_then(|ch| spec.weight(ch))
+    };
     let standable: Vec<Cell> = (0..size.area())
         .map(|i| size.cell(i))
-        .filter(|&c| grid.stands(c))
+        .filter(|&c| weight(c).is_some())
         .collect();
     let mut rng = SplitMix64::new(seed ^ 0x5eed_7e77);
     let mut problems: Vec<(f64, Cell, Cell)> = Vec::with_capacity(count);
     let mut skipped = 0;
     while problems.len() < count && !standable.is_empty() {
         let start = standable[rng.below(standable.len() as u32) as usize];
-        let dist = grid.distances(start);
+        let dist = common::oracle_weighted_distances(
+            &no_obstacles,
+            weight,
+            start,
+            1,
+            Connectivity::Octile,
+        );
         // Reachable cells by optimum; one goal from each tenth of the range of optima,
         // so the problems spread over short and long paths alike.
         let mut reachable: Vec<(u64, usize)> = dist

@@ -13,20 +13,20 @@
 //!
 //! A profile whose passable terrain all weighs the same gives exactly the results of
 //! the same map without terrain (paths, lengths, expansions, smoothing), its cost
-//! scaled by the weight. The oracle (`examples/support/weighted_oracle.rs`) shares no
-//! code with the pathfinder. The counts are printed (`cargo test --test terrain -- --nocapture`);
+//! scaled by the weight. The oracle is `oracle_weighted_distances` of `tests/common`
+//! (a plain Dijkstra over a naively tested footprint, weights read from the spec), the
+//! reported costs are recomputed by `weighted_cost_of`. The counts are printed (`cargo test --test terrain -- --nocapture`);
 //! a failure prints the map around the path.
 
 mod common;
 
 use std::collections::BTreeMap;
 
-use common::weighted_oracle::WeightedGrid;
 use tilepath::grid::{Cell, Cost, GridSize};
 use tilepath::prelude::*;
 use tilepath::scenario::generate::{SplitMix64, countryside};
 use tilepath::scenario::movingai_terrain::{TerrainMap, TerrainSpec, terrain_char};
-use tilepath::scenario::{CellRect, ProfileId};
+use tilepath::scenario::{CellRect, FnScenario, ProfileId};
 use tilepath::search::validate_path;
 
 /// The two profiles: (name, spec).
@@ -39,12 +39,12 @@ const MAPS: [(u32, u64); 3] = [(256, 11), (256, 12), (512, 14)];
 const STARTS: usize = 6;
 const GOALS: usize = 12;
 
-/// The oracle's view of `terrain` under `spec` for agents of `diameter`.
-fn oracle(terrain: &TerrainMap, spec: &TerrainSpec, diameter: u32) -> WeightedGrid {
-    WeightedGrid::new(terrain.size(), diameter, |c| {
-        let id = terrain.get(c).expect("on the map");
-        terrain_char(id).and_then(|ch| spec.weight(ch)).unwrap_or(0)
-    })
+/// The weight of `cell` under `spec`, read from its map character (`None`: blocked).
+fn weight_of(terrain: &TerrainMap, spec: &TerrainSpec, cell: Cell) -> Option<u8> {
+    terrain
+        .get(cell)
+        .and_then(terrain_char)
+        .and_then(|ch| spec.weight(ch))
 }
 
 /// The terrain around `path` (or its ends) as map characters, the path drawn as `*`
@@ -90,7 +90,7 @@ struct Counts {
 fn check(
     map: &CachedScenario,
     pf: &mut Pathfinder,
-    grid: &WeightedGrid,
+    weight: impl Fn(Cell) -> Option<u8>,
     query: &PathQuery,
     expected: Option<Cost>,
 ) -> Result<bool, String> {
@@ -102,7 +102,7 @@ fn check(
         (Ok(stats), Some(optimum)) => {
             validate_path(layer, pf.path(), s, g, query.connectivity)
                 .map_err(|e| format!("invalid path: {e}"))?;
-            let recomputed = grid.path_cost(pf.path(), s, g);
+            let recomputed = common::weighted_cost_of(pf.path(), weight);
             if recomputed != Some(stats.cost) {
                 return Err(format!(
                     "reported cost {} but the oracle costs the path {recomputed:?}",
@@ -140,16 +140,26 @@ fn every_algorithm_agrees_with_the_weighted_oracle_on_countryside_maps() {
         }
         let mut rng = SplitMix64::new(seed);
         for (profile, name, spec) in &specs {
+            let weight = |c: Cell| weight_of(&terrain, spec, c);
+            let size = terrain.size();
+            let no_obstacles = FnScenario::new(size, |_| false);
             for diameter in [1, 3] {
-                let grid = oracle(&terrain, spec, diameter);
-                let size = terrain.size();
-                let standable: Vec<Cell> = (0..size.area())
-                    .map(|i| size.cell(i))
-                    .filter(|&c| grid.stands(c))
+                // Ends where the core says the agent fits: the oracle, which tests the
+                // footprint itself, must then agree on every answer.
+                let layer = map.layer_for(*profile, diameter).unwrap();
+                let standable: Vec<Cell> = CellRect::of_size(size)
+                    .cells()
+                    .filter(|&c| !layer.is_blocked(c))
                     .collect();
                 for _ in 0..STARTS {
                     let start = standable[rng.below(standable.len() as u32) as usize];
-                    let dist = grid.distances(start);
+                    let dist = common::oracle_weighted_distances(
+                        &no_obstacles,
+                        weight,
+                        start,
+                        diameter,
+                        Connectivity::Octile,
+                    );
                     for _ in 0..GOALS {
                         let goal = standable[rng.below(standable.len() as u32) as usize];
                         let expected = dist[size.index(goal)];
@@ -161,7 +171,7 @@ fn every_algorithm_agrees_with_the_weighted_oracle_on_countryside_maps() {
                             let c = counts
                                 .entry((algorithm.name(), name, diameter))
                                 .or_default();
-                            match check(&map, &mut pf, &grid, &q, expected) {
+                            match check(&map, &mut pf, weight, &q, expected) {
                                 Ok(true) => c.found += 1,
                                 Ok(false) => c.unreachable += 1,
                                 Err(e) => failures.push(format!(

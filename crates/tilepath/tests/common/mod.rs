@@ -1,9 +1,9 @@
 //! Test helpers: the plain Dijkstra oracle, seeded random grids, and ASCII failure reports.
 //!
-//! One oracle (a textbook Dijkstra; its weighted form for terrain costs is
-//! [`weighted_oracle`], shared with the `terrain_maps` example), one random generator
-//! (the core's [`SplitMix64`]) and one movement rule ([`validate_path`], applied to
-//! single steps): the integration tests use these and nothing else of their own.
+//! One oracle (a textbook Dijkstra), one random generator (the core's
+//! [`SplitMix64`]) and one movement rule ([`validate_path`], applied to single steps):
+//! the integration tests use these and nothing else of their own. The `terrain_maps`
+//! example includes this file for the oracle's optima.
 
 #![allow(dead_code)]
 
@@ -13,8 +13,6 @@ use std::path::PathBuf;
 
 #[path = "../../examples/support/benchmark.rs"]
 pub mod benchmark;
-#[path = "../../examples/support/weighted_oracle.rs"]
-pub mod weighted_oracle;
 
 use tilepath::grid::{Cell, Connectivity, Cost, Direction, GridSize};
 use tilepath::scenario::generate::SplitMix64;
@@ -86,6 +84,45 @@ pub fn oracle_weighted_cost(
     diameter: u32,
     connectivity: Connectivity,
 ) -> Option<Cost> {
+    let mut found = None;
+    weighted_dijkstra(obstacles, weight, start, diameter, connectivity, |c, d| {
+        if c == goal {
+            found = Some(d);
+        }
+        c != goal
+    });
+    found
+}
+
+/// Optimal weighted costs from `start` to every cell, row-major, `None` where no path
+/// exists (everywhere when the agent cannot stand on `start`): the search of
+/// [`oracle_weighted_cost`] run to the end, for many goals per start.
+pub fn oracle_weighted_distances(
+    obstacles: &impl Scenario,
+    weight: impl Fn(Cell) -> Option<u8>,
+    start: Cell,
+    diameter: u32,
+    connectivity: Connectivity,
+) -> Vec<Option<Cost>> {
+    let size = obstacles.size();
+    let mut dist = vec![None; size.area()];
+    weighted_dijkstra(obstacles, weight, start, diameter, connectivity, |c, d| {
+        dist[size.index(c)] = Some(d);
+        true
+    });
+    dist
+}
+
+/// The oracle's Dijkstra: calls `settled(cell, cost)` for each cell in order of its
+/// optimal cost and stops when it returns false.
+fn weighted_dijkstra(
+    obstacles: &impl Scenario,
+    weight: impl Fn(Cell) -> Option<u8>,
+    start: Cell,
+    diameter: u32,
+    connectivity: Connectivity,
+    mut settled: impl FnMut(Cell, Cost) -> bool,
+) {
     let size = obstacles.size();
     let mut walls = BitGrid::new(size, false);
     for i in 0..size.area() {
@@ -102,8 +139,8 @@ pub fn oracle_weighted_cost(
     let layer = standing.layer(1).expect("diameter 1 exists");
     let step_ok = |a: Cell, b: Cell| validate_path(layer, &[a, b], a, b, connectivity).is_ok();
     let stands = |c: Cell| validate_path(layer, &[c], c, c, connectivity).is_ok();
-    if !stands(start) || !stands(goal) {
-        return None;
+    if !stands(start) {
+        return;
     }
     let w = |c: Cell| Cost::from(weight(c).expect("standable cells are passable"));
     let mut dist = vec![Cost::MAX; size.area()];
@@ -112,11 +149,11 @@ pub fn oracle_weighted_cost(
     heap.push(Reverse((0, start.x, start.y)));
     while let Some(Reverse((d, x, y))) = heap.pop() {
         let c = Cell::new(x, y);
-        if c == goal {
-            return Some(d);
-        }
         if d > dist[size.index(c)] {
             continue;
+        }
+        if !settled(c, d) {
+            return;
         }
         for &dir in connectivity.directions() {
             let n = c.step(dir);
@@ -130,7 +167,6 @@ pub fn oracle_weighted_cost(
             }
         }
     }
-    None
 }
 
 /// A random terrain grid from a seed: ids 0..`kinds`, in patches (each cell copies its
@@ -160,6 +196,17 @@ pub fn cost_of(path: &[Cell]) -> Cost {
             d.cost()
         })
         .sum()
+}
+
+/// Weighted cost of a king-move path written out from the model: each step's
+/// fixed-point length × (w(a) + w(b)) / 2. `None` when a step is not one king move or
+/// a cell has no weight (blocked terrain).
+pub fn weighted_cost_of(path: &[Cell], weight: impl Fn(Cell) -> Option<u8>) -> Option<Cost> {
+    path.windows(2).try_fold(0, |sum: Cost, w| {
+        let d = Direction::from_delta(w[1].x - w[0].x, w[1].y - w[0].y)?;
+        let (a, b) = (Cost::from(weight(w[0])?), Cost::from(weight(w[1])?));
+        Some(sum + d.cost() * (a + b) / 2)
+    })
 }
 
 /// The map as ASCII with the path drawn, for failure messages.
