@@ -166,6 +166,7 @@ pub fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: 
 #[derive(Default)]
 pub struct Total {
     pub queries: usize,
+    pub solved: usize,
     pub mismatches: usize,
     pub invalid: usize,
     pub wrong_cost: usize,
@@ -178,6 +179,7 @@ pub struct Total {
 impl Total {
     pub fn add(&mut self, t: &Tally) {
         self.queries += t.queries;
+        self.solved += t.solved;
         self.mismatches += t.mismatches;
         self.invalid += t.invalid;
         self.wrong_cost += t.wrong_cost;
@@ -200,9 +202,10 @@ impl Total {
         };
         let n = self.queries.max(1) as f64;
         println!(
-            "TOTAL algo={} queries={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} allocs_per_query={:.2} invalid={} wrong_cost={}",
+            "TOTAL algo={} queries={} solved={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} allocs_per_query={:.2} invalid={} wrong_cost={}",
             runner.name(),
             self.queries,
+            self.solved,
             self.sum_us / n,
             self.allocs as f64 / n,
             self.invalid,

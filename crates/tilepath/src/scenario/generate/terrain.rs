@@ -33,8 +33,9 @@ pub const WALL: TerrainId = b'@';
 /// - walls (`@`): one cluster per 900 cells, a solid rock or a small building (a ring
 ///   of wall with a one-cell door), never on water;
 /// - roads (`R`): `3 + (width + height) / 128` of them, edge to edge through jittered
-///   waypoints, 4-connected, the first two 2 cells wide; they cover everything, so they
-///   bridge rivers and cut through walls.
+///   waypoints, 4-connected, the first two 3 cells wide (a 3-wide agent can follow them
+///   from edge to edge); they cover everything, so they bridge rivers and cut through
+///   walls.
 ///
 /// Nothing is guaranteed to be connected: pick query ends in one component of the
 /// layer you search. Integer arithmetic only, so the same size and seed give the same
@@ -99,7 +100,7 @@ pub fn countryside(size: GridSize, seed: u64) -> TerrainMap {
     }
 
     for k in 0..3 + (w + h) / 128 {
-        road(&mut map, &mut rng, if k < 2 { 2 } else { 1 });
+        road(&mut map, &mut rng, if k < 2 { 3 } else { 1 });
     }
     map
 }
@@ -207,8 +208,8 @@ fn walls(map: &mut TerrainMap, rng: &mut SplitMix64) {
 }
 
 /// A road from a random point of one side to one of the opposite side through four
-/// jittered waypoints, each leg a 4-connected line; `width` 2 also paints the cell to
-/// the right and the one below.
+/// jittered waypoints, each leg a 4-connected line, each of its cells painted with the
+/// `width` × `width` square that has it as its top-left corner.
 fn road(map: &mut TerrainMap, rng: &mut SplitMix64, width: i32) {
     let size = map.size();
     let (w, h) = (size.width as i32, size.height as i32);
@@ -233,10 +234,10 @@ fn road(map: &mut TerrainMap, rng: &mut SplitMix64, width: i32) {
     points.push(end);
     for leg in points.windows(2) {
         line4(leg[0], leg[1], |c| {
-            map.set(c, ROAD);
-            if width > 1 {
-                map.set(Cell::new(c.x + 1, c.y), ROAD);
-                map.set(Cell::new(c.x, c.y + 1), ROAD);
+            for dy in 0..width {
+                for dx in 0..width {
+                    map.set(Cell::new(c.x + dx, c.y + dy), ROAD);
+                }
             }
         });
     }
@@ -345,6 +346,36 @@ mod tests {
             })
             .count();
         assert!(bridges > 0);
+    }
+
+    #[test]
+    fn a_3_wide_agent_on_roads_alone_crosses_the_map() {
+        use crate::scenario::CellRect;
+        use crate::scenario::movingai_terrain::TerrainSpec;
+        use crate::scenario::profile::ProfileId;
+        for seed in [1, 2, 5] {
+            let mut map = countryside(GridSize::new(256, 256), seed)
+                .into_scenario()
+                .unwrap();
+            let roads_only = TerrainSpec::parse("R=1,.=x,S=x").unwrap().profile();
+            map.set_profile(ProfileId(1), roads_only);
+            let layer = map.layer_for(ProfileId(1), 3).unwrap();
+            let mut spans: std::collections::HashMap<u32, CellRect> = Default::default();
+            for c in CellRect::of_size(map.size()).cells() {
+                if !layer.is_blocked(c) {
+                    let span = spans
+                        .entry(layer.components().label(c))
+                        .or_insert(CellRect::from_cell(c));
+                    span.include(c);
+                }
+            }
+            let widest = spans
+                .values()
+                .map(|r| (r.max.x - r.min.x).max(r.max.y - r.min.y))
+                .max()
+                .unwrap_or(0);
+            assert!(widest >= 230, "seed {seed}: widest road network {widest}");
+        }
     }
 
     #[test]
