@@ -33,9 +33,9 @@ pub const WALL: TerrainId = b'@';
 /// - walls (`@`): one cluster per 900 cells, a solid rock or a small building (a ring
 ///   of wall with a one-cell door), never on water;
 /// - roads (`R`): `3 + (width + height) / 128` of them, edge to edge through jittered
-///   waypoints, 4-connected, the first two 3 cells wide (a 3-wide agent can follow them
-///   from edge to edge); they cover everything, so they bridge rivers and cut through
-///   walls.
+///   waypoints, 4-connected; the first two, one top to bottom and one left to right,
+///   are 3 cells wide, so a 3-wide agent can follow them across every river; roads
+///   cover everything, so they bridge rivers and cut through walls.
 ///
 /// Nothing is guaranteed to be connected: pick query ends in one component of the
 /// layer you search. Integer arithmetic only, so the same size and seed give the same
@@ -100,7 +100,12 @@ pub fn countryside(size: GridSize, seed: u64) -> TerrainMap {
     }
 
     for k in 0..3 + (w + h) / 128 {
-        road(&mut map, &mut rng, if k < 2 { 3 } else { 1 });
+        let (width, vertical) = match k {
+            0 => (3, Some(true)),
+            1 => (3, Some(false)),
+            _ => (1, None),
+        };
+        road(&mut map, &mut rng, width, vertical);
     }
     map
 }
@@ -207,13 +212,14 @@ fn walls(map: &mut TerrainMap, rng: &mut SplitMix64) {
     }
 }
 
-/// A road from a random point of one side to one of the opposite side through four
+/// A road from a random point of one side to one of the opposite side (top to bottom
+/// when `vertical`, left to right when not, a coin toss when `None`) through four
 /// jittered waypoints, each leg a 4-connected line, each of its cells painted with the
 /// `width` × `width` square that has it as its top-left corner.
-fn road(map: &mut TerrainMap, rng: &mut SplitMix64, width: i32) {
+fn road(map: &mut TerrainMap, rng: &mut SplitMix64, width: i32, vertical: Option<bool>) {
     let size = map.size();
     let (w, h) = (size.width as i32, size.height as i32);
-    let (start, end) = if rng.chance(1, 2) {
+    let (start, end) = if vertical.unwrap_or_else(|| rng.chance(1, 2)) {
         (
             Cell::new(rng.range(0, w - 1), 0),
             Cell::new(rng.range(0, w - 1), h - 1),
