@@ -212,7 +212,8 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
         (Some(best), Ok(stats)) => {
             let valid = validate_path(layer, pf.path(), case.start, case.goal, case.connectivity);
             prop_assert!(valid.is_ok(), "invalid path ({valid:?}): {}", shown());
-            let recomputed = weighted_cost_of(pf.path(), |c| case.weight(c).unwrap());
+            let recomputed = common::weighted_cost_of(pf.path(), |c| case.weight(c))
+                .expect("a valid path crosses passable cells only");
             prop_assert_eq!(stats.cost, recomputed, "reported cost differs: {}", shown());
             if case.terrain.is_none() {
                 prop_assert_eq!(stats.cost, cost_of(pf.path()));
@@ -246,7 +247,7 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
                 let steps = (dx.abs().max(dy.abs()) - 1.0).max(0.0);
                 // A single step keeps its exact cost; a shortcut costs at most length × max.
                 travel += if steps == 0.0 {
-                    cost_to_f64(weighted_cost_of(s, |c| case.weight(c).unwrap()))
+                    cost_to_f64(common::weighted_cost_of(s, |c| case.weight(c)).unwrap_or(u64::MAX))
                 } else {
                     (dx * dx + dy * dy).sqrt() * f64::from(max.unwrap_or(u8::MAX))
                 };
@@ -260,17 +261,6 @@ fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
-}
-
-/// Weighted cost of a king-move path written out from the model: length × (w(a) + w(b)) / 2.
-fn weighted_cost_of(path: &[Cell], weight: impl Fn(Cell) -> u8) -> tilepath::grid::Cost {
-    path.windows(2)
-        .map(|w| {
-            let d = tilepath::grid::Direction::from_delta(w[1].x - w[0].x, w[1].y - w[0].y)
-                .expect("adjacent steps");
-            d.cost() * (u64::from(weight(w[0])) + u64::from(weight(w[1]))) / 2
-        })
-        .sum()
 }
 
 macro_rules! differential {
