@@ -41,6 +41,7 @@ pub mod generate;
 mod layer;
 mod lines;
 pub mod movingai;
+mod nearest;
 mod profile;
 mod rect;
 mod weights;

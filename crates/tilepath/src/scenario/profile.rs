@@ -60,7 +60,10 @@ impl fmt::Display for ProfileId {
 /// assert_eq!(infantry.weight(WATER), None);
 /// ```
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[cfg_attr(feature = "bevy_reflect", reflect(opaque, Clone, PartialEq, Hash, Debug))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    reflect(opaque, Clone, PartialEq, Hash, Debug)
+)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct MovementProfile {
     /// Weight per terrain id; 0 means blocked.

@@ -72,13 +72,23 @@ pub(crate) fn search(
     costs: impl StepCosts,
 ) -> Result<(), PathError> {
     let goal = query.goal;
-    let goal_i = s.index(goal);
+    let radius = i64::from(query.goal_radius);
     let start_i = s.index(query.start);
     let conn = query.connectivity;
     let octile = conn == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
     let scale = costs.heuristic_scale();
-    let h = |c: Cell| conn.heuristic(c, goal) * scale;
+    // The distance to the nearest cell of the goal area (the goal itself for radius 0):
+    // a distance to a set, so still consistent.
+    let h = |c: Cell| {
+        if radius == 0 {
+            return conn.heuristic(c, goal) * scale;
+        }
+        let clamp = |v: i32, g: i32| {
+            (i64::from(v)).clamp(i64::from(g) - radius, i64::from(g) + radius) as i32
+        };
+        conn.heuristic(c, Cell::new(clamp(c.x, goal.x), clamp(c.y, goal.y))) * scale
+    };
     let offsets = s.step_offsets();
     s.reserve_heap();
     a.next.clear();
@@ -93,12 +103,12 @@ pub(crate) fn search(
                 None => break,
             },
         };
-        if i == goal_i {
-            return s.build_path(goal_i, costs);
+        let c = s.cell(i);
+        if c.chebyshev(goal) as i64 <= radius {
+            return s.build_path(i, costs);
         }
         s.close(i);
         s.tick()?;
-        let c = s.cell(i);
         let g = s.g(i);
         let f = g + h(c);
         let mut relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState| {

@@ -8,7 +8,7 @@ use super::query::{Algorithm, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
 use crate::grid::{Cell, Connectivity, Cost};
-use crate::scenario::{CachedScenario, Layer, Weights};
+use crate::scenario::{CachedScenario, CellRect, Layer, Weights};
 use crate::smoothing;
 
 /// What a successful search reports; the cells are in [`Pathfinder::path`].
@@ -25,6 +25,13 @@ pub struct PathStats {
     pub smoothed_length: f64,
     /// Nodes expanded (cells taken off the open list, or traced for evasion).
     pub expanded: u32,
+    /// The cell the path starts from: the query's start, or the nearest standable cell
+    /// when the start was blocked and [`PathQuery::nearest_start`] allowed moving it.
+    pub start: Cell,
+    /// The cell the path ends on: the goal, a cell of the goal area
+    /// ([`PathQuery::goal_radius`]), or the nearest reachable cell
+    /// ([`PathQuery::nearest_goal`]).
+    pub reached: Cell,
 }
 
 /// A pathfinder that owns all its search buffers and reuses them between queries.
@@ -127,34 +134,20 @@ impl Pathfinder {
                 .ok_or(PathError::InvalidDiameter {
                     diameter: query.diameter,
                 })?;
-        for cell in [query.start, query.goal] {
-            if !size.contains(cell) {
-                return Err(PathError::OutOfBounds { cell });
-            }
-        }
-        if layer.is_blocked(query.start) {
-            return Err(PathError::StartBlocked {
-                cell: query.start,
-                diameter: query.diameter,
-            });
-        }
-        if layer.is_blocked(query.goal) {
-            return Err(PathError::GoalBlocked {
-                cell: query.goal,
-                diameter: query.diameter,
-            });
-        }
-        if !layer.components().connected(query.start, query.goal) {
-            return Err(PathError::Unreachable);
-        }
-        if query.start == query.goal {
+        let query = &Self::settle_ends(layer, query)?;
+        if query.in_goal_area(query.start) {
             self.state.path.push(query.start);
         } else if let Err(e) = self.run(layer, weights, query) {
             self.state.path.clear();
             return Err(e);
         }
         debug_assert_eq!(self.state.path.first(), Some(&query.start));
-        debug_assert_eq!(self.state.path.last(), Some(&query.goal));
+        debug_assert!(
+            self.state
+                .path
+                .last()
+                .is_some_and(|&c| query.in_goal_area(c))
+        );
         let cost = weights.path_cost(&self.state.path).unwrap_or(Cost::MAX);
         let length = crate::grid::path_length(&self.state.path);
         let smoothed_length = if query.smooth {
@@ -169,14 +162,81 @@ impl Pathfinder {
             length,
             smoothed_length,
             expanded: self.state.expanded(),
+            start: query.start,
+            reached: self.state.path.last().copied().unwrap_or(query.goal),
         })
+    }
+
+    /// Checks the ends of `query` on `layer` and returns the query the algorithm runs:
+    /// the start moved to the nearest standable cell and the goal to the nearest
+    /// reachable one when the query allows it, and a goal area that only the best-first
+    /// engine supports turned into its nearest reachable cell for the other algorithms.
+    fn settle_ends(layer: &Layer, query: &PathQuery) -> Result<PathQuery, PathError> {
+        let size = layer.size();
+        let mut q = *query;
+        if !size.contains(q.start) {
+            return Err(PathError::OutOfBounds { cell: q.start });
+        }
+        if !size.contains(q.goal) && !q.nearest_goal {
+            return Err(PathError::OutOfBounds { cell: q.goal });
+        }
+        let start_blocked = PathError::StartBlocked {
+            cell: q.start,
+            diameter: q.diameter,
+        };
+        if layer.is_blocked(q.start) {
+            if !q.nearest_start {
+                return Err(start_blocked);
+            }
+            q.start = layer.nearest_free(q.start, |_| true).ok_or(start_blocked)?;
+        }
+        let label = layer.components().label(q.start);
+        let reachable = |c: Cell| layer.components().label(c) == label;
+        let area_reachable = if q.goal_radius == 0 {
+            size.contains(q.goal) && reachable(q.goal)
+        } else {
+            goal_area(&q, size).cells().any(&reachable)
+        };
+        if !area_reachable {
+            if q.nearest_goal {
+                q.goal = layer
+                    .nearest_reachable(q.start, q.goal)
+                    .ok_or(PathError::Unreachable)?;
+                q.goal_radius = 0;
+            } else if q.goal_radius == 0 && layer.is_blocked(q.goal) {
+                return Err(PathError::GoalBlocked {
+                    cell: q.goal,
+                    diameter: q.diameter,
+                });
+            } else {
+                return Err(PathError::Unreachable);
+            }
+        }
+        let engine_handles_area = matches!(
+            q.algorithm,
+            Algorithm::Auto
+                | Algorithm::AStar
+                | Algorithm::Jps
+                | Algorithm::Dijkstra
+                | Algorithm::BestFirst
+        );
+        if q.goal_radius > 0 && !engine_handles_area {
+            let goal = q.goal;
+            q.goal = layer
+                .nearest_free(goal, |c| c.chebyshev(goal) <= q.goal_radius && reachable(c))
+                .ok_or(PathError::Unreachable)?;
+            q.goal_radius = 0;
+        }
+        Ok(q)
     }
 
     /// The algorithm that runs for `query` on a layer with `weights`: [`Algorithm::Auto`]
     /// resolved, and [`Algorithm::Jps`] replaced by A* where it would not be exact
     /// (cardinal moves, or a layer whose passable cells weigh differently).
     pub fn resolve(query: &PathQuery, weights: &Weights<'_>) -> Algorithm {
-        let jps_fits = query.connectivity == Connectivity::Octile && weights.uniform().is_some();
+        let jps_fits = query.connectivity == Connectivity::Octile
+            && weights.uniform().is_some()
+            && query.goal_radius == 0;
         match query.algorithm {
             Algorithm::Auto | Algorithm::Jps if jps_fits => Algorithm::Jps,
             Algorithm::Auto | Algorithm::Jps => Algorithm::AStar,
@@ -260,4 +320,10 @@ impl Pathfinder {
             + self.evasion.memory_bytes()
             + self.waypoints.capacity() * size_of::<Cell>()
     }
+}
+
+/// The goal area of `query` clipped to the map.
+fn goal_area(query: &PathQuery, size: crate::grid::GridSize) -> CellRect {
+    let r = i64::from(query.goal_radius);
+    CellRect::from_cell(query.goal).grow_clip(r, r, size)
 }

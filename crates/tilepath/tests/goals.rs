@@ -1,0 +1,186 @@
+//! Goal areas, nearest reachable goals and nearest standable starts against the plain oracle.
+//!
+//! Random grids up to 90 cells long; for each case the oracle is the plain Dijkstra of
+//! `common` run to every cell of the area (or every cell of the map for the nearest
+//! goal), so nothing of the pathfinder's component or ring logic is reused.
+
+mod common;
+
+use common::{oracle_cost, picture, random_grid};
+use tilepath::grid::{Cell, Connectivity, GridSize};
+use tilepath::prelude::*;
+use tilepath::scenario::{BitGrid, CellRect};
+use tilepath::search::validate_path;
+
+/// Optimal cost from `start` to each on-map cell of `cells`, best first by (cost, y, x).
+fn best_of(
+    bits: &BitGrid,
+    start: Cell,
+    cells: impl Iterator<Item = Cell>,
+    diameter: u32,
+) -> Option<(tilepath::grid::Cost, Cell)> {
+    let scenario = common::ascii(&picture(bits, &[]));
+    cells
+        .filter_map(|c| {
+            oracle_cost(&scenario, start, c, diameter, Connectivity::Octile).map(|cost| (cost, c))
+        })
+        .min_by_key(|&(cost, c)| (cost, c.y, c.x))
+}
+
+fn octile(a: Cell, b: Cell) -> tilepath::grid::Cost {
+    Connectivity::Octile.heuristic(a, b)
+}
+
+#[test]
+fn goal_areas_nearest_goals_and_nearest_starts_match_the_oracle() {
+    let mut counts = [0usize; 4];
+    for seed in 0..160u64 {
+        let size = GridSize::new(8 + (seed as u32 * 7) % 80, 6 + (seed as u32 * 3) % 14);
+        let bits = random_grid(size, 20 + (seed % 4) as u32 * 8, seed);
+        let map = CachedScenario::from_bits(bits.clone()).unwrap();
+        let (w, h) = (size.width as i32, size.height as i32);
+        let start = Cell::new((seed as i32 * 5) % w, (seed as i32 * 3) % h);
+        let goal = Cell::new(
+            w - 1 - (seed as i32 * 11) % w,
+            h - 1 - (seed as i32 * 7) % h,
+        );
+        let diameter = [1, 1, 2, 3][seed as usize % 4];
+        let radius = (seed % 4) as u32;
+        let layer = map.layer(diameter).unwrap();
+        let area = CellRect::from_cell(goal).grow_clip(radius.into(), radius.into(), size);
+        let shown = |what: &str, got: &dyn std::fmt::Debug| {
+            format!(
+                "seed {seed} d {diameter} r {radius} {start} -> {goal}: {what} {got:?}{}",
+                picture(&bits, &[start, goal])
+            )
+        };
+        let mut pf = Pathfinder::new();
+        for algorithm in [
+            Algorithm::Auto,
+            Algorithm::AStar,
+            Algorithm::Dijkstra,
+            Algorithm::Bfs,
+            Algorithm::Evasion,
+        ] {
+            let q = PathQuery::new(start, goal)
+                .algorithm(algorithm)
+                .diameter(diameter)
+                .goal_radius(radius)
+                .nearest_start(true)
+                .nearest_goal(true);
+            let got = pf.find(&map, &q);
+            // The start the oracle expects: the standable cell nearest to `start`.
+            let from = CellRect::of_size(size)
+                .cells()
+                .filter(|&c| !layer.is_blocked(c))
+                .min_by_key(|&c| (octile(c, start), c.y, c.x));
+            let Some(from) = from else {
+                assert!(got.is_err(), "{}", shown("nothing standable, got", &got));
+                continue;
+            };
+            let stats = got.unwrap_or_else(|e| panic!("{}", shown("failed", &e)));
+            assert_eq!(stats.start, from, "{}", shown("start", &stats));
+            let path = pf.path();
+            assert_eq!(path.first(), Some(&from));
+            assert_eq!(path.last(), Some(&stats.reached));
+            assert!(validate_path(layer, path, from, stats.reached, Connectivity::Octile).is_ok());
+            let in_area = best_of(&bits, from, area.cells(), diameter);
+            match in_area {
+                Some((cost, _)) => {
+                    assert!(
+                        stats.reached.chebyshev(goal) <= radius,
+                        "{}",
+                        shown("left the area", &stats)
+                    );
+                    if algorithm.is_optimal() {
+                        assert_eq!(stats.cost, cost, "{}", shown("not optimal", &stats));
+                    }
+                    counts[if radius == 0 { 0 } else { 1 }] += 1;
+                }
+                None => {
+                    // Nearest reachable by octile distance to the goal (ties by y, x).
+                    let reachable = best_of(&bits, from, std::iter::once(from), diameter).is_some();
+                    assert!(reachable);
+                    let scenario = common::ascii(&picture(&bits, &[]));
+                    let nearest = CellRect::of_size(size)
+                        .cells()
+                        .filter(|&c| {
+                            oracle_cost(&scenario, from, c, diameter, Connectivity::Octile)
+                                .is_some()
+                        })
+                        .min_by_key(|&c| (octile(c, goal), c.y, c.x))
+                        .unwrap();
+                    assert_eq!(stats.reached, nearest, "{}", shown("nearest goal", &stats));
+                    if algorithm.is_optimal() {
+                        let cost =
+                            oracle_cost(&scenario, from, nearest, diameter, Connectivity::Octile);
+                        assert_eq!(Some(stats.cost), cost, "{}", shown("not optimal", &stats));
+                    }
+                    counts[2] += 1;
+                }
+            }
+            if from != start {
+                counts[3] += 1;
+            }
+        }
+    }
+    println!(
+        "goal cells {}, goal areas {}, nearest reachable goals {}, moved starts {}",
+        counts[0], counts[1], counts[2], counts[3]
+    );
+    assert!(
+        counts.iter().all(|&n| n > 20),
+        "every kind of case occurs: {counts:?}"
+    );
+}
+
+#[test]
+fn without_the_options_blocked_ends_and_unreachable_areas_are_errors() {
+    let map = CachedScenario::from_ascii(
+        "
+        ..#...
+        ..#.#.
+        ..#...
+        ",
+    )
+    .unwrap();
+    let mut pf = Pathfinder::new();
+    let q = |s: (i32, i32), g: (i32, i32)| PathQuery::new(Cell::from(s), Cell::from(g));
+    assert_eq!(
+        pf.find(&map, &q((2, 0), (0, 0))),
+        Err(PathError::StartBlocked {
+            cell: Cell::new(2, 0),
+            diameter: 1
+        })
+    );
+    assert_eq!(
+        pf.find(&map, &q((0, 0), (4, 1))),
+        Err(PathError::GoalBlocked {
+            cell: Cell::new(4, 1),
+            diameter: 1
+        })
+    );
+    assert_eq!(
+        pf.find(&map, &q((0, 0), (4, 1)).goal_radius(1)),
+        Err(PathError::Unreachable)
+    );
+    // Inside the ring around the pillar: the area of radius 1 around the pillar is reachable.
+    let stats = pf.find(&map, &q((3, 0), (4, 1)).goal_radius(1)).unwrap();
+    assert_eq!((stats.reached, stats.cost), (Cell::new(3, 0), 0));
+    // The nearest reachable cell to the pillar from the left half: (1, 1), by octile distance.
+    let stats = pf
+        .find(&map, &q((0, 0), (4, 1)).nearest_goal(true))
+        .unwrap();
+    assert_eq!(stats.reached, Cell::new(1, 1));
+    // Off the map with nearest_goal: the nearest reachable cell.
+    let stats = pf
+        .find(&map, &q((0, 0), (-5, 2)).nearest_goal(true))
+        .unwrap();
+    assert_eq!(stats.reached, Cell::new(0, 2));
+    assert_eq!(
+        pf.find(&map, &q((0, 0), (-5, 2))),
+        Err(PathError::OutOfBounds {
+            cell: Cell::new(-5, 2)
+        })
+    );
+}
