@@ -184,3 +184,89 @@ fn without_the_options_blocked_ends_and_unreachable_areas_are_errors() {
         })
     );
 }
+
+#[test]
+fn sliced_searches_end_exactly_like_whole_ones() {
+    use tilepath::search::Progress;
+    let mut sliced_runs = 0;
+    for seed in 0..30u64 {
+        let size = GridSize::new(120, 40 + seed as u32 % 30);
+        let bits = random_grid(size, 25, seed);
+        let mut map = CachedScenario::from_bits(bits.clone()).unwrap();
+        let start = Cell::new(1, 1);
+        let goal = Cell::new(118, size.height as i32 - 2);
+        for algorithm in [
+            Algorithm::Auto,
+            Algorithm::AStar,
+            Algorithm::Jps,
+            Algorithm::Dijkstra,
+            Algorithm::BestFirst,
+            Algorithm::Bfs,
+        ] {
+            let q = PathQuery::new(start, goal)
+                .algorithm(algorithm)
+                .nearest_start(true)
+                .nearest_goal(true);
+            let mut whole = Pathfinder::new();
+            let expected = whole.find(&map, &q);
+            let mut pf = Pathfinder::new();
+            let budget = 1 + (seed as u32 % 7) * 13;
+            let mut progress = pf.start(&map, &q, budget);
+            let mut slices = 1;
+            let mut before = 0;
+            // One expansion may count a batch of nodes (a JPS diagonal walk expands the
+            // diagonal jump points it meets), at most one per cell of a map diagonal.
+            let batch = size.width.max(size.height);
+            while let Ok(Progress::Suspended { expanded }) = progress {
+                assert!(pf.is_suspended());
+                assert!(
+                    expanded >= before + budget && expanded <= before + budget + batch,
+                    "slice {slices} of {budget} went from {before} to {expanded}"
+                );
+                before = expanded;
+                progress = pf.resume(&map, budget);
+                slices += 1;
+            }
+            let got = progress.map(|p| match p {
+                Progress::Done(stats) => stats,
+                Progress::Suspended { .. } => unreachable!(),
+            });
+            assert_eq!(
+                got,
+                expected,
+                "seed {seed} {algorithm}{}",
+                picture(&bits, &[start, goal])
+            );
+            assert_eq!(pf.path(), whole.path());
+            assert!(!pf.is_suspended());
+            sliced_runs += usize::from(slices > 2);
+        }
+        // An edit between slices restarts the search on the new map.
+        let q = PathQuery::new(start, goal)
+            .nearest_start(true)
+            .nearest_goal(true);
+        let mut pf = Pathfinder::new();
+        if let Ok(Progress::Suspended { .. }) = pf.start(&map, &q, 5) {
+            map.set_obstacle(
+                Cell::new(60, 10),
+                !map.obstacles().get_or(Cell::new(60, 10), true),
+            );
+            let mut progress = pf.resume(&map, 5);
+            while let Ok(Progress::Suspended { .. }) = progress {
+                progress = pf.resume(&map, 5);
+            }
+            let Ok(Progress::Done(stats)) = progress else {
+                panic!("{progress:?}")
+            };
+            assert_eq!(Ok(stats), Pathfinder::new().find(&map, &q));
+        }
+    }
+    assert!(
+        sliced_runs > 50,
+        "most searches took several slices: {sliced_runs}"
+    );
+    assert_eq!(
+        Pathfinder::new().resume(&CachedScenario::new(GridSize::new(2, 2)).unwrap(), 9),
+        Err(PathError::NothingToResume)
+    );
+}

@@ -27,6 +27,6 @@ mod uninformed;
 mod validate;
 
 pub use heap::IndexedHeap;
-pub use pathfinder::{PathStats, Pathfinder};
+pub use pathfinder::{PathStats, Pathfinder, Progress};
 pub use query::{Algorithm, Limit, Limits, PathError, PathQuery, UnknownAlgorithm};
 pub use validate::{InvalidPath, validate_path};

@@ -326,6 +326,8 @@ pub enum PathError {
     },
     /// Start and goal are in different connected components: no path exists.
     Unreachable,
+    /// [`crate::search::Pathfinder::resume`] was called with no search suspended.
+    NothingToResume,
     /// A limit stopped the search before it found a path.
     LimitReached {
         /// Which limit.
@@ -363,6 +365,7 @@ impl fmt::Display for PathError {
                 write!(f, "{profile} is not registered on the map")
             }
             PathError::Unreachable => write!(f, "the goal cannot be reached from the start"),
+            PathError::NothingToResume => write!(f, "no suspended search to resume"),
             PathError::LimitReached { limit, expanded } => {
                 write!(
                     f,
