@@ -270,3 +270,66 @@ fn sliced_searches_end_exactly_like_whole_ones() {
         Err(PathError::NothingToResume)
     );
 }
+
+#[test]
+fn distance_fields_answer_like_each_units_own_optimal_search() {
+    use tilepath::scenario::{MovementProfile, ProfileId};
+    use tilepath::search::DistanceField;
+    let mut checked = 0;
+    for seed in 0..12u64 {
+        let size = GridSize::new(90, 50);
+        let bits = random_grid(size, 12, seed);
+        let terrain = common::random_terrain(size, 3, seed);
+        let mut map = CachedScenario::from_bits_and_terrain(bits.clone(), terrain).unwrap();
+        let profile = ProfileId(1);
+        map.set_profile(
+            profile,
+            MovementProfile::new().with_weight(1, 3).with_weight(2, 7),
+        );
+        let diameter = 1 + (seed % 3) as u32;
+        let layer = map.layer_for(profile, diameter).unwrap();
+        let Some(goal) = layer.nearest_free(Cell::new(45, 25), |_| true) else {
+            continue;
+        };
+        let mut field = DistanceField::new(&map, goal, profile, diameter).unwrap();
+        let mut slices = 0;
+        while !field.grow(&map, 97) {
+            slices += 1;
+        }
+        // Each slice settles 97 cells until the last.
+        assert_eq!(
+            slices,
+            field.expanded().div_ceil(97).saturating_sub(1) as usize
+        );
+        let mut pf = Pathfinder::new();
+        let mut path = Vec::new();
+        for i in 0..60 {
+            let from = Cell::new((i * 37) % 90, (i * 13) % 50);
+            let q = PathQuery::new(from, goal)
+                .diameter(diameter)
+                .profile(profile);
+            let own = pf.find(&map, &q).ok().map(|s| s.cost);
+            let fielded = field.path_from(&map, from, &mut path);
+            assert_eq!(
+                fielded,
+                own,
+                "seed {seed} from {from}{}",
+                picture(&bits, &[from, goal])
+            );
+            if fielded.is_some() {
+                assert!(validate_path(layer, &path, from, goal, Connectivity::Octile).is_ok());
+                checked += 1;
+            }
+        }
+        let corner = Cell::new(0, 0);
+        map.set_obstacle(corner, !map.obstacles().get_or(corner, true));
+        assert!(!field.is_current(&map));
+        assert_eq!(
+            field.path_from(&map, goal, &mut path),
+            None,
+            "a stale field answers nothing"
+        );
+    }
+    assert!(checked > 250, "{checked}");
+    println!("{checked} field paths equal their own optimal searches");
+}
