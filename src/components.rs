@@ -1,11 +1,15 @@
 //! ECS data of the plugin: the [`NavGrid`] map resource, path requests, results and messages.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use bevy::prelude::*;
 
 use crate::grid::{Cell, Connectivity, GridSize};
-use crate::scenario::{CachedScenario, CellRect, MapError, Scenario};
+use crate::profiles::MovementProfiles;
+use crate::scenario::{
+    CachedScenario, CellRect, MapEdit, MapError, MovementProfile, ProfileId, Scenario, TerrainId,
+};
 use crate::search::{Algorithm, Limits, PathError};
 
 /// Who maintains a [`NavGrid`].
@@ -67,10 +71,17 @@ pub(crate) enum GridSource {
 /// # Generation
 ///
 /// [`NavGrid::generation`] is the plugin's one map generation: it counts every change of
-/// obstacles, size or placement, is stamped on [`FoundPath::generation`] and on
-/// [`NavGridChanged::generation`]. (The core map's own `CachedScenario::generation`
-/// counts only obstacle edits of that map object and restarts with a new map; the plugin
-/// never reads it.)
+/// obstacles, terrain, movement profiles, size or placement, is stamped on
+/// [`FoundPath::generation`] and on [`NavGridChanged::generation`]. (The core map's own
+/// `CachedScenario::generation` counts the edits of that map object and restarts with a
+/// new map; the plugin never reads it.)
+///
+/// # Terrain and profiles
+///
+/// Each cell has a [`TerrainId`] (0 unless set): from tilemaps (see
+/// [`crate::tilemap`]) or [`NavGrid::apply_map_edits`]. The plugin registers the
+/// [`MovementProfiles`] resource on the map; a request's profile decides what each
+/// terrain costs or forbids ([`NavGrid::is_blocked_for`], [`NavGrid::weight`]).
 #[derive(Resource, Reflect)]
 #[reflect(Resource, from_reflect = false)]
 pub struct NavGrid {
@@ -82,13 +93,18 @@ pub struct NavGrid {
     #[reflect(ignore)]
     log: Vec<NavGridChanged>,
     #[reflect(ignore)]
-    edits: Vec<(Cell, bool)>,
+    edits: Vec<MapEdit>,
+    /// Profiles the plugin registered, by id, re-registered on a new map.
+    #[reflect(ignore)]
+    profiles: Vec<Option<MovementProfile>>,
     #[reflect(ignore)]
     source: GridSource,
 }
 
-/// Announces a change of the [`NavGrid`]: obstacles edited (by collision layers or
-/// [`NavGrid::apply_edits`]), or a whole new map, size or placement.
+/// Announces a change of the [`NavGrid`]: obstacles or terrain edited (by collision
+/// layers, [`NavGrid::apply_edits`] or [`NavGrid::apply_map_edits`]), movement profiles
+/// added, changed or removed ([`MovementProfiles`]), or a whole new map, size or
+/// placement.
 ///
 /// Sent in [`crate::plugin::TilepathSystems::Replan`] for every change recorded since
 /// the set last ran, oldest first, and once with `whole_map` when a grid appears (a grid
@@ -112,7 +128,7 @@ pub struct NavGrid {
 /// assert_eq!(seen[1].cells, vec![Cell::new(2, 1)]);
 /// assert_eq!(seen[1].generation, 1);
 /// ```
-#[derive(Message, Clone, Debug, PartialEq)]
+#[derive(Message, Clone, Debug, Default, PartialEq)]
 pub struct NavGridChanged {
     /// [`NavGrid::generation`] after the change.
     pub generation: u64,
@@ -120,9 +136,23 @@ pub struct NavGridChanged {
     pub area: CellRect,
     /// The cells whose obstacle state flipped (empty when `whole_map`).
     pub cells: Vec<Cell>,
+    /// The cells whose terrain id changed (empty when `whole_map` or when no terrain
+    /// changed): step costs near them may differ for every profile, and profiles that
+    /// block a terrain may find them blocked or free now.
+    pub terrain: Vec<Cell>,
+    /// The movement profiles added, changed or removed ([`MovementProfiles`]): every
+    /// path planned with one of them may be stale anywhere on the map.
+    pub profiles: Vec<ProfileId>,
     /// True for a new map, a resize or a move of the grid: every cell and world position
     /// may mean something else now.
     pub whole_map: bool,
+}
+
+impl NavGridChanged {
+    /// True when some cell's terrain changed.
+    pub fn terrain_changed(&self) -> bool {
+        !self.terrain.is_empty()
+    }
 }
 
 impl FromReflect for NavGrid {
@@ -156,6 +186,7 @@ impl NavGrid {
             generation: 0,
             log: Vec::new(),
             edits: Vec::new(),
+            profiles: Vec::new(),
             source: GridSource::Manual,
         }
     }
@@ -202,8 +233,8 @@ impl NavGrid {
         self.tile_size
     }
 
-    /// The plugin's map generation: increases by one with every change of obstacles, size
-    /// or placement (see [Generation](NavGrid#generation)).
+    /// The plugin's map generation: increases by one with every change of obstacles,
+    /// terrain, profiles, size or placement (see [Generation](NavGrid#generation)).
     #[inline]
     pub fn generation(&self) -> u64 {
         self.generation
@@ -267,11 +298,32 @@ impl NavGrid {
     }
 
     /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an
-    /// obstacle within its footprint, or an unsupported diameter).
+    /// obstacle within its footprint, or an unsupported diameter), with the default
+    /// profile (terrain never blocks it).
     pub fn is_blocked(&self, cell: Cell, diameter: u32) -> bool {
+        self.is_blocked_for(cell, diameter, ProfileId::DEFAULT)
+    }
+
+    /// True when an agent of `diameter` cells moving with `profile` cannot stand on `cell`:
+    /// off the map, an obstacle or a terrain the profile blocks within its footprint, an
+    /// unsupported diameter, or a profile not registered on the map.
+    pub fn is_blocked_for(&self, cell: Cell, diameter: u32, profile: ProfileId) -> bool {
         self.scenario
-            .layer(diameter)
+            .layer_for(profile, diameter)
             .is_none_or(|layer| layer.is_blocked(cell))
+    }
+
+    /// The terrain id of `cell` (0 off the map and where none was set).
+    pub fn terrain(&self, cell: Cell) -> TerrainId {
+        self.scenario.terrain(cell)
+    }
+
+    /// The weight (1..=255) `profile` gives `cell`'s terrain, or `None` when the terrain
+    /// is blocked for it, the cell is off the map or the profile is not registered.
+    /// Obstacles are not looked at.
+    pub fn weight(&self, cell: Cell, profile: ProfileId) -> Option<u8> {
+        let w = self.scenario.weights(profile)?.at(cell)?;
+        (w > 0).then_some(w)
     }
 
     /// Sets obstacles directly; returns what changed (a copy of the [`NavGridChanged`]
@@ -283,24 +335,118 @@ impl NavGrid {
         &mut self,
         edits: impl IntoIterator<Item = (Cell, bool)>,
     ) -> Option<NavGridChanged> {
+        self.apply_map_edits(
+            edits
+                .into_iter()
+                .map(|(cell, blocked)| MapEdit::Obstacle(cell, blocked)),
+        )
+    }
+
+    /// Sets obstacles and terrain ids, in order; returns what changed (a copy of the
+    /// [`NavGridChanged`] message it records, with the cells whose obstacle state flipped
+    /// and those whose terrain changed), or `None` when nothing did. Edits off the map are
+    /// ignored. Pass all the edits of a frame in one call (see
+    /// [`CachedScenario::apply_edits`] for what an edit costs).
+    ///
+    /// A found path is re-planned when a flipped cell lies within its agent's footprint
+    /// of the path, or a cell whose terrain changed lies within the footprint plus one
+    /// cell: the path crosses it or passes next to it, so its cost or a cheaper way may
+    /// have changed.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_tilepath::prelude::*;
+    /// use bevy_tilepath::scenario::MapEdit;
+    ///
+    /// let mut grid = NavGrid::from_ascii("....\n....", Vec2::ZERO, Vec2::ONE).unwrap();
+    /// let change = grid
+    ///     .apply_map_edits([MapEdit::Terrain(Cell::new(1, 1), 4), MapEdit::Obstacle(Cell::new(3, 0), true)])
+    ///     .unwrap();
+    /// assert_eq!(change.terrain, vec![Cell::new(1, 1)]);
+    /// assert_eq!(change.cells, vec![Cell::new(3, 0)]);
+    /// assert_eq!(grid.terrain(Cell::new(1, 1)), 4);
+    /// ```
+    pub fn apply_map_edits(
+        &mut self,
+        edits: impl IntoIterator<Item = MapEdit>,
+    ) -> Option<NavGridChanged> {
         self.edits.clear();
         self.edits.extend(edits);
         let size = self.scenario.size();
-        let mut before: Vec<(Cell, bool)> = self
+        let mut before: Vec<(Cell, bool, TerrainId)> = self
             .edits
             .iter()
-            .filter(|(cell, _)| size.contains(*cell))
-            .map(|&(cell, _)| (cell, self.scenario.is_obstacle(cell)))
+            .map(|edit| match *edit {
+                MapEdit::Obstacle(cell, _) | MapEdit::Terrain(cell, _) => cell,
+            })
+            .filter(|&cell| size.contains(cell))
+            .map(|cell| {
+                (
+                    cell,
+                    self.scenario.is_obstacle(cell),
+                    self.scenario.terrain(cell),
+                )
+            })
             .collect();
-        before.sort_unstable_by_key(|(cell, _)| (cell.y, cell.x));
-        before.dedup_by_key(|(cell, _)| *cell);
-        let change = self.scenario.apply(self.edits.iter().copied())?;
+        before.sort_unstable_by_key(|(cell, ..)| (cell.y, cell.x));
+        before.dedup_by_key(|(cell, ..)| *cell);
+        let change = self.scenario.apply_edits(self.edits.iter().copied())?;
         let flipped = before
-            .into_iter()
-            .filter(|&(cell, was)| self.scenario.is_obstacle(cell) != was)
-            .map(|(cell, _)| cell)
+            .iter()
+            .filter(|&&(cell, was, _)| self.scenario.is_obstacle(cell) != was)
+            .map(|&(cell, ..)| cell)
             .collect();
-        Some(self.record(change.cells, flipped, false))
+        let terrain = before
+            .iter()
+            .filter(|&&(cell, _, was)| self.scenario.terrain(cell) != was)
+            .map(|&(cell, ..)| cell)
+            .collect();
+        Some(self.record(NavGridChanged {
+            area: change.cells,
+            cells: flipped,
+            terrain,
+            ..NavGridChanged::default()
+        }))
+    }
+
+    /// Registers the profiles of `profiles` on the map (those that differ from what the
+    /// map holds under their id); records the ids added, changed or removed since the
+    /// last call. `None` when nothing changed, and on the first call (a new grid: every
+    /// path is planned anyway).
+    pub(crate) fn sync_profiles(&mut self, profiles: &MovementProfiles) -> Option<NavGridChanged> {
+        let first = self.profiles.is_empty();
+        let mut changed = Vec::new();
+        let count = self.profiles.len().max(
+            profiles
+                .iter()
+                .last()
+                .map_or(0, |(id, _)| usize::from(id.0) + 1),
+        );
+        self.profiles.resize(count, None);
+        for (index, known) in self.profiles.iter_mut().enumerate() {
+            let id = ProfileId(index as u8);
+            let wanted = profiles.by_id(id);
+            if let Some(profile) = wanted
+                && self.scenario.profile(id) != Some(profile)
+            {
+                self.scenario.set_profile(id, profile.clone());
+            }
+            if known.as_ref() != wanted {
+                *known = wanted.cloned();
+                changed.push(id);
+            }
+        }
+        while self.profiles.last().is_some_and(Option::is_none) {
+            self.profiles.pop();
+        }
+        if changed.is_empty() || first {
+            return None;
+        }
+        Some(self.record(NavGridChanged {
+            area: CellRect::of_size(self.size()),
+            profiles: changed,
+            ..NavGridChanged::default()
+        }))
     }
 
     /// Moves the grid in the world. Every existing path is re-planned when the placement
@@ -309,24 +455,35 @@ impl NavGrid {
         if origin != self.origin || tile_size != self.tile_size {
             self.origin = origin;
             self.tile_size = tile_size;
-            self.record(CellRect::of_size(self.size()), Vec::new(), true);
+            self.record_whole_map();
         }
     }
 
     /// Replaces the whole map (for example after a resize); every path is re-planned.
+    /// The [`MovementProfiles`] registered on the old map are registered on the new one.
     pub fn set_scenario(&mut self, scenario: CachedScenario) {
         self.scenario = scenario;
-        self.record(CellRect::of_size(self.size()), Vec::new(), true);
+        for (index, profile) in self.profiles.iter().enumerate() {
+            if let Some(profile) = profile {
+                self.scenario
+                    .set_profile(ProfileId(index as u8), profile.clone());
+            }
+        }
+        self.record_whole_map();
     }
 
-    fn record(&mut self, area: CellRect, cells: Vec<Cell>, whole_map: bool) -> NavGridChanged {
+    fn record_whole_map(&mut self) {
+        self.record(NavGridChanged {
+            area: CellRect::of_size(self.size()),
+            whole_map: true,
+            ..NavGridChanged::default()
+        });
+    }
+
+    /// Stamps `change` with the next generation and logs it.
+    fn record(&mut self, mut change: NavGridChanged) -> NavGridChanged {
         self.generation += 1;
-        let change = NavGridChanged {
-            generation: self.generation,
-            area,
-            cells,
-            whole_map,
-        };
+        change.generation = self.generation;
         self.log.push(change.clone());
         change
     }
@@ -393,12 +550,14 @@ impl From<Vec2> for PathGoal {
 /// let request = PathRequest::new(Cell::new(10, 4))
 ///     .algorithm(Algorithm::Jps)
 ///     .diameter(2)
+///     .profile("vehicle")
 ///     .smooth(true);
 /// assert_eq!(request.goal, PathGoal::Cell(Cell::new(10, 4)));
+/// assert_eq!(request.profile.as_deref(), Some("vehicle"));
 /// let to_world = PathRequest::new(Vec2::new(120.0, -40.0));
 /// assert_eq!(to_world.goal, PathGoal::World(Vec2::new(120.0, -40.0)));
 /// ```
-#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(PathResult, PathTicket)]
 pub struct PathRequest {
@@ -420,6 +579,11 @@ pub struct PathRequest {
     pub smooth: bool,
     /// Octile (default) or 4-connected moves.
     pub connectivity: Connectivity,
+    /// The name of the unit's movement profile in [`MovementProfiles`]; `None` uses
+    /// [`MovementProfiles::DEFAULT`]. Resolved when the request is solved: a name the
+    /// resource does not define fails with [`PathFailure::UnknownProfile`] (retried when
+    /// the profiles change).
+    pub profile: Option<Cow<'static, str>>,
 }
 
 impl Default for PathRequest {
@@ -430,7 +594,7 @@ impl Default for PathRequest {
 
 impl PathRequest {
     /// A request to `goal` (a [`Cell`] or a world [`Vec2`]) for a one-cell agent, with
-    /// the default algorithm and limits, octile moves, no smoothing.
+    /// the default algorithm, limits and movement profile, octile moves, no smoothing.
     pub fn new(goal: impl Into<PathGoal>) -> Self {
         Self {
             goal: goal.into(),
@@ -439,7 +603,14 @@ impl PathRequest {
             limits: None,
             smooth: false,
             connectivity: Connectivity::Octile,
+            profile: None,
         }
+    }
+
+    /// Sets the movement profile by its name in [`MovementProfiles`].
+    pub fn profile(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.profile = Some(name.into());
+        self
     }
 
     /// Sets the algorithm.
@@ -482,8 +653,17 @@ pub struct FoundPath {
     /// World positions (cell centres) to walk through: the smoothed waypoints when the
     /// request asked for smoothing, otherwise the centre of every cell of the path.
     pub waypoints: Vec<Vec2>,
-    /// Octile length of the cell path in cells (straight step 1, diagonal √2).
+    /// Octile length of the cell path in cells (straight step 1, diagonal √2), whatever
+    /// the terrain.
     pub length: f32,
+    /// Cost of the cell path under its movement profile, in cells: each step costs its
+    /// length × the mean weight of the two cells (see
+    /// [`MovementProfile`]). Equals `length` where every weight is 1;
+    /// with [`crate::steering::Steering`] it is the walking time in seconds × the unit's
+    /// speed in cells per second.
+    pub cost: f32,
+    /// The movement profile the path was planned with.
+    pub profile: ProfileId,
     /// [`NavGrid::generation`] the path was planned on.
     pub generation: u64,
     /// Nodes the search expanded.
@@ -514,26 +694,35 @@ pub enum PathFailure {
         /// The requested goal.
         goal: PathGoal,
     },
-    /// The search itself failed: blocked start or goal, unreachable goal, unsupported
-    /// diameter, or a limit stopped it.
+    /// The request names a movement profile ([`PathRequest::profile`]) that
+    /// [`MovementProfiles`] does not define. Retried automatically when the profiles
+    /// change.
+    UnknownProfile,
+    /// The search itself failed: blocked start or goal (an obstacle, or a terrain the
+    /// profile blocks, in the footprint), unreachable goal, unsupported diameter, or a
+    /// limit stopped it.
     Search(PathError),
 }
 
 impl PathFailure {
-    /// True when a change of the map can turn this failure into a path. The plugin then
-    /// retries the request automatically (marked [`Replanning`]): after any edit for
-    /// blocked or unreachable goals, and only after a new map, resize or move of the grid
-    /// for a missing map and off-map starts and goals (obstacle edits cannot fix those).
+    /// True when a change of the map or of the movement profiles can turn this failure
+    /// into a path. The plugin then retries the request automatically (marked
+    /// [`Replanning`]): after any edit (obstacles, terrain, profiles) for blocked or
+    /// unreachable goals; after a change of [`MovementProfiles`] (or a new map) for an
+    /// unknown profile; and only after a new map, resize or move of the grid for a
+    /// missing map and off-map starts and goals (edits cannot fix those).
     pub fn depends_on_map(&self) -> bool {
         matches!(
             self,
             PathFailure::NoMap
                 | PathFailure::StartOffMap { .. }
                 | PathFailure::GoalOffMap { .. }
+                | PathFailure::UnknownProfile
                 | PathFailure::Search(
                     PathError::StartBlocked { .. }
                         | PathError::GoalBlocked { .. }
                         | PathError::Unreachable
+                        | PathError::UnknownProfile { .. }
                 )
         )
     }
@@ -550,6 +739,12 @@ impl fmt::Display for PathFailure {
                 write!(f, "the entity at {position} is off the map")
             }
             PathFailure::GoalOffMap { goal } => write!(f, "the goal {goal:?} is off the map"),
+            PathFailure::UnknownProfile => {
+                write!(
+                    f,
+                    "the request names a movement profile that does not exist"
+                )
+            }
             PathFailure::Search(e) => write!(f, "{e}"),
         }
     }
@@ -627,7 +822,7 @@ pub struct Replanning;
 /// Queue bookkeeping the plugin keeps next to each [`PathRequest`]: when it was queued,
 /// its place in the queue (lower = served first), whether it waits there, and the request
 /// the current or coming answer is for.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct PathTicket {
     queued_frame: u64,

@@ -10,6 +10,7 @@ pub mod components;
 #[cfg(feature = "debug")]
 pub mod debug;
 pub mod plugin;
+pub mod profiles;
 pub mod stats;
 pub mod steering;
 mod systems;
@@ -19,7 +20,9 @@ pub mod tilemap;
 /// The common imports.
 pub mod prelude {
     pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
-    pub use crate::scenario::{CachedScenario, Scenario};
+    pub use crate::scenario::{
+        CachedScenario, MapEdit, MovementProfile, ProfileId, Scenario, TerrainId,
+    };
     pub use crate::search::{Algorithm, Limits, PathError, PathQuery, PathStats, Pathfinder};
 
     pub use crate::components::{
@@ -29,10 +32,11 @@ pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::debug::{TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos};
     pub use crate::plugin::{TilepathPlugin, TilepathSettings, TilepathSystems};
+    pub use crate::profiles::MovementProfiles;
     pub use crate::stats::TilepathStats;
     pub use crate::steering::{Arrived, Steering, SteeringProgress};
     #[cfg(feature = "tilemap")]
     pub use crate::tilemap::{
-        BlocksPath, CellExt, CollisionLayer, CollisionLayerError, TilePosExt,
+        BlocksPath, CellExt, CollisionLayer, CollisionLayerError, Terrain, TilePosExt,
     };
 }

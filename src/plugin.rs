@@ -1,9 +1,10 @@
 //! The Bevy plugin: settings, system sets and registration of everything else.
 //!
 //! [`TilepathPlugin`] keeps a [`NavGrid`] in sync with every bevy_ecs_tilemap tilemap that
-//! carries a [`CollisionLayer`], answers [`PathRequest`]s in parallel within a per-frame
-//! time budget, re-plans paths that a map edit invalidated, and moves units that have a
-//! [`Steering`] component. It runs headless (`MinimalPlugins` is enough; neither a
+//! carries a [`CollisionLayer`] (obstacles and terrain) and with the
+//! [`MovementProfiles`], answers [`PathRequest`]s in parallel within a per-frame time
+//! budget, re-plans paths that a map or profile change invalidated or made dearer, and
+//! moves units that have a [`Steering`] component at the speed their terrain allows. It runs headless (`MinimalPlugins` is enough; neither a
 //! renderer, `TransformPlugin` nor bevy_ecs_tilemap's `TilemapPlugin` is needed).
 //!
 //! Its systems run in [`Update`] unless you pick another schedule with
@@ -86,6 +87,7 @@ use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult, PathSolved,
     PathTicket, Replanning,
 };
+use crate::profiles::{self, MovementProfiles, NamedProfile};
 use crate::search::{Algorithm, Limits};
 use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
@@ -144,11 +146,12 @@ impl TilepathPlugin {
 /// ancestors when it runs, so it does not depend on where transform propagation runs.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TilepathSystems {
-    /// Tilemap collision layers are folded into the [`NavGrid`].
+    /// Tilemap collision layers (obstacles and terrain) are folded into the [`NavGrid`],
+    /// then the [`MovementProfiles`] are registered on it.
     SyncMap,
     /// Map changes are announced ([`NavGridChanged`]); new and changed requests are
-    /// queued; found paths crossing changed cells are queued again (keeping their
-    /// result, marked [`Replanning`]).
+    /// queued; found paths near changed obstacles or terrain, or planned with a changed
+    /// profile, are queued again (keeping their result, marked [`Replanning`]).
     Replan,
     /// Queued requests are solved in parallel within the frame budget.
     Solve,
@@ -174,12 +177,16 @@ pub struct TilepathSettings {
     /// `Pathfinder` (about 12 bytes per map cell for A*), and the plugin keeps at most
     /// this many (or the pool's thread count, whichever is smaller) alive.
     pub max_threads: usize,
-    /// Algorithm of requests that do not name one.
+    /// Algorithm of requests that do not name one: [`Algorithm::Auto`] by default (JPS
+    /// where every passable cell weighs the same for the request's profile, A*
+    /// otherwise; both exact).
     pub default_algorithm: Algorithm,
     /// Limits of requests that do not set their own.
     pub default_limits: Limits,
-    /// Re-plan found paths that cross edited cells, and retry failures that a map edit
-    /// may have fixed (blocked or unreachable goals, no map yet).
+    /// Re-plan found paths whose validity or cost an edit may have changed (obstacles or
+    /// terrain near them, their movement profile changed), and retry failures that a
+    /// change may have fixed (blocked or unreachable goals, unknown profiles, no map
+    /// yet).
     pub replan_on_change: bool,
 }
 
@@ -189,7 +196,7 @@ impl Default for TilepathSettings {
             frame_budget: Duration::from_millis(2),
             max_requests_per_frame: 4096,
             max_threads: usize::MAX,
-            default_algorithm: Algorithm::AStar,
+            default_algorithm: Algorithm::Auto,
             default_limits: Limits::UNLIMITED,
             replan_on_change: true,
         }
@@ -200,11 +207,14 @@ impl Plugin for TilepathPlugin {
     fn build(&self, app: &mut App) {
         let schedule = self.schedule;
         app.init_resource::<TilepathSettings>()
+            .init_resource::<MovementProfiles>()
             .init_resource::<PathQueue>()
             .init_resource::<TilepathStats>()
             .add_message::<PathSolved>()
             .add_message::<NavGridChanged>()
             .register_type::<TilepathSettings>()
+            .register_type::<MovementProfiles>()
+            .register_type::<NamedProfile>()
             .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
             .register_type::<PathRequest>()
@@ -232,6 +242,7 @@ impl Plugin for TilepathPlugin {
             .add_systems(
                 schedule,
                 (
+                    profiles::sync_profiles.in_set(TilepathSystems::SyncMap),
                     (systems::queue_changed_requests, systems::replan_paths)
                         .chain()
                         .in_set(TilepathSystems::Replan),
@@ -243,9 +254,12 @@ impl Plugin for TilepathPlugin {
         app.register_type::<CollisionLayer>()
             .register_type::<CollisionLayerError>()
             .register_type::<BlocksPath>()
+            .register_type::<tilemap::Terrain>()
             .add_systems(
                 schedule,
-                tilemap::sync_collision_layers.in_set(TilepathSystems::SyncMap),
+                tilemap::sync_collision_layers
+                    .in_set(TilepathSystems::SyncMap)
+                    .before(profiles::sync_profiles),
             );
     }
 }

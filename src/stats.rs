@@ -34,9 +34,11 @@ pub struct TilepathStats {
     /// new ones and re-plans alike.
     pub pending: usize,
     /// Requests queued again for the same request in the last frame (they keep their
-    /// result and get [`crate::components::Replanning`]): found paths a map edit crossed,
-    /// failures the edit may fix (off-map starts and goals only on a new map, resize or
-    /// move), stalled steering units and markers inserted by the user.
+    /// result and get [`crate::components::Replanning`]): found paths a map edit crossed
+    /// (an obstacle within the agent's footprint, a terrain change within the footprint
+    /// plus one cell) or whose movement profile changed, failures the change may fix
+    /// (off-map starts and goals only on a new map, resize or move; unknown profiles on a
+    /// change of the profiles), stalled steering units and markers inserted by the user.
     pub replanned: usize,
     /// Cells expanded by the searches of the last frame.
     pub expanded: u64,

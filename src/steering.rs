@@ -1,16 +1,29 @@
-//! Steering: units walk their found paths with arrival slow-down and separation, never
-//! stepping into a cell blocked for their diameter.
+//! Steering: units walk their found paths at the speed the terrain allows, with arrival
+//! slow-down and separation, never stepping into a cell blocked for their diameter and
+//! movement profile.
 
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
 use crate::grid::Cell;
-use crate::scenario::Layer;
+use crate::scenario::{Layer, Weights};
 
 /// Moves the entity along its [`PathResult`] waypoints.
 ///
-/// All distances are in world units, `speed` in world units per second. The unit's
+/// All distances are in world units, `speed` in world units per second.
+///
+/// `speed` is the top speed, on terrain of weight 1. A unit moves at `speed / w`, where
+/// `w` is the weight its movement profile (the one its path was planned with, see
+/// [`crate::components::FoundPath::profile`]) gives the terrain of the cell its centre
+/// is in (its anchor cell, [`NavGrid::agent_cell`]; a cell whose terrain the profile
+/// blocks counts as weight 1). The speed changes exactly where the unit crosses into
+/// another cell, also within a frame, so walking a step from cell `a` to cell `b` takes
+/// `length × (w(a) + w(b)) / 2 / speed`: the cost the search minimised
+/// ([`crate::components::FoundPath::cost`] cells take `cost × tile / speed` seconds on
+/// a straight path of square tiles).
+///
+/// The unit's
 /// position is its world position (its `Transform` composed with those of its `ChildOf`
 /// ancestors, computed when steering runs); moves are written back to its local
 /// `Transform`, so a unit parented to a moving entity walks in world space. The unit's
@@ -20,10 +33,11 @@ use crate::scenario::Layer;
 /// The unit slows down inside `arrival_radius` of its goal, and is pushed away from other
 /// steering units closer than `separation_radius` (the push grows to
 /// `separation_strength × speed` at zero distance, and never exceeds three quarters of
-/// the unit's step along its path, so a crowd slows a unit down but cannot stop it). A
-/// move never takes the unit into a cell that is blocked for its
-/// [`PathRequest::diameter`] (or across the corner between two such cells): it slides
-/// along the free axis or stays.
+/// the unit's step along its path, so a crowd slows a unit down but cannot stop it; the
+/// whole move is capped at the speed of the cell the unit stands in, so a crowd cannot
+/// push a unit through mud at road speed either). A move never takes the unit into a
+/// cell that is blocked for its [`PathRequest::diameter`] and movement profile (or across
+/// the corner between two such cells): it slides along the free axis or stays.
 ///
 /// While a re-plan is pending ([`Replanning`]) the unit keeps walking its old path. If
 /// a new wall crosses that path, the unit walks up to the last free cell before it and
@@ -227,42 +241,130 @@ fn slide(grid: &NavGrid, layer: &Layer, diameter: u32, from: Vec2, step: Vec2) -
     from
 }
 
-/// Where path following takes a unit at `pos` this frame (before separation), and whether
-/// that point is the final waypoint.
+/// Anchor cells of one diameter in world space, for finding where a straight move
+/// crosses from one cell into the next.
+#[derive(Clone, Copy)]
+struct Lattice {
+    /// World position of the corner of anchor cell (0, 0) with the smallest coordinates.
+    corner: Vec2,
+    tile: Vec2,
+}
+
+impl Lattice {
+    fn new(grid: &NavGrid, diameter: u32) -> Self {
+        let tile = grid.tile_size();
+        Self {
+            corner: grid.agent_center(Cell::new(0, 0), diameter) - tile * 0.5,
+            tile,
+        }
+    }
+
+    /// World distance from `at` along the unit vector `dir` to the next line between
+    /// anchor cells strictly ahead (infinite when `dir` is zero or the tiles are
+    /// degenerate). A point on a line counts as being in the cell ahead of it.
+    fn exit_distance(&self, at: Vec2, dir: Vec2) -> f32 {
+        let u = (at - self.corner) / self.tile;
+        let du = dir / self.tile;
+        let axis = |u: f32, du: f32| {
+            if du > 0.0 {
+                (u.floor() + 1.0 - u) / du
+            } else if du < 0.0 {
+                (u - (u.ceil() - 1.0)) / -du
+            } else {
+                f32::INFINITY
+            }
+        };
+        let d = axis(u.x, du.x).min(axis(u.y, du.y));
+        if d.is_finite() { d } else { f32::INFINITY }
+    }
+}
+
+/// How much slower than its top speed a unit moves, per world position: the weight of its
+/// anchor cell under its profile (1 off the map, where the profile is unknown and on
+/// terrain it blocks).
+#[derive(Clone, Copy)]
+struct Slowness<'a> {
+    grid: &'a NavGrid,
+    weights: Option<Weights<'a>>,
+    diameter: u32,
+}
+
+impl Slowness<'_> {
+    fn at(&self, p: Vec2) -> f32 {
+        let Some(weights) = &self.weights else {
+            return 1.0;
+        };
+        if weights.uniform() == Some(1) {
+            return 1.0;
+        }
+        self.grid
+            .agent_cell(p, self.diameter)
+            .and_then(|c| weights.at(c))
+            .filter(|&w| w > 0)
+            .map_or(1.0, f32::from)
+    }
+}
+
+/// Most pieces (straight moves within one cell) path following cuts a frame into.
+const MAX_PIECES: usize = 64;
+
+/// Where path following takes a unit at `pos` this frame of `dt` seconds (before
+/// separation), and whether that point is the final waypoint. The move is cut into
+/// pieces at the lines between anchor cells; each piece goes at the top speed divided by
+/// the slowness of its cell (read at the piece's middle, so a piece that starts on a
+/// line or a corner counts for the cell it enters).
 fn follow(
     path: &[Vec2],
     next: &mut usize,
     pos: Vec2,
     steering: &Steering,
     dt: f32,
+    lattice: &Lattice,
+    slowness: &Slowness,
 ) -> (Vec2, bool) {
     let last = path.len() - 1;
     *next = (*next).min(last);
-    let mut budget = steering.speed.max(0.0) * dt;
+    let speed = steering.speed.max(0.0);
+    let min_piece = 1e-4 * lattice.tile.abs().min_element();
+    let mut time = dt;
     let mut at = pos;
-    loop {
+    for _ in 0..MAX_PIECES {
         let target = path[*next];
         let d = at.distance(target);
-        if *next == last {
-            let slow = if steering.arrival_radius > 0.0 && d < steering.arrival_radius {
-                (d / steering.arrival_radius).max(0.25)
-            } else {
-                1.0
-            };
-            let step = (budget * slow).min(d);
-            if step >= d {
+        if d <= 0.0 {
+            if *next == last {
                 return (target, true);
             }
-            return (at + (target - at) / d * step, false);
+            *next += 1;
+            continue;
         }
-        if d <= budget {
-            budget -= d;
+        let slow = if *next == last && steering.arrival_radius > 0.0 && d < steering.arrival_radius
+        {
+            (d / steering.arrival_radius).max(0.25)
+        } else {
+            1.0
+        };
+        let dir = (target - at) / d;
+        let piece = lattice.exit_distance(at, dir).max(min_piece).min(d);
+        let v = speed * slow / slowness.at(at + dir * (piece * 0.5));
+        if !(v > 0.0 && time > 0.0) {
+            return (at, false);
+        }
+        let reach = v * time;
+        if reach < piece {
+            return (at + dir * reach, false);
+        }
+        time -= piece / v;
+        if piece < d {
+            at += dir * piece;
+        } else if *next == last {
+            return (target, true);
+        } else {
             at = target;
             *next += 1;
-        } else {
-            return (at + (target - at) / d * budget, false);
         }
     }
+    (at, false)
 }
 
 /// Where a steering unit is this frame.
@@ -403,12 +505,26 @@ pub(crate) fn steer_units(
             continue;
         }
         let diameter = request.map_or(1, |r| r.diameter);
-        let Some(layer) = grid.scenario().layer(diameter) else {
+        let Some(layer) = grid.scenario().layer_for(path.profile, diameter) else {
             continue;
         };
+        let slowness = Slowness {
+            grid: &grid,
+            weights: grid.scenario().weights(path.profile),
+            diameter,
+        };
+        let lattice = Lattice::new(&grid, diameter);
 
         let mut next = progress.next;
-        let (along, at_goal) = follow(&path.waypoints, &mut next, pos, steering, dt);
+        let (along, at_goal) = follow(
+            &path.waypoints,
+            &mut next,
+            pos,
+            steering,
+            dt,
+            &lattice,
+            &slowness,
+        );
         let mut push = Vec2::ZERO;
         let r = steering.separation_radius;
         if r > 0.0 && steering.separation_strength != 0.0 {
@@ -431,11 +547,13 @@ pub(crate) fn steer_units(
                 push += dir * (1.0 - d / r);
             });
         }
-        let max_step = steering.speed.max(0.0) * dt;
+        // The top step in the cell the unit stands in.
+        let slow_here = slowness.at(pos);
+        let max_step = steering.speed.max(0.0) * dt / slow_here;
         let forward = along - pos;
         let push = (push.clamp_length_max(1.0) * steering.separation_strength * max_step)
             .clamp_length_max(0.75 * forward.length());
-        let wanted = (forward + push).clamp_length_max(max_step);
+        let wanted = (forward + push).clamp_length_max(forward.length().max(max_step));
 
         let substeps = (wanted.length() / (0.45 * cell_span))
             .ceil()
@@ -449,7 +567,7 @@ pub(crate) fn steer_units(
             write_position(&mut transform, pose.parent.as_ref(), p);
         }
         let target = path.waypoints[next.min(path.waypoints.len() - 1)];
-        let tolerance = 0.01 * cell_span;
+        let tolerance = 0.01 * cell_span / slow_here;
         if progress.stuck(
             next,
             p.distance(target),

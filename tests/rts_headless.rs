@@ -28,3 +28,40 @@ fn units_stay_out_of_walls_and_complete_every_reachable_order() {
     assert_eq!(summary.unfinished_reachable, 0, "{summary}");
     assert!(summary.passed());
 }
+
+#[test]
+fn every_unit_type_can_reach_the_other_base_on_the_generated_level() {
+    use sim::UnitKind;
+    use sim::level::{LEVEL_SEED, LEVEL_SIZE, Level, TileKind};
+
+    let level = Level::generate(LEVEL_SIZE, LEVEL_SEED);
+    let profiles = UnitKind::profiles();
+    let map = sim::level_map(&level, &profiles).unwrap();
+    let [a, b] = level.bases();
+    for kind in UnitKind::ALL {
+        let id = profiles.id(kind.name()).unwrap();
+        let layer = map.layer_for(id, kind.diameter()).unwrap();
+        assert!(
+            layer.components().connected(a, b),
+            "{} cannot go from base to base",
+            kind.name()
+        );
+    }
+    // The level has every terrain, and bridges over the river.
+    let size = level.size();
+    let count = |kind: TileKind| {
+        (0..size.area())
+            .filter(|&i| level.kind(size.cell(i)) == kind)
+            .count()
+    };
+    for kind in [
+        TileKind::Road,
+        TileKind::Forest,
+        TileKind::Swamp,
+        TileKind::Water,
+        TileKind::Bridge,
+        TileKind::Rock,
+    ] {
+        assert!(count(kind) > 20, "{kind:?}: {}", count(kind));
+    }
+}

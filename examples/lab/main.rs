@@ -1,4 +1,5 @@
-//! Algorithm comparison lab: every algorithm of `Algorithm::ALL` side by side on one map.
+//! Algorithm comparison lab: every algorithm side by side on one map (`Algorithm::Auto`
+//! has no panel: on these maps without terrain it runs JPS).
 //!
 //! ```text
 //! cargo run --release --example lab

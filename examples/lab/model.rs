@@ -12,6 +12,21 @@ use bevy_tilepath::search::{Algorithm, Limits, PathError, PathQuery, PathStats, 
 use crate::view::{EXPLORED, FREE, GOAL, PATH, START, WALL};
 use crate::{MAP_FILES, Options};
 
+/// The algorithms with a panel: every one of `Algorithm::ALL` except `Auto`, which on
+/// these maps (no terrain, so every layer is uniform) is exactly `Jps`.
+pub const PANELS: [Algorithm; 8] = [
+    Algorithm::AStar,
+    Algorithm::Jps,
+    Algorithm::Dijkstra,
+    Algorithm::Bfs,
+    Algorithm::Dfs,
+    Algorithm::Iddfs,
+    Algorithm::BestFirst,
+    Algorithm::Evasion,
+];
+// Every algorithm but `Auto` has a panel (a new algorithm must get one).
+const _: () = assert!(PANELS.len() + 1 == Algorithm::ALL.len());
+
 /// One selectable map with its current start and goal.
 pub struct MapEntry {
     pub name: &'static str,
@@ -69,7 +84,7 @@ impl Lab {
             current: options.map,
             smooth: options.smooth,
             pathfinder: Pathfinder::new(),
-            results: Algorithm::ALL
+            results: PANELS
                 .iter()
                 .map(|&algorithm| PanelResult {
                     algorithm,

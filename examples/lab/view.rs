@@ -7,7 +7,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_tilepath::grid::{Cell, GridSize};
 use bevy_tilepath::search::{Algorithm, Limit, PathError};
 
-use crate::model::{Lab, PanelResult};
+use crate::model::{Lab, PANELS, PanelResult};
 
 pub const WINDOW: Vec2 = Vec2::new(1280.0, 672.0);
 pub const HEADER_H: f32 = 64.0;
@@ -59,7 +59,7 @@ impl Layout {
 
     /// The cell under a window position, if it lies on some panel's map.
     pub fn cell_at(&self, cursor: Vec2, size: GridSize) -> Option<Cell> {
-        (0..Algorithm::ALL.len()).find_map(|panel| {
+        (0..PANELS.len()).find_map(|panel| {
             let local = (cursor - self.map_origin(panel)) / self.cell;
             let cell = Cell::new(local.x.floor() as i32, local.y.floor() as i32);
             size.contains(cell).then_some(cell)
@@ -149,7 +149,7 @@ pub fn setup(mut commands: Commands, mut config: ResMut<GizmoConfigStore>) {
                 ));
             }
         });
-    for panel in 0..Algorithm::ALL.len() {
+    for panel in 0..PANELS.len() {
         let origin = Layout::panel_origin(panel);
         commands.spawn(text(
             LabText::PanelName(panel),
@@ -177,7 +177,7 @@ pub fn refresh(
         return;
     }
     lab.dirty = false;
-    pixels.resize(Algorithm::ALL.len(), Vec::new());
+    pixels.resize(PANELS.len(), Vec::new());
     lab.run_all(&mut pixels);
     let size = lab.entry().map.size();
     let layout = Layout::new(size);
@@ -234,7 +234,7 @@ pub fn refresh(
                     .into();
             }
             LabText::PanelName(panel) => {
-                let algorithm = Algorithm::ALL[panel];
+                let algorithm = PANELS[panel];
                 let tag = if algorithm.is_optimal() {
                     "  (optimal)"
                 } else {

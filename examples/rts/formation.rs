@@ -1,13 +1,15 @@
 //! Formation goals: spreads a group over distinct free cells around a target, nearest ring first.
 
 use bevy_tilepath::grid::{Cell, GridSize};
-use bevy_tilepath::scenario::CachedScenario;
+use bevy_tilepath::scenario::{CachedScenario, ProfileId};
 
 /// How far from the target a slot may be, in cells.
 pub const SEARCH_RADIUS: i32 = 48;
 
 /// Largest footprint radius that gets a scan cursor; larger ones scan from the centre.
 const CURSORS: usize = 8;
+/// Profiles (by id) that get scan cursors; others scan from the centre.
+const CURSOR_PROFILES: usize = 8;
 
 /// One unit asking for a slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,14 +18,17 @@ pub struct Member {
     pub start: Cell,
     /// Agent diameter in cells.
     pub diameter: u32,
+    /// The unit's movement profile (which cells it may stand on and reach).
+    pub profile: ProfileId,
 }
 
 /// Assigns every member of a group its own goal cell around a target, in two steps.
 ///
 /// 1. Slots: cells are tried in rings of increasing distance from the target, and a cell
-///    is taken when the member's footprint fits there, overlaps no footprint taken
-///    before, and lies in the member's connected component.
-/// 2. Matching: among members of the same size and component, the slots are handed out by
+///    is taken when the member's footprint fits there (for its size and movement
+///    profile), overlaps no footprint taken before, and lies in the member's connected
+///    component.
+/// 2. Matching: among members of the same profile, size and component, the slots are handed out by
 ///    the direction of travel: the members at the front of the group get the slots at the
 ///    far side of the formation, the ones at the back the near side, and within each
 ///    row left goes to left. So units do not have to push through the ones that arrived
@@ -42,11 +47,11 @@ pub struct FormationPlanner {
     by_slot: Vec<Placed>,
 }
 
-/// A member or a slot in the matching step: its pool (diameter, component), its
+/// A member or a slot in the matching step: its pool (profile, diameter, component), its
 /// coordinates along and across the direction of travel, and the member index.
 #[derive(Clone, Copy, Debug)]
 struct Placed {
-    pool: (u32, u32),
+    pool: (u8, u32, u32),
     along: f32,
     across: f32,
     member: usize,
@@ -122,11 +127,11 @@ impl FormationPlanner {
             (dx * dx + dy * dy, i)
         }));
         self.order.sort_unstable();
-        let mut cursors = [0usize; CURSORS];
+        let mut cursors = [[0usize; CURSORS]; CURSOR_PROFILES];
         for k in 0..self.order.len() {
             let i = self.order[k].1;
             let member = members[i];
-            let Some(layer) = map.layer(member.diameter) else {
+            let Some(layer) = map.layer_for(member.profile, member.diameter) else {
                 continue;
             };
             let components = layer.components();
@@ -135,7 +140,9 @@ impl FormationPlanner {
             }
             let r = (member.diameter / 2) as i32;
             let dead = |this: &Self, cell: Cell| layer.is_blocked(cell) || this.overlaps(cell, r);
-            let cursor = cursors.get_mut(r as usize);
+            let cursor = cursors
+                .get_mut(usize::from(member.profile.0))
+                .and_then(|c| c.get_mut(r as usize));
             let mut from = cursor.as_deref().copied().unwrap_or(0);
             while from < self.offsets.len() && dead(self, offset(target, self.offsets[from])) {
                 from += 1;
@@ -174,7 +181,7 @@ impl FormationPlanner {
         } else {
             (dx, dy) = (1.0, 0.0);
         }
-        let place = |pool: (u32, u32), member: usize, cell: Cell| Placed {
+        let place = |pool: (u8, u32, u32), member: usize, cell: Cell| Placed {
             pool,
             along: cell.x as f32 * dx + cell.y as f32 * dy,
             across: cell.y as f32 * dx - cell.x as f32 * dy,
@@ -184,10 +191,10 @@ impl FormationPlanner {
         self.by_member.clear();
         self.by_slot.clear();
         for (i, (m, goal)) in members.iter().zip(goals.iter()).enumerate() {
-            let (Some(goal), Some(layer)) = (*goal, map.layer(m.diameter)) else {
+            let (Some(goal), Some(layer)) = (*goal, map.layer_for(m.profile, m.diameter)) else {
                 continue;
             };
-            let pool = (m.diameter, layer.components().label(m.start));
+            let pool = (m.profile.0, m.diameter, layer.components().label(m.start));
             self.by_member.push(place(pool, i, m.start));
             self.by_slot.push(place(pool, i, goal));
         }

@@ -192,7 +192,11 @@ fn tally(world: &mut World) -> Tally {
             continue;
         };
         let here = grid.agent_cell(transform.translation.truncate(), unit.diameter);
-        let reachable = here.is_some_and(|c| grid.scenario().connected(c, goal, unit.diameter));
+        let reachable = here.is_some_and(|c| {
+            grid.scenario()
+                .layer_for(unit.profile, unit.diameter)
+                .is_some_and(|layer| layer.components().connected(c, goal))
+        });
         if !order.arrived {
             if reachable {
                 tally.reachable += 1;
@@ -207,7 +211,8 @@ fn tally(world: &mut World) -> Tally {
                         None => "no path".to_string(),
                     };
                     tally.stuck.push(format!(
-                        "unit {} cells wide at {} going to {goal}: {state}",
+                        "{} ({} cells wide) at {} going to {goal}: {state}",
+                        unit.kind.name(),
                         unit.diameter,
                         transform.translation.truncate()
                     ));

@@ -1,5 +1,6 @@
-//! The HUD panel: unit counts, path answers per second, pathfinding time per frame, the
-//! algorithm and the overlay state, and the controls.
+//! The HUD panel: unit counts, the profiles of the selection, path answers per second,
+//! pathfinding time per frame, the algorithm and the overlay state, the controls, and
+//! what each terrain costs each unit type.
 
 use std::time::Duration;
 
@@ -7,12 +8,21 @@ use bevy::prelude::*;
 use bevy_tilepath::prelude::{TilepathGizmos, TilepathSettings, TilepathSystems};
 
 use crate::input::Selected;
+use crate::sim::level::{FOREST, GRASS, ROAD, SWAMP, TileKind, WATER};
 use crate::sim::script::Script;
-use crate::sim::{SimStats, Unit};
-use crate::view::TEAM_COLORS;
+use crate::sim::{SimStats, Unit, UnitKind};
+use crate::view::{TEAM_COLORS, kind_color, path_color};
 
 /// Seconds between two refreshes of the numbers.
 const REFRESH: f32 = 0.5;
+/// Every terrain with its name, for the cost table.
+const TERRAINS: [(u8, &str); 5] = [
+    (ROAD, "road"),
+    (GRASS, "grass"),
+    (FOREST, "forest"),
+    (SWAMP, "swamp"),
+    (WATER, "water"),
+];
 const TEXT: Color = Color::srgb(0.9, 0.92, 0.95);
 const MUTED: Color = Color::srgb(0.6, 0.64, 0.7);
 
@@ -78,23 +88,48 @@ fn setup_hud(mut commands: Commands) {
             panel
                 .spawn(line("units: ", 14.0, MUTED))
                 .with_children(|legend| {
-                    legend.spawn((
-                        TextSpan::new("team 1  "),
-                        TextFont::from_font_size(14.0),
-                        TextColor(TEAM_COLORS[0]),
-                    ));
-                    legend.spawn((
-                        TextSpan::new("team 2\n"),
-                        TextFont::from_font_size(14.0),
-                        TextColor(TEAM_COLORS[1]),
-                    ));
-                    legend.spawn((
-                        TextSpan::new("1, 2 or 3 cells wide"),
-                        TextFont::from_font_size(14.0),
-                        TextColor(MUTED),
-                    ));
+                    legend.spawn(span("team 1  ", TEAM_COLORS[0]));
+                    legend.spawn(span("team 2\n", TEAM_COLORS[1]));
+                    legend.spawn(span("disc ", MUTED));
+                    legend.spawn(span("infantry", path_color(UnitKind::Infantry)));
+                    legend.spawn(span(", ring ", MUTED));
+                    legend.spawn(span("hover", path_color(UnitKind::Hover)));
+                    legend.spawn(span(",\nsquare ", MUTED));
+                    legend.spawn(span("tank", path_color(UnitKind::Tank)));
+                    legend.spawn(span(" (1, 2, 3 cells wide)", MUTED));
+                });
+            panel
+                .spawn(line("terrain cost   inf hover tank\n", 14.0, MUTED))
+                .with_children(|table| {
+                    for (terrain, name) in TERRAINS {
+                        let look = TileKind::ALL
+                            .into_iter()
+                            .find(|k| k.terrain() == terrain && !k.blocks())
+                            .map_or(TEXT, |k| {
+                                let [r, g, b] = kind_color(k);
+                                Color::srgb_u8(r, g, b).mix(&Color::WHITE, 0.35)
+                            });
+                        table.spawn(span(format!("  {name:<12}"), look));
+                        let costs: String = UnitKind::ALL
+                            .iter()
+                            .map(|k| match k.profile().weight(terrain) {
+                                Some(w) => format!("{w:>5}"),
+                                None => format!("{:>5}", "-"),
+                            })
+                            .collect();
+                        table.spawn(span(format!("{costs}\n"), TEXT));
+                    }
+                    table.spawn(span("speed = top speed / cost; - = impassable", MUTED));
                 });
         });
+}
+
+fn span(text: impl Into<String>, color: Color) -> impl Bundle {
+    (
+        TextSpan::new(text),
+        TextFont::from_font_size(14.0),
+        TextColor(color),
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -106,7 +141,7 @@ fn update_hud(
     script: Option<Res<Script>>,
     mut clock: ResMut<HudClock>,
     units: Query<(), With<Unit>>,
-    selected: Query<(), (With<Unit>, With<Selected>)>,
+    selected: Query<&Unit, With<Selected>>,
     mut text: Single<&mut Text, With<StatsText>>,
 ) {
     clock.elapsed += time.delta_secs();
@@ -124,8 +159,25 @@ fn update_hud(
     let frame_ms = secs * 1000.0 / frames as f32;
     let (overlay, _) = gizmos.config::<TilepathGizmos>();
     let on_off = |b: bool| if b { "on" } else { "off" };
+    // The profiles of the selection, by name.
+    let mut by_kind = [0usize; 3];
+    for unit in &selected {
+        by_kind[unit.kind as usize] += 1;
+    }
+    let profiles: Vec<String> = UnitKind::ALL
+        .iter()
+        .zip(by_kind)
+        .filter(|&(_, n)| n > 0)
+        .map(|(k, n)| format!("{n} {}", k.name()))
+        .collect();
+    let profiles = if profiles.is_empty() {
+        "-".to_string()
+    } else {
+        profiles.join(", ")
+    };
     text.0 = format!(
         "units     {:>5}  selected {:>4}\n\
+         profiles  {profiles}\n\
          walking   {:>5}  arrived {:>5}\n\
          orders    {:>5}  in walls {:>4}\n\
          answers   {:>5}  per s {:>7.0}\n\

@@ -13,8 +13,10 @@ use crate::sim::{MoveOrder, SimSystems, TILE, Unit, WallEdit};
 pub struct Selected;
 
 /// The algorithms key A cycles through (the tree searches DFS and IDDFS are left out:
-/// their paths are long detours by design).
-pub const ALGORITHMS: [Algorithm; 6] = [
+/// their paths are long detours by design). `Auto` runs A* on this map: its terrain
+/// weighs differently for every unit type.
+pub const ALGORITHMS: [Algorithm; 7] = [
+    Algorithm::Auto,
     Algorithm::AStar,
     Algorithm::Jps,
     Algorithm::BestFirst,

@@ -1,5 +1,9 @@
-//! RTS showcase: several hundred units of three sizes on a bevy_ecs_tilemap battlefield,
-//! box selection, formation moves and walls painted live while units re-route.
+//! RTS showcase: several hundred units of three types on a generated bevy_ecs_tilemap
+//! battlefield of roads, grass, forest, swamp and a river with bridges. Each type has its
+//! own movement profile: infantry (1 cell) walks nearly anywhere but not through water,
+//! hovercraft (2 cells) glide over water and swamp but not through forest, tanks
+//! (3 cells) are fast on roads, slow on grass and swamp, and stop at forest and water.
+//! Box selection, formation moves and walls painted live while units re-route.
 //!
 //! ```text
 //! cargo run --release --example rts
@@ -9,7 +13,9 @@
 //! ```
 //!
 //! Left drag selects, right click sends the selection into a formation around the cell
-//! (every unit gets its own free slot, in rings, reachable for its size). Hold W or E to
+//! (every unit gets its own free slot, in rings, reachable for its size and profile);
+//! the selection's paths are drawn in the colour of their unit type and the HUD names
+//! the profiles selected and what each terrain costs them. Hold W or E to
 //! paint or erase walls; A cycles the algorithm, D toggles the plugin's debug overlay,
 //! R toggles random orders. `--headless N` (or `RTS_HEADLESS=N`) runs N scripted frames
 //! without a window, prints a summary and exits non-zero if a unit ever stood in a wall
@@ -38,7 +44,7 @@ use input::{InputPlugin, Selected, Selection};
 use screenshot::save_screenshot_and_exit;
 use sim::headless::{HeadlessConfig, run_headless};
 use sim::script::{ScriptConfig, ScriptPlugin};
-use sim::{MoveOrder, Sim, SimConfig, SimPlugin, TILE, Unit, UnitOrder, WallEdit};
+use sim::{MoveOrder, Sim, SimConfig, SimPlugin, TILE, Unit, UnitKind, UnitOrder, WallEdit};
 
 const USAGE: &str = "usage: rts [--units N] [--seed N] [--algorithm NAME] \
                      [--headless FRAMES] [--screenshot PATH]";
@@ -163,10 +169,11 @@ struct Showcase {
 /// Seconds into the run at which the showcase orders, builds a wall and shoots.
 const SHOW_ORDER: f32 = 1.0;
 const SHOW_WALL: f32 = 2.5;
-const SHOW_SHOOT: f32 = 6.0;
+const SHOW_SHOOT: f32 = 9.0;
 
-/// Sends a group of each team across the river, walls off part of the first group's way,
-/// shows a selection box and saves a screenshot.
+/// Sends a group of each team across the river (the first one selected, so its paths
+/// show: hovercraft straight over the water, tanks along the road to a bridge), walls
+/// off part of an infantry path, shows a selection box and saves a screenshot.
 #[allow(clippy::too_many_arguments)]
 fn showcase(
     mut commands: Commands,
@@ -185,11 +192,11 @@ fn showcase(
     let t = time.elapsed_secs();
     let size = sim.level.size();
     let [base_a, base_b] = sim.level.bases();
-    let nearest = |from: Cell, team: u8, count: usize| {
+    let nearest = |from: Cell, team: u8, kind: Option<UnitKind>, count: usize| {
         let p = sim::cell_center(from);
         let mut near: Vec<(f32, Entity)> = units
             .iter()
-            .filter(|(_, u, ..)| u.team == team)
+            .filter(|(_, u, ..)| u.team == team && kind.is_none_or(|k| u.kind == k))
             .map(|(e, _, t, ..)| (t.translation.truncate().distance_squared(p), e))
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -200,7 +207,15 @@ fn showcase(
     };
     match show.step {
         0 if t >= SHOW_ORDER => {
-            let group = nearest(base_a, 0, 140);
+            // A mixed group, so that every unit type's way shows.
+            let group: Vec<Entity> = [
+                (UnitKind::Infantry, 30),
+                (UnitKind::Hover, 12),
+                (UnitKind::Tank, 10),
+            ]
+            .into_iter()
+            .flat_map(|(kind, n)| nearest(base_a, 0, Some(kind), n))
+            .collect();
             for &e in &group {
                 commands.entity(e).insert(Selected);
             }
@@ -211,7 +226,7 @@ fn showcase(
             });
             selection.last_target = Some((target, t));
             orders.write(MoveOrder {
-                units: nearest(base_b, 1, 90),
+                units: nearest(base_b, 1, None, 90),
                 target: Cell::new(size.width as i32 / 4, size.height as i32 / 2),
             });
             show.step = 1;
@@ -219,7 +234,7 @@ fn showcase(
         1 if t >= SHOW_WALL => {
             let crossing = units
                 .iter()
-                .filter(|(_, u, _, o, _)| u.team == 0 && o.active())
+                .filter(|(_, u, _, o, _)| u.team == 0 && u.kind == UnitKind::Infantry && o.active())
                 .filter_map(|(.., r)| r?.found())
                 .find(|p| p.cells.len() > 40);
             if let Some(path) = crossing {

@@ -128,6 +128,7 @@ fn random_order(
     let pick = script.rng.below(count as u32) as usize;
     let (_, leader, anchor, ..) = units.iter().nth(pick)?;
     let (team, anchor) = (leader.team, anchor.translation.truncate());
+    let leader = *leader;
     let (lo, hi) = script.config.group;
     let size = script.rng.range(lo as i32, hi.max(lo) as i32) as usize;
     script.scratch.clear();
@@ -141,7 +142,8 @@ fn random_order(
         .scratch
         .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let members: Vec<Entity> = script.scratch.iter().take(size).map(|&(_, e)| e).collect();
-    let from = grid.world_to_cell(anchor)?;
+    let from = grid.agent_cell(anchor, leader.diameter)?;
+    let layer = grid.scenario().layer_for(leader.profile, leader.diameter)?;
     let map = grid.size();
     for _ in 0..64 {
         let target = match script.config.max_distance {
@@ -154,7 +156,8 @@ fn random_order(
                 script.rng.below(map.height) as i32,
             ),
         };
-        if !grid.is_blocked(target, 1) && grid.scenario().connected(from, target, 1) {
+        // A goal the leader can reach (the others get slots they can reach around it).
+        if layer.components().connected(from, target) {
             return Some(MoveOrder {
                 units: members,
                 target,

@@ -16,13 +16,14 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
-    Algorithm, Arrived, BlocksPath, CachedScenario, Cell, CollisionLayer, NavGrid, PathRequest,
-    PathSolved, Steering, TilepathSettings, TilepathStats, TilepathSystems,
+    Algorithm, Arrived, CachedScenario, Cell, CollisionLayer, MovementProfile, MovementProfiles,
+    NavGrid, PathRequest, PathSolved, ProfileId, Steering, TilepathSettings, TilepathStats,
+    TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
 
 use formation::{FormationPlanner, Member};
-use level::{Level, TileKind};
+use level::{FOREST, GRASS, LEVEL_SEED, LEVEL_SIZE, Level, ROAD, SWAMP, TileKind, WATER};
 
 /// World units per cell.
 pub const TILE: f32 = 8.0;
@@ -42,8 +43,6 @@ pub struct SimConfig {
     pub seed: u64,
     /// Algorithm of the path requests.
     pub algorithm: Algorithm,
-    /// Crate root, where `assets/` lives.
-    pub root: String,
 }
 
 impl Default for SimConfig {
@@ -51,19 +50,96 @@ impl Default for SimConfig {
         Self {
             units: 500,
             seed: 7,
-            algorithm: Algorithm::AStar,
-            root: env!("CARGO_MANIFEST_DIR").to_string(),
+            algorithm: Algorithm::Auto,
         }
     }
 }
 
-/// A unit: its size in cells and its team.
+/// The unit types: each has its own size, speed and movement profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnitKind {
+    /// One cell wide, slow, goes almost anywhere: forest 2, swamp 3, no water.
+    Infantry,
+    /// Two cells wide, fast over water and swamp: water 2, no forest.
+    Hover,
+    /// Three cells wide, fast on roads: grass 2, swamp 5, no forest, no water.
+    Tank,
+}
+
+impl UnitKind {
+    /// Every kind.
+    pub const ALL: [UnitKind; 3] = [UnitKind::Infantry, UnitKind::Hover, UnitKind::Tank];
+
+    /// The name of the kind and of its movement profile.
+    pub const fn name(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "infantry",
+            UnitKind::Hover => "hover",
+            UnitKind::Tank => "tank",
+        }
+    }
+
+    /// Agent diameter in cells.
+    pub const fn diameter(self) -> u32 {
+        match self {
+            UnitKind::Infantry => 1,
+            UnitKind::Hover => 2,
+            UnitKind::Tank => 3,
+        }
+    }
+
+    /// Top speed (on weight 1, roads), world units per second.
+    pub const fn speed(self) -> f32 {
+        match self {
+            UnitKind::Infantry => 40.0,
+            UnitKind::Hover => 60.0,
+            UnitKind::Tank => 72.0,
+        }
+    }
+
+    /// How the kind reads the terrain.
+    pub fn profile(self) -> MovementProfile {
+        let profile = MovementProfile::new().with_weight(ROAD, 1);
+        match self {
+            UnitKind::Infantry => profile
+                .with_weight(GRASS, 1)
+                .with_weight(FOREST, 2)
+                .with_weight(SWAMP, 3)
+                .with_blocked(WATER),
+            UnitKind::Hover => profile
+                .with_weight(GRASS, 1)
+                .with_weight(SWAMP, 1)
+                .with_weight(WATER, 2)
+                .with_blocked(FOREST),
+            UnitKind::Tank => profile
+                .with_weight(GRASS, 2)
+                .with_weight(SWAMP, 5)
+                .with_blocked(FOREST)
+                .with_blocked(WATER),
+        }
+    }
+
+    /// The movement profiles of every kind, by name (and the plugin's default).
+    pub fn profiles() -> MovementProfiles {
+        UnitKind::ALL
+            .iter()
+            .fold(MovementProfiles::default(), |p, k| {
+                p.with(k.name(), k.profile())
+            })
+    }
+}
+
+/// A unit: its kind, size in cells and team.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Unit {
-    /// Agent diameter in cells (1, 2 or 3).
+    /// What kind of unit.
+    pub kind: UnitKind,
+    /// Agent diameter in cells (that of the kind).
     pub diameter: u32,
-    /// Team 0 starts bottom left, team 1 top right.
+    /// Team 0 starts top left, team 1 bottom right.
     pub team: u8,
+    /// The id of the kind's profile in [`MovementProfiles`].
+    pub profile: ProfileId,
 }
 
 impl Unit {
@@ -154,7 +230,8 @@ pub struct SimStats {
     pub cells_cleared: u64,
     /// Wall edits refused because a unit or a unit's goal was too close.
     pub edits_refused: u64,
-    /// Units whose footprint overlaps an obstacle, this frame.
+    /// Units whose footprint overlaps an obstacle or a terrain their profile blocks, this
+    /// frame.
     pub in_walls: usize,
     /// Largest `in_walls` seen.
     pub max_in_walls: usize,
@@ -186,12 +263,13 @@ pub struct SimPlugin(pub SimConfig);
 impl Plugin for SimPlugin {
     fn build(&self, app: &mut App) {
         let config = self.0.clone();
-        let level = Level::load(&config.root);
+        let level = Level::generate(LEVEL_SIZE, LEVEL_SEED);
         info!("level: {}", level.source);
         app.insert_resource(TilepathSettings {
             default_algorithm: config.algorithm,
             ..default()
         })
+        .insert_resource(UnitKind::profiles())
         .insert_resource(SimSeed(config.seed, config.units))
         .insert_resource(PendingLevel(Some(level)))
         .init_resource::<SimStats>()
@@ -223,7 +301,8 @@ struct SimSeed(u64, usize);
 #[derive(Resource)]
 struct PendingLevel(Option<Level>);
 
-/// Spawns the tilemap: one tile entity per cell, `BlocksPath` on obstacles.
+/// Spawns the tilemap: one tile entity per cell. Its collision layer blocks rock and
+/// wall textures and reads the terrain from the texture index.
 fn spawn_level(mut commands: Commands, mut pending: ResMut<PendingLevel>) {
     let Some(level) = pending.0.take() else {
         return;
@@ -238,17 +317,13 @@ fn spawn_level(mut commands: Commands, mut pending: ResMut<PendingLevel>) {
     for y in 0..size.height {
         for x in 0..size.width {
             let cell = Cell::new(x as i32, y as i32);
-            let kind = level.kind(cell);
             let position = TilePos { x, y };
-            let mut tile = commands.spawn(TileBundle {
+            let tile = commands.spawn(TileBundle {
                 position,
                 tilemap_id: TilemapId(tilemap),
-                texture_index: TileTextureIndex(kind.atlas_index()),
+                texture_index: TileTextureIndex(level.kind(cell).atlas_index()),
                 ..default()
             });
-            if kind.blocks() {
-                tile.insert(BlocksPath);
-            }
             storage.set(&position, tile.id());
         }
     }
@@ -258,7 +333,8 @@ fn spawn_level(mut commands: Commands, mut pending: ResMut<PendingLevel>) {
         TilemapGridSize { x: TILE, y: TILE },
         TilemapTileSize { x: TILE, y: TILE },
         Transform::default(),
-        CollisionLayer::default(),
+        CollisionLayer::from_texture_indices(TileKind::BLOCKING)
+            .with_terrain_textures(TileKind::terrain_table()),
     ));
     commands.insert_resource(Sim {
         level,
@@ -278,17 +354,18 @@ pub fn cell_center(cell: Cell) -> Vec2 {
     Vec2::new(cell.x as f32, cell.y as f32) * TILE
 }
 
-/// Steering of a unit of `diameter` cells: bigger units are slower. Units are pushed
-/// apart only closer than the formation spacing (so units standing on their slots never
-/// push), and weakly, so that a walking unit can still squeeze past units that stand.
-pub fn steering_for(diameter: u32) -> Steering {
-    let separation = match diameter {
+/// Steering of a unit of `kind`: its top speed (the terrain slows it down further). Units
+/// are pushed apart only closer than the formation spacing (so units standing on their
+/// slots never push), and weakly, so that a walking unit can still squeeze past units
+/// that stand.
+pub fn steering_for(kind: UnitKind) -> Steering {
+    let separation = match kind.diameter() {
         0 | 1 => 0.85 * TILE,
         2 => 1.5 * TILE,
         _ => 1.8 * TILE,
     };
     Steering {
-        speed: 72.0 - 8.0 * diameter as f32,
+        speed: kind.speed(),
         arrival_radius: TILE,
         separation_radius: separation,
         separation_strength: 0.2,
@@ -296,37 +373,51 @@ pub fn steering_for(diameter: u32) -> Steering {
     }
 }
 
-/// Spawns the units in formation around the two bases: 70 % one cell wide, 20 % two, 10 % three.
-fn spawn_units(mut commands: Commands, seed: Res<SimSeed>, mut sim: ResMut<Sim>) {
+/// The level as the pathfinder sees it, with the units' profiles registered.
+pub fn level_map(level: &Level, profiles: &MovementProfiles) -> Option<CachedScenario> {
+    let mut map = CachedScenario::from_bits_and_terrain(level.bits(), level.terrain())
+        .map_err(|e| error!("the level is empty: {e}"))
+        .ok()?;
+    for (id, named) in profiles.iter() {
+        map.set_profile(id, named.profile.clone());
+    }
+    Some(map)
+}
+
+/// Spawns the units in formation around the two bases: 60 % infantry, 20 % hovercraft,
+/// 20 % tanks.
+fn spawn_units(
+    mut commands: Commands,
+    seed: Res<SimSeed>,
+    profiles: Res<MovementProfiles>,
+    mut sim: ResMut<Sim>,
+) {
     let sim = &mut *sim;
-    let map = match CachedScenario::from_bits(sim.level.bits.clone()) {
-        Ok(map) => map,
-        Err(e) => {
-            error!("the level is empty: {e}");
-            return;
-        }
+    let Some(map) = level_map(&sim.level, &profiles) else {
+        return;
     };
     let mut rng = SplitMix64::new(seed.0);
     let total = seed.1;
     let bases = sim.level.bases();
     sim.planner.start(map.size());
+    let mut kinds = Vec::new();
     for (team, &base) in bases.iter().enumerate() {
         let count = total / 2 + if team == 0 { total % 2 } else { 0 };
+        kinds.clear();
+        kinds.extend((0..count).map(|_| match rng.below(10) {
+            0 | 1 => UnitKind::Tank,
+            2 | 3 => UnitKind::Hover,
+            _ => UnitKind::Infantry,
+        }));
+        kinds.sort_by_key(|k| std::cmp::Reverse(k.diameter()));
         sim.members.clear();
-        for _ in 0..count {
-            let diameter = match rng.below(10) {
-                0 => 3,
-                1 | 2 => 2,
-                _ => 1,
-            };
-            sim.members.push(Member {
-                start: base,
-                diameter,
-            });
-        }
-        sim.members.sort_by_key(|m| std::cmp::Reverse(m.diameter));
+        sim.members.extend(kinds.iter().map(|k| Member {
+            start: base,
+            diameter: k.diameter(),
+            profile: profiles.id(k.name()).unwrap_or_default(),
+        }));
         sim.planner.assign(&map, base, &sim.members, &mut sim.goals);
-        for (member, goal) in sim.members.iter().zip(&sim.goals) {
+        for ((member, goal), &kind) in sim.members.iter().zip(&sim.goals).zip(&kinds) {
             let Some(cell) = *goal else {
                 continue;
             };
@@ -335,21 +426,23 @@ fn spawn_units(mut commands: Commands, seed: Res<SimSeed>, mut sim: ResMut<Sim>)
             let p = cell_center(cell) + Vec2::splat(if even { TILE / 2.0 } else { 0.0 });
             commands.spawn((
                 Unit {
+                    kind,
                     diameter: member.diameter,
                     team: team as u8,
+                    profile: member.profile,
                 },
                 UnitOrder::default(),
-                steering_for(member.diameter),
+                steering_for(kind),
                 Transform::from_xyz(p.x, p.y, 2.0 - 0.2 * member.diameter as f32),
             ));
         }
     }
 }
 
-/// Applies wall edits to the tiles (marker and texture), refusing cells too close to a
-/// unit or to a unit's goal so that no unit ever stands in a wall.
+/// Applies wall edits to the tiles (their texture, which the collision layer reads),
+/// refusing cells too close to a unit or to a unit's goal so that no unit ever stands in
+/// a wall. A cleared wall shows the level's terrain again.
 fn apply_wall_edits(
-    mut commands: Commands,
     mut edits: MessageReader<WallEdit>,
     mut sim: ResMut<Sim>,
     mut stats: ResMut<SimStats>,
@@ -414,11 +507,9 @@ fn apply_wall_edits(
                 continue;
             }
             texture.0 = TileKind::Wall.atlas_index();
-            commands.entity(tile).insert(BlocksPath);
             stats.cells_walled += 1;
         } else {
-            texture.0 = TileKind::ground(cell).atlas_index();
-            commands.entity(tile).remove::<BlocksPath>();
+            texture.0 = sim.level.cleared(cell).atlas_index();
             stats.cells_cleared += 1;
         }
     }
@@ -468,6 +559,7 @@ fn apply_move_orders(
             sim.members.push(Member {
                 start,
                 diameter: unit.diameter,
+                profile: unit.profile,
             });
             true
         });
@@ -489,9 +581,12 @@ fn apply_move_orders(
                 arrived: false,
                 awaiting_answer: true,
             };
-            commands
-                .entity(entity)
-                .insert(PathRequest::new(goal).diameter(unit.diameter).smooth(true));
+            commands.entity(entity).insert(
+                PathRequest::new(goal)
+                    .diameter(unit.diameter)
+                    .profile(unit.kind.name())
+                    .smooth(true),
+            );
             given += 1;
         }
         if given > 0 {
@@ -544,7 +639,7 @@ fn track_units(
     for (unit, transform, mut order, plugin_arrived) in &mut units {
         let p = transform.translation.truncate();
         match grid.agent_cell(p, unit.diameter) {
-            Some(cell) if !grid.is_blocked(cell, unit.diameter) => {}
+            Some(cell) if !grid.is_blocked_for(cell, unit.diameter, unit.profile) => {}
             _ => in_walls += 1,
         }
         let Some(goal) = order.goal else {

@@ -12,7 +12,7 @@ use bevy_tilepath::prelude::{PathResult, SteeringProgress, TilepathSystems};
 
 use crate::input::{Selected, Selection};
 use crate::sim::level::TileKind;
-use crate::sim::{Sim, SimSystems, TILE, Unit, UnitOrder};
+use crate::sim::{Sim, SimSystems, TILE, Unit, UnitKind, UnitOrder};
 
 /// Pixels per tile in the atlas (one pixel per world unit).
 const TILE_PX: u32 = TILE as u32;
@@ -26,7 +26,15 @@ pub const PANEL: f32 = 350.0;
 /// Team colours (team 0, team 1).
 pub const TEAM_COLORS: [Color; 2] = [Color::srgb(0.35, 0.7, 1.0), Color::srgb(1.0, 0.62, 0.25)];
 const SELECTED_COLOR: Color = Color::srgb(1.0, 1.0, 0.55);
-const PATH_COLOR: Color = Color::srgba(1.0, 1.0, 0.6, 0.55);
+
+/// Colour of the remaining path of a selected unit of `kind`.
+pub fn path_color(kind: UnitKind) -> Color {
+    match kind {
+        UnitKind::Infantry => Color::srgba(1.0, 1.0, 0.6, 0.6),
+        UnitKind::Hover => Color::srgba(0.55, 1.0, 1.0, 0.7),
+        UnitKind::Tank => Color::srgba(1.0, 0.5, 0.45, 0.8),
+    }
+}
 const DRAG_COLOR: Color = Color::srgb(0.5, 1.0, 0.6);
 const BRUSH_COLOR: Color = Color::srgb(1.0, 0.45, 0.35);
 const ERASE_COLOR: Color = Color::srgb(0.6, 0.9, 1.0);
@@ -49,28 +57,87 @@ impl Plugin for ViewPlugin {
     }
 }
 
-/// The unit sprite image.
+/// The unit sprite images, per kind.
 #[derive(Resource)]
-struct UnitImage(Handle<Image>);
+struct UnitImages([Handle<Image>; 3]);
 
 fn rgba(c: [u8; 3]) -> [u8; 4] {
     [c[0], c[1], c[2], 255]
 }
 
+/// A pseudo-random bit pattern per tile pixel (the same in every tile of a kind).
+fn speckle(x: u32, y: u32, salt: u32) -> u32 {
+    let mut h = x.wrapping_mul(0x9E37_79B1) ^ y.wrapping_mul(0x85EB_CA77) ^ salt;
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^ (h >> 12)
+}
+
+/// The base colour of a terrain kind, also used by the HUD's legend.
+pub fn kind_color(kind: TileKind) -> [u8; 3] {
+    match kind {
+        TileKind::Grass => [58, 96, 54],
+        TileKind::GrassDark => [50, 86, 48],
+        TileKind::Rock => [128, 122, 116],
+        TileKind::Water => [40, 88, 158],
+        TileKind::Wall => [188, 96, 62],
+        TileKind::Road => [170, 148, 104],
+        TileKind::Forest => [26, 60, 32],
+        TileKind::Swamp => [92, 96, 52],
+        TileKind::Bridge => [128, 88, 52],
+    }
+}
+
 /// One atlas tile. Tiles are nearly flat (the map is drawn slightly scaled, where fine
-/// patterns would shimmer); rocks and walls get a darker rim so single cells read.
+/// patterns would shimmer); rocks and walls get a darker rim so single cells read;
+/// forests, swamps, water and bridges get a faint texture so they read as terrain.
 fn tile_pixel(kind: TileKind, x: u32, y: u32) -> [u8; 4] {
     let rim = x == TILE_PX - 1 || y == 0;
+    let base = kind_color(kind);
+    let shade = |c: [u8; 3], f: f32| {
+        rgba([
+            (c[0] as f32 * f).min(255.0) as u8,
+            (c[1] as f32 * f).min(255.0) as u8,
+            (c[2] as f32 * f).min(255.0) as u8,
+        ])
+    };
     match kind {
-        TileKind::Grass => rgba([58, 96, 54]),
-        TileKind::GrassDark => rgba([50, 86, 48]),
-        TileKind::Rock => rgba(if rim { [96, 92, 88] } else { [128, 122, 116] }),
-        TileKind::Water => rgba([46, 96, 164]),
+        TileKind::Grass | TileKind::GrassDark | TileKind::Road => rgba(base),
+        TileKind::Rock => rgba(if rim { [96, 92, 88] } else { base }),
+        TileKind::Water => shade(
+            base,
+            if (x + 2 * y).is_multiple_of(7) {
+                1.25
+            } else {
+                1.0
+            },
+        ),
         TileKind::Wall => rgba(if rim || x == 0 || y == TILE_PX - 1 {
             [92, 44, 30]
         } else {
-            [188, 96, 62]
+            base
         }),
+        TileKind::Forest => {
+            // Round tree crowns: lighter pixels on two offset circles.
+            let crown = |cx: f32, cy: f32| {
+                let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                dx * dx + dy * dy < 4.0
+            };
+            if crown(2.5, 2.5) || crown(6.0, 6.0) {
+                shade(base, 1.45)
+            } else {
+                rgba(base)
+            }
+        }
+        TileKind::Swamp => shade(
+            base,
+            if speckle(x, y, 7).is_multiple_of(5) {
+                0.72
+            } else {
+                1.0
+            },
+        ),
+        TileKind::Bridge => shade(base, if y.is_multiple_of(3) { 0.7 } else { 1.0 }),
     }
 }
 
@@ -92,13 +159,7 @@ fn image(width: u32, height: u32, data: Vec<u8>) -> Image {
 
 /// The tile atlas: one row of tiles, in the order of their [`TileKind::atlas_index`].
 fn tile_atlas() -> Image {
-    let kinds = [
-        TileKind::Grass,
-        TileKind::GrassDark,
-        TileKind::Rock,
-        TileKind::Water,
-        TileKind::Wall,
-    ];
+    let kinds = TileKind::ALL;
     debug_assert!(
         kinds
             .iter()
@@ -117,15 +178,34 @@ fn tile_atlas() -> Image {
     image(width, TILE_PX, data)
 }
 
-/// A white disc with a dark rim and soft edge, tinted per unit.
-fn unit_disc() -> Image {
+/// A white unit sprite with a dark rim and soft edge, tinted per unit: a disc for
+/// infantry, a ring around a dot for hovercraft, a square with a turret for tanks.
+fn unit_image(kind: UnitKind) -> Image {
     let mut data = Vec::with_capacity((UNIT_PX * UNIT_PX * 4) as usize);
     let c = (UNIT_PX as f32 - 1.0) / 2.0;
     for y in 0..UNIT_PX {
         for x in 0..UNIT_PX {
-            let d = Vec2::new(x as f32 - c, y as f32 - c).length() / (c + 0.5);
-            let alpha = ((1.0 - d) * 16.0).clamp(0.0, 1.0);
-            let shade = if d > 0.72 { 0.35 } else { 1.0 - 0.25 * d };
+            let (dx, dy) = ((x as f32 - c) / (c + 0.5), (y as f32 - c) / (c + 0.5));
+            let round = (dx * dx + dy * dy).sqrt();
+            // Distance to the outline: 1 on it, 0 in the middle.
+            let (d, inner_hole) = match kind {
+                UnitKind::Infantry => (round, false),
+                UnitKind::Hover => (round, (0.3..0.55).contains(&round)),
+                UnitKind::Tank => (dx.abs().max(dy.abs()) * 1.05, false),
+            };
+            let alpha = if inner_hole {
+                0.0
+            } else {
+                ((1.0 - d) * 16.0).clamp(0.0, 1.0)
+            };
+            let turret = kind == UnitKind::Tank && round < 0.38;
+            let shade = if d > 0.74 {
+                0.3
+            } else if turret {
+                0.62
+            } else {
+                1.0 - 0.2 * d
+            };
             let v = (shade * 255.0) as u8;
             data.extend_from_slice(&[v, v, v, (alpha * 255.0) as u8]);
         }
@@ -167,21 +247,21 @@ fn setup_view(mut commands: Commands, sim: Res<Sim>, mut images: ResMut<Assets<I
         FrustumCulling::default(),
         SyncToRenderWorld,
     ));
-    commands.insert_resource(UnitImage(images.add(unit_disc())));
+    commands.insert_resource(UnitImages(UnitKind::ALL.map(|k| images.add(unit_image(k)))));
 }
 
 /// Gives new units their sprite.
 fn dress_units(
     mut commands: Commands,
-    image: Option<Res<UnitImage>>,
+    images: Option<Res<UnitImages>>,
     units: Query<(Entity, &Unit), Added<Unit>>,
 ) {
-    let Some(image) = image else {
+    let Some(images) = images else {
         return;
     };
     for (entity, unit) in &units {
         commands.entity(entity).insert(Sprite {
-            image: image.0.clone(),
+            image: images.0[unit.kind as usize].clone(),
             color: TEAM_COLORS[unit.team as usize % 2],
             custom_size: Some(Vec2::splat(unit.diameter as f32 * TILE)),
             ..default()
@@ -237,7 +317,7 @@ fn draw_overlay(
             let next = progress.next_waypoint().min(path.waypoints.len());
             gizmos.linestrip_2d(
                 std::iter::once(p).chain(path.waypoints[next..].iter().copied()),
-                PATH_COLOR,
+                path_color(unit.kind),
             );
         }
         if let Some(goal) = order.goal {
@@ -245,7 +325,7 @@ fn draw_overlay(
             gizmos.rect_2d(
                 Isometry2d::from_translation(g),
                 Vec2::splat(unit.diameter as f32 * TILE * 0.5),
-                PATH_COLOR,
+                path_color(unit.kind),
             );
         }
     }

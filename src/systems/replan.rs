@@ -12,6 +12,7 @@ use crate::components::{
 use crate::grid::{Cell, GridSize};
 use crate::plugin::TilepathSettings;
 use crate::scenario::CellRect;
+use crate::search::PathError;
 use crate::stats::TilepathStats;
 
 /// Queues every request inserted or changed since the last run whose value differs from
@@ -49,7 +50,7 @@ pub(crate) fn queue_changed_requests(
             continue;
         };
         if ticket.request() != Some(request) {
-            queue.enqueue(entity, *request, &mut ticket);
+            queue.enqueue(entity, request.clone(), &mut ticket);
             if !result.is_pending() {
                 *result = PathResult::Pending;
             }
@@ -57,7 +58,7 @@ pub(crate) fn queue_changed_requests(
                 commands.entity(entity).remove::<Replanning>();
             }
         } else if replanning.is_some_and(|r| r.is_added()) && !ticket.is_queued() {
-            queue.enqueue(entity, *request, &mut ticket);
+            queue.enqueue(entity, request.clone(), &mut ticket);
             stats.replanned += 1;
         }
     }
@@ -70,6 +71,7 @@ pub(crate) struct ReplanState {
     last_generation: u64,
     log: Vec<NavGridChanged>,
     flipped: HashSet<Cell>,
+    terrain: HashSet<Cell>,
     requeue: Vec<(u64, Entity)>,
 }
 
@@ -79,25 +81,34 @@ impl ReplanState {
         self.log.iter().any(|change| change.whole_map)
     }
 
-    /// True when `path` (for an agent of `diameter`) may be invalid after the logged changes:
-    /// a change covered the whole map, or a cell flipped within the agent's footprint of a
-    /// path cell or of a corner a diagonal step passes. Bounding boxes are checked first.
+    /// True when `path` (for an agent of `diameter`) may be invalid or no longer the
+    /// cheapest after the logged changes: a change covered the whole map or re-registered
+    /// the path's profile; an obstacle flipped within the agent's footprint of a path
+    /// cell or of a corner a diagonal step passes; or a terrain changed within the
+    /// footprint plus one cell of those (the path crosses it, so its cost changed, or
+    /// passes next to it, so a cheaper way or a newly blocked footprint may be there).
+    /// Bounding boxes are checked first.
     fn invalidates(&self, path: &FoundPath, diameter: u32, size: GridSize) -> bool {
-        let mut nearby = false;
+        let (mut near_flip, mut near_terrain) = (false, false);
         for change in &self.log {
             if change.generation <= path.generation {
                 continue;
             }
-            if change.whole_map {
+            if change.whole_map || change.profiles.contains(&path.profile) {
                 return true;
             }
+            if change.cells.is_empty() && change.terrain.is_empty() {
+                continue;
+            }
             let rect = affected(change.area, diameter.saturating_add(2), size);
-            nearby |= !rect.is_empty() && path.cells.iter().any(|&c| rect.contains(c));
+            if !rect.is_empty() && path.cells.iter().any(|&c| rect.contains(c)) {
+                near_flip |= !change.cells.is_empty();
+                near_terrain |= !change.terrain.is_empty();
+            }
         }
-        nearby
-            && touches(&path.cells, (diameter / 2) as i32, |c| {
-                self.flipped.contains(&c)
-            })
+        let reach = (diameter / 2) as i32;
+        (near_flip && touches(&path.cells, reach, |c| self.flipped.contains(&c)))
+            || (near_terrain && touches(&path.cells, reach + 1, |c| self.terrain.contains(&c)))
     }
 }
 
@@ -121,13 +132,17 @@ fn touches(path: &[Cell], r: i32, flipped: impl Fn(Cell) -> bool) -> bool {
         })
 }
 
-/// True when the logged changes may turn `failure` into a path: obstacle edits can
-/// unblock a start or goal or connect them; only a new map, resize or move can bring an
-/// off-map start or goal onto the map (or a missing map back).
-fn may_fix(failure: &PathFailure, whole_map: bool) -> bool {
+/// True when the logged changes may turn `failure` into a path: obstacle and terrain
+/// edits can unblock a start or goal or connect them; a change of the movement profiles
+/// can define a missing profile (or change what blocks); only a new map, resize or move
+/// can bring an off-map start or goal onto the map (or a missing map back).
+fn may_fix(failure: &PathFailure, whole_map: bool, profiles: bool) -> bool {
     match failure {
         PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
             whole_map
+        }
+        PathFailure::UnknownProfile | PathFailure::Search(PathError::UnknownProfile { .. }) => {
+            whole_map || profiles
         }
         other => other.depends_on_map(),
     }
@@ -173,8 +188,8 @@ pub(crate) fn replan_paths(
                 state.log.push(NavGridChanged {
                     generation: grid.generation(),
                     area: CellRect::of_size(grid.size()),
-                    cells: Vec::new(),
                     whole_map: true,
+                    ..NavGridChanged::default()
                 });
                 // Changes made before this run are part of the new map.
                 let mut before = Vec::new();
@@ -191,7 +206,7 @@ pub(crate) fn replan_paths(
         for &(_, entity) in &state.requeue {
             if let Ok((entity, request, result, mut ticket, replanning)) = requests.get_mut(entity)
             {
-                queue.enqueue(entity, *request, &mut ticket);
+                queue.enqueue(entity, request.clone(), &mut ticket);
                 if !replanning && !result.is_pending() {
                     commands.entity(entity).insert(Replanning);
                 }
@@ -221,6 +236,11 @@ fn requeue_invalidated(
     state
         .flipped
         .extend(state.log.iter().flat_map(|c| c.cells.iter().copied()));
+    state.terrain.clear();
+    state
+        .terrain
+        .extend(state.log.iter().flat_map(|c| c.terrain.iter().copied()));
+    let profiles_changed = state.log.iter().any(|c| !c.profiles.is_empty());
     state.requeue.clear();
     for (entity, request, result, ticket, _) in requests.iter() {
         if ticket.is_queued() {
@@ -228,7 +248,7 @@ fn requeue_invalidated(
         }
         let stale = match result {
             PathResult::Pending => false,
-            PathResult::Failed(failure) => may_fix(failure, whole_map),
+            PathResult::Failed(failure) => may_fix(failure, whole_map, profiles_changed),
             PathResult::Found(path) => {
                 everything
                     || size.is_some_and(|size| state.invalidates(path, request.diameter, size))

@@ -12,7 +12,9 @@ use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
     Replanning,
 };
+use crate::grid::cost_to_f64;
 use crate::plugin::TilepathSettings;
+use crate::profiles::MovementProfiles;
 use crate::search::{PathQuery as SearchQuery, Pathfinder};
 use crate::stats::TilepathStats;
 
@@ -63,6 +65,7 @@ pub(crate) fn solve_paths(
     mut commands: Commands,
     grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,
+    profiles: Res<MovementProfiles>,
     mut queue: ResMut<PathQueue>,
     mut requests: Requests,
     transforms: TransformHelper,
@@ -92,6 +95,7 @@ pub(crate) fn solve_paths(
                 request,
                 world_position(&transforms, entity),
                 &settings,
+                &profiles,
             ),
             None => Err(PathFailure::NoMap),
         };
@@ -283,6 +287,8 @@ fn solve_one(
             .map(|&cell| grid.agent_center(cell, query.diameter))
             .collect(),
         length: stats.length as f32,
+        cost: cost_to_f64(stats.cost) as f32,
+        profile: query.profile,
         generation: grid.generation(),
         expanded: stats.expanded,
     })
@@ -295,7 +301,11 @@ fn prepare(
     request: &PathRequest,
     position: Result<Vec2, PathFailure>,
     settings: &TilepathSettings,
+    profiles: &MovementProfiles,
 ) -> Result<SearchQuery, PathFailure> {
+    let profile = profiles
+        .resolve(request.profile.as_deref())
+        .ok_or(PathFailure::UnknownProfile)?;
     let position = position?;
     let diameter = request.diameter;
     let start = grid
@@ -313,5 +323,6 @@ fn prepare(
         .diameter(diameter)
         .connectivity(request.connectivity)
         .limits(request.limits.unwrap_or(settings.default_limits))
-        .smooth(request.smooth))
+        .smooth(request.smooth)
+        .profile(profile))
 }

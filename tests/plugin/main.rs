@@ -8,5 +8,6 @@ mod replan;
 mod solve;
 mod steer;
 mod sync;
+mod terrain;
 #[cfg(feature = "tilemap")]
 mod tilemaps;

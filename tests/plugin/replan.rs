@@ -112,7 +112,10 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
     let rows = "..........\n..........\n..........";
     app.insert_resource(NavGrid::from_ascii(rows, Vec2::ZERO, Vec2::ONE).unwrap());
     let request = PathRequest::new(Cell::new(9, 0));
-    let unit = app.world_mut().spawn((Transform::default(), request)).id();
+    let unit = app
+        .world_mut()
+        .spawn((Transform::default(), request.clone()))
+        .id();
     app.update();
     let settings = app.world().resource::<TilepathSettings>();
     assert_eq!(
@@ -139,7 +142,7 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
     );
 
     // Changing the request, or inserting a different one, queues it again.
-    let ticket = *app.world().get::<PathTicket>(unit).unwrap();
+    let ticket = app.world().get::<PathTicket>(unit).unwrap().clone();
     app.world_mut().get_mut::<PathRequest>(unit).unwrap().goal = Cell::new(0, 2).into();
     app.update();
     assert_eq!(found(&app).cells.last(), Some(&Cell::new(0, 2)));
@@ -302,17 +305,17 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
     let start = world_of(Cell::new(0, 0)).extend(0.0);
     let unit = app
         .world_mut()
-        .spawn((Transform::from_translation(start), request))
+        .spawn((Transform::from_translation(start), request.clone()))
         .id();
     app.update();
-    let ticket = *app.world().get::<PathTicket>(unit).unwrap();
+    let ticket = app.world().get::<PathTicket>(unit).unwrap().clone();
     assert_eq!(ticket.request(), Some(&request));
     assert!(!ticket.is_queued());
     let answered = app.world().get::<PathResult>(unit).unwrap().clone();
     assert!(answered.found().is_some());
 
     // Writing or inserting the same request (both mark it changed) plans nothing.
-    *app.world_mut().get_mut::<PathRequest>(unit).unwrap() = request;
+    *app.world_mut().get_mut::<PathRequest>(unit).unwrap() = request.clone();
     app.update();
     app.world_mut().entity_mut(unit).insert(request);
     app.update();
@@ -324,7 +327,7 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
     // A different request is queued at once, with a pending result until answered.
     app.world_mut().get_mut::<PathRequest>(unit).unwrap().goal = Cell::new(4, 2).into();
     app.update();
-    let ticket2 = *app.world().get::<PathTicket>(unit).unwrap();
+    let ticket2 = app.world().get::<PathTicket>(unit).unwrap().clone();
     assert!(ticket2.order() > ticket.order());
     let path = app
         .world()
