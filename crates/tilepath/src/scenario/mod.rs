@@ -42,6 +42,7 @@ mod layer;
 mod lines;
 pub mod movingai;
 pub mod movingai_terrain;
+mod nearest;
 mod profile;
 mod rect;
 mod weights;

@@ -9,7 +9,7 @@
 //! the octile heuristic is consistent). Memory: the shared records (8 bytes per cell),
 //! heap positions (4 bytes per cell) and entries (16 bytes per open cell), reused.
 
-use super::costs::StepCosts;
+use super::costs::{Step, StepCosts};
 use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
@@ -49,7 +49,8 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
     }
 }
 
-/// Runs the engine from `query.start` to `query.goal` (both free, distinct) with the
+/// Runs the engine from `query.start` to `query.goal` (both free, distinct), or goes on
+/// with a search suspended by its slice (`resume`; same query, map and costs), with the
 /// step costs `costs` (unit costs on uniform layers, terrain weights otherwise; the
 /// heuristic is the octile distance times the smallest weight). On success `s.path`
 /// holds the cells.
@@ -70,22 +71,38 @@ pub(crate) fn search(
     query: &PathQuery,
     mode: Mode,
     costs: impl StepCosts,
-) -> Result<(), PathError> {
+    resume: bool,
+) -> Result<Step, PathError> {
     let goal = query.goal;
-    let goal_i = s.index(goal);
+    let radius = i64::from(query.goal_radius);
     let start_i = s.index(query.start);
     let conn = query.connectivity;
     let octile = conn == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
     let scale = costs.heuristic_scale();
-    let h = |c: Cell| conn.heuristic(c, goal) * scale;
+    // The distance to the nearest cell of the goal area (the goal itself for radius 0):
+    // a distance to a set, so still consistent.
+    let h = |c: Cell| {
+        if radius == 0 {
+            return conn.heuristic(c, goal) * scale;
+        }
+        let clamp = |v: i32, g: i32| {
+            (i64::from(v)).clamp(i64::from(g) - radius, i64::from(g) + radius) as i32
+        };
+        conn.heuristic(c, Cell::new(clamp(c.x, goal.x), clamp(c.y, goal.y))) * scale
+    };
     let offsets = s.step_offsets();
-    s.reserve_heap();
-    a.next.clear();
-    s.open(start_i, 0, Direction::East);
-    let (k, t) = priority(mode, 0, h(query.start));
-    s.heap().push(start_i, k, t);
+    if !resume {
+        s.reserve_heap();
+        a.next.clear();
+        s.open(start_i, 0, Direction::East);
+        let (k, t) = priority(mode, 0, h(query.start));
+        s.heap().push(start_i, k, t);
+    }
     loop {
+        if s.slice_spent() {
+            return Ok(Step::Suspended);
+        }
         let i = match a.next.pop() {
             Some(i) => i,
             None => match s.heap().pop() {
@@ -93,12 +110,12 @@ pub(crate) fn search(
                 None => break,
             },
         };
-        if i == goal_i {
-            return s.build_path(goal_i, costs);
+        let c = s.cell(i);
+        if c.chebyshev(goal) as i64 <= radius {
+            return s.build_path(i, costs).map(|()| Step::Found);
         }
         s.close(i);
         s.tick()?;
-        let c = s.cell(i);
         let g = s.g(i);
         let f = g + h(c);
         let mut relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState| {

@@ -44,3 +44,12 @@ impl StepCosts for Weights<'_> {
         Cost::from(self.min())
     }
 }
+
+/// How a resumable search left off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The path is in the shared state.
+    Found,
+    /// The slice's expansions are spent; resuming goes on where it stopped.
+    Suspended,
+}

@@ -12,12 +12,15 @@
 //!   state struct for the buffers only it needs, taking the shared state explicitly.
 //! - `pathfinder`: checks a query, holds the shared state and one state per family, and
 //!   dispatches; it is the only module that imports the algorithms, and none imports it.
+//! - `field`: [`DistanceField`], one exact Dijkstra from a shared goal read by many
+//!   units; its own state, like an algorithm family.
 //! - `validate`: the movement rules ([`validate_path`]), the one implementation used by
 //!   evasion's final check, the tests and the benchmark runner.
 
 mod astar;
 mod costs;
 mod evasion;
+mod field;
 mod heap;
 mod jps;
 mod pathfinder;
@@ -26,7 +29,8 @@ mod state;
 mod uninformed;
 mod validate;
 
+pub use field::DistanceField;
 pub use heap::IndexedHeap;
-pub use pathfinder::{PathStats, Pathfinder};
+pub use pathfinder::{PathStats, Pathfinder, Progress};
 pub use query::{Algorithm, Limit, Limits, PathError, PathQuery, UnknownAlgorithm};
 pub use validate::{InvalidPath, validate_path};

@@ -1,14 +1,14 @@
 //! The reusable pathfinder: query checks, dispatch to the algorithms, buffers kept between queries.
 
 use super::astar::{self, AStarState};
-use super::costs::{StepCosts, UnitCosts};
+use super::costs::{Step, StepCosts, UnitCosts};
 use super::evasion::{self, EvasionState};
 use super::jps::{self, JpsState};
 use super::query::{Algorithm, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
 use crate::grid::{Cell, Connectivity, Cost};
-use crate::scenario::{CachedScenario, Layer, Weights};
+use crate::scenario::{CachedScenario, CellRect, Layer, Weights};
 use crate::smoothing;
 
 /// What a successful search reports; the cells are in [`Pathfinder::path`].
@@ -25,6 +25,13 @@ pub struct PathStats {
     pub smoothed_length: f64,
     /// Nodes expanded (cells taken off the open list, or traced for evasion).
     pub expanded: u32,
+    /// The cell the path starts from: the query's start, or the nearest standable cell
+    /// when the start was blocked and [`PathQuery::nearest_start`] allowed moving it.
+    pub start: Cell,
+    /// The cell the path ends on: the goal, a cell of the goal area
+    /// ([`PathQuery::goal_radius`]), or the nearest reachable cell
+    /// ([`PathQuery::nearest_goal`]).
+    pub reached: Cell,
 }
 
 /// A pathfinder that owns all its search buffers and reuses them between queries.
@@ -87,6 +94,29 @@ pub struct Pathfinder {
     evasion: EvasionState,
     waypoints: Vec<Cell>,
     smoothed: bool,
+    suspended: Option<Suspended>,
+}
+
+/// What a sliced search answered so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Progress {
+    /// The search ended with a path; the cells are in [`Pathfinder::path`].
+    Done(PathStats),
+    /// The slice's budget is spent; [`Pathfinder::resume`] goes on.
+    Suspended {
+        /// Nodes expanded so far, all slices together.
+        expanded: u32,
+    },
+}
+
+/// A search waiting for [`Pathfinder::resume`]: the query as asked, the query as it
+/// runs (ends settled), and the map it runs on.
+#[derive(Clone, Copy, Debug)]
+struct Suspended {
+    original: PathQuery,
+    query: PathQuery,
+    generation: u64,
+    size: crate::grid::GridSize,
 }
 
 impl Pathfinder {
@@ -97,21 +127,51 @@ impl Pathfinder {
 
     /// Answers `query` on `map`. On success the cells are in [`Pathfinder::path`].
     ///
-    /// Checks, in order: diameter, bounds, start and goal blocked, components
+    /// Checks, in order: profile, diameter, bounds, start and goal blocked (moved to the
+    /// nearest standable or reachable cell when the query allows it), components
     /// (unreachable answered in O(1)); then runs the query's algorithm.
     ///
     /// # Errors
     ///
-    /// The typed failures of [`PathError`]: a bad query (diameter, bounds, blocked
-    /// ends), [`PathError::Unreachable`] without searching, [`PathError::LimitReached`]
-    /// when a limit stops the search, and [`PathError::NotFound`] from the bounded
-    /// [`Algorithm::Dfs`] when no path fits its radius.
+    /// The typed failures of [`PathError`]: a bad query (profile, diameter, bounds,
+    /// blocked ends), [`PathError::Unreachable`] without searching,
+    /// [`PathError::LimitReached`] when a limit stops the search, and
+    /// [`PathError::NotFound`] from the bounded [`Algorithm::Dfs`] when no path fits its
+    /// radius.
     pub fn find(
         &mut self,
         map: &CachedScenario,
         query: &PathQuery,
     ) -> Result<PathStats, PathError> {
+        match self.start(map, query, u32::MAX)? {
+            Progress::Done(stats) => Ok(stats),
+            // An unbounded slice ends only when the search does (or a limit stops it).
+            Progress::Suspended { expanded } => Err(PathError::NotFound { expanded }),
+        }
+    }
+
+    /// Starts `query` on `map` and expands at most about `budget` nodes before yielding
+    /// ([`Progress::Suspended`]); [`Pathfinder::resume`] goes on from where it stopped,
+    /// so a search larger than a frame's budget is spread over several frames without
+    /// starting over, and ends with exactly the answer of [`Pathfinder::find`].
+    ///
+    /// A*, Dijkstra, best-first and JPS (and [`Algorithm::Auto`]) yield between
+    /// expansions; one expansion may count several nodes (a JPS diagonal walk), so a
+    /// slice can overrun its budget by one such batch. The other algorithms run to the
+    /// end in one slice. Limits apply to the whole search, all slices together; the time
+    /// budget runs from this call.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::find`].
+    pub fn start(
+        &mut self,
+        map: &CachedScenario,
+        query: &PathQuery,
+        budget: u32,
+    ) -> Result<Progress, PathError> {
         self.smoothed = false;
+        self.suspended = None;
         let size = map.size();
         let max_weight = map.profile(query.profile).map_or(1, |p| p.max_weight());
         // Resets stamps and outputs in O(1), so a rejected query leaves nothing stale behind.
@@ -127,34 +187,90 @@ impl Pathfinder {
                 .ok_or(PathError::InvalidDiameter {
                     diameter: query.diameter,
                 })?;
-        for cell in [query.start, query.goal] {
-            if !size.contains(cell) {
-                return Err(PathError::OutOfBounds { cell });
+        let settled = Self::settle_ends(layer, query)?;
+        if settled.in_goal_area(settled.start) {
+            self.state.path.push(settled.start);
+            return Ok(Progress::Done(self.finish(layer, weights, &settled)));
+        }
+        self.state.set_slice(budget);
+        self.step(map, layer, weights, *query, settled, false)
+    }
+
+    /// Goes on with the search a [`Pathfinder::start`] (or an earlier resume) left
+    /// suspended, for at most about `budget` more expansions. When `map` changed since
+    /// (its generation differs) the search starts over on the current map, so the answer
+    /// is always for the map as it is.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::find`], and [`PathError::NothingToResume`] when no search is
+    /// suspended.
+    pub fn resume(&mut self, map: &CachedScenario, budget: u32) -> Result<Progress, PathError> {
+        let suspended = self.suspended.take().ok_or(PathError::NothingToResume)?;
+        if suspended.generation != map.generation() || suspended.size != map.size() {
+            return self.start(map, &suspended.original, budget);
+        }
+        let query = suspended.query;
+        let weights = map
+            .weights(query.profile)
+            .ok_or(PathError::UnknownProfile {
+                profile: query.profile,
+            })?;
+        let layer =
+            map.layer_for(query.profile, query.diameter)
+                .ok_or(PathError::InvalidDiameter {
+                    diameter: query.diameter,
+                })?;
+        self.state.set_slice(budget);
+        self.step(map, layer, weights, suspended.original, query, true)
+    }
+
+    /// True while a search waits for [`Pathfinder::resume`].
+    pub fn is_suspended(&self) -> bool {
+        self.suspended.is_some()
+    }
+
+    /// Runs one slice of the settled `query` (asked as `original`) and turns its outcome
+    /// into [`Progress`], remembering a suspended search.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        map: &CachedScenario,
+        layer: &Layer,
+        weights: Weights<'_>,
+        original: PathQuery,
+        query: PathQuery,
+        resume: bool,
+    ) -> Result<Progress, PathError> {
+        match self.run(layer, weights, &query, resume) {
+            Ok(Step::Found) => Ok(Progress::Done(self.finish(layer, weights, &query))),
+            Ok(Step::Suspended) => {
+                self.suspended = Some(Suspended {
+                    original,
+                    query,
+                    generation: map.generation(),
+                    size: map.size(),
+                });
+                Ok(Progress::Suspended {
+                    expanded: self.state.expanded(),
+                })
+            }
+            Err(e) => {
+                self.state.path.clear();
+                Err(e)
             }
         }
-        if layer.is_blocked(query.start) {
-            return Err(PathError::StartBlocked {
-                cell: query.start,
-                diameter: query.diameter,
-            });
-        }
-        if layer.is_blocked(query.goal) {
-            return Err(PathError::GoalBlocked {
-                cell: query.goal,
-                diameter: query.diameter,
-            });
-        }
-        if !layer.components().connected(query.start, query.goal) {
-            return Err(PathError::Unreachable);
-        }
-        if query.start == query.goal {
-            self.state.path.push(query.start);
-        } else if let Err(e) = self.run(layer, weights, query) {
-            self.state.path.clear();
-            return Err(e);
-        }
+    }
+
+    /// The statistics (and smoothed waypoints) of the path in the shared state.
+    fn finish(&mut self, layer: &Layer, weights: Weights<'_>, query: &PathQuery) -> PathStats {
         debug_assert_eq!(self.state.path.first(), Some(&query.start));
-        debug_assert_eq!(self.state.path.last(), Some(&query.goal));
+        debug_assert!(
+            self.state
+                .path
+                .last()
+                .is_some_and(|&c| query.in_goal_area(c))
+        );
         let cost = weights.path_cost(&self.state.path).unwrap_or(Cost::MAX);
         let length = crate::grid::path_length(&self.state.path);
         let smoothed_length = if query.smooth {
@@ -164,19 +280,86 @@ impl Pathfinder {
         } else {
             length
         };
-        Ok(PathStats {
+        PathStats {
             cost,
             length,
             smoothed_length,
             expanded: self.state.expanded(),
-        })
+            start: query.start,
+            reached: self.state.path.last().copied().unwrap_or(query.goal),
+        }
+    }
+
+    /// Checks the ends of `query` on `layer` and returns the query the algorithm runs:
+    /// the start moved to the nearest standable cell and the goal to the nearest
+    /// reachable one when the query allows it, and a goal area that only the best-first
+    /// engine supports turned into its nearest reachable cell for the other algorithms.
+    fn settle_ends(layer: &Layer, query: &PathQuery) -> Result<PathQuery, PathError> {
+        let size = layer.size();
+        let mut q = *query;
+        if !size.contains(q.start) {
+            return Err(PathError::OutOfBounds { cell: q.start });
+        }
+        if !size.contains(q.goal) && !q.nearest_goal {
+            return Err(PathError::OutOfBounds { cell: q.goal });
+        }
+        let start_blocked = PathError::StartBlocked {
+            cell: q.start,
+            diameter: q.diameter,
+        };
+        if layer.is_blocked(q.start) {
+            if !q.nearest_start {
+                return Err(start_blocked);
+            }
+            q.start = layer.nearest_free(q.start, |_| true).ok_or(start_blocked)?;
+        }
+        let label = layer.components().label(q.start);
+        let reachable = |c: Cell| layer.components().label(c) == label;
+        let area_reachable = if q.goal_radius == 0 {
+            size.contains(q.goal) && reachable(q.goal)
+        } else {
+            goal_area(&q, size).cells().any(&reachable)
+        };
+        if !area_reachable {
+            if q.nearest_goal {
+                q.goal = layer
+                    .nearest_reachable(q.start, q.goal)
+                    .ok_or(PathError::Unreachable)?;
+                q.goal_radius = 0;
+            } else if q.goal_radius == 0 && layer.is_blocked(q.goal) {
+                return Err(PathError::GoalBlocked {
+                    cell: q.goal,
+                    diameter: q.diameter,
+                });
+            } else {
+                return Err(PathError::Unreachable);
+            }
+        }
+        let engine_handles_area = matches!(
+            q.algorithm,
+            Algorithm::Auto
+                | Algorithm::AStar
+                | Algorithm::Jps
+                | Algorithm::Dijkstra
+                | Algorithm::BestFirst
+        );
+        if q.goal_radius > 0 && !engine_handles_area {
+            let goal = q.goal;
+            q.goal = layer
+                .nearest_free(goal, |c| c.chebyshev(goal) <= q.goal_radius && reachable(c))
+                .ok_or(PathError::Unreachable)?;
+            q.goal_radius = 0;
+        }
+        Ok(q)
     }
 
     /// The algorithm that runs for `query` on a layer with `weights`: [`Algorithm::Auto`]
     /// resolved, and [`Algorithm::Jps`] replaced by A* where it would not be exact
     /// (cardinal moves, or a layer whose passable cells weigh differently).
     pub fn resolve(query: &PathQuery, weights: &Weights<'_>) -> Algorithm {
-        let jps_fits = query.connectivity == Connectivity::Octile && weights.uniform().is_some();
+        let jps_fits = query.connectivity == Connectivity::Octile
+            && weights.uniform().is_some()
+            && query.goal_radius == 0;
         match query.algorithm {
             Algorithm::Auto | Algorithm::Jps if jps_fits => Algorithm::Jps,
             Algorithm::Auto | Algorithm::Jps => Algorithm::AStar,
@@ -192,11 +375,12 @@ impl Pathfinder {
         layer: &Layer,
         weights: Weights<'_>,
         query: &PathQuery,
-    ) -> Result<(), PathError> {
+        resume: bool,
+    ) -> Result<Step, PathError> {
         if weights.uniform().is_some() {
-            self.run_with(layer, UnitCosts, weights, query)
+            self.run_with(layer, UnitCosts, weights, query, resume)
         } else {
-            self.run_with(layer, weights, weights, query)
+            self.run_with(layer, weights, weights, query, resume)
         }
     }
 
@@ -206,20 +390,26 @@ impl Pathfinder {
         costs: impl StepCosts,
         weights: Weights<'_>,
         query: &PathQuery,
-    ) -> Result<(), PathError> {
+        resume: bool,
+    ) -> Result<Step, PathError> {
         let s = &mut self.state;
         let a = &mut self.astar;
+        let found = |r: Result<(), PathError>| r.map(|()| Step::Found);
         match Self::resolve(query, &weights) {
             Algorithm::AStar | Algorithm::Auto => {
-                astar::search(s, a, layer, query, astar::Mode::AStar, costs)
+                astar::search(s, a, layer, query, astar::Mode::AStar, costs, resume)
             }
-            Algorithm::Dijkstra => astar::search(s, a, layer, query, astar::Mode::Dijkstra, costs),
-            Algorithm::BestFirst => astar::search(s, a, layer, query, astar::Mode::Greedy, costs),
-            Algorithm::Jps => jps::search(s, &mut self.jps, layer, query),
-            Algorithm::Bfs => uninformed::bfs(s, &mut self.uninformed, layer, query),
-            Algorithm::Dfs => uninformed::dfs(s, &mut self.uninformed, layer, query),
-            Algorithm::Iddfs => uninformed::iddfs(s, &mut self.uninformed, layer, query),
-            Algorithm::Evasion => evasion::search(s, &mut self.evasion, layer, query),
+            Algorithm::Dijkstra => {
+                astar::search(s, a, layer, query, astar::Mode::Dijkstra, costs, resume)
+            }
+            Algorithm::BestFirst => {
+                astar::search(s, a, layer, query, astar::Mode::Greedy, costs, resume)
+            }
+            Algorithm::Jps => jps::search(s, &mut self.jps, layer, query, resume),
+            Algorithm::Bfs => found(uninformed::bfs(s, &mut self.uninformed, layer, query)),
+            Algorithm::Dfs => found(uninformed::dfs(s, &mut self.uninformed, layer, query)),
+            Algorithm::Iddfs => found(uninformed::iddfs(s, &mut self.uninformed, layer, query)),
+            Algorithm::Evasion => found(evasion::search(s, &mut self.evasion, layer, query)),
         }
     }
 
@@ -260,4 +450,10 @@ impl Pathfinder {
             + self.evasion.memory_bytes()
             + self.waypoints.capacity() * size_of::<Cell>()
     }
+}
+
+/// The goal area of `query` clipped to the map.
+fn goal_area(query: &PathQuery, size: crate::grid::GridSize) -> CellRect {
+    let r = i64::from(query.goal_radius);
+    CellRect::from_cell(query.goal).grow_clip(r, r, size)
 }

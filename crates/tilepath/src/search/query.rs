@@ -179,6 +179,23 @@ pub struct PathQuery {
     pub radius: Option<u32>,
     /// Also compute line-of-sight smoothed waypoints ([`crate::search::Pathfinder::waypoints`]).
     pub smooth: bool,
+    /// Arrive within this many cells (Chebyshev) of `goal`: the search stops at the
+    /// first cell of the square `goal ± goal_radius` it reaches (for A*, Dijkstra and
+    /// Auto the cheapest one; JPS runs A* for it). 0 means the goal cell itself.
+    pub goal_radius: u32,
+    /// When no cell of the goal area can be reached (blocked for the agent, or in
+    /// another component), plan to the reachable cell nearest to `goal` instead
+    /// ([`crate::scenario::Layer::nearest_reachable`]); [`PathStats::reached`] says where.
+    /// Off: such queries fail with `GoalBlocked` or `Unreachable`.
+    ///
+    /// [`PathStats::reached`]: crate::search::PathStats::reached
+    pub nearest_goal: bool,
+    /// When the agent cannot stand on `start`, plan from the standable cell nearest to
+    /// it ([`crate::scenario::Layer::nearest_free`]); [`PathStats::start`] says which.
+    /// Off: such queries fail with `StartBlocked`.
+    ///
+    /// [`PathStats::start`]: crate::search::PathStats::start
+    pub nearest_start: bool,
 }
 
 impl PathQuery {
@@ -195,7 +212,37 @@ impl PathQuery {
             limits: Limits::UNLIMITED,
             radius: None,
             smooth: false,
+            goal_radius: 0,
+            nearest_goal: false,
+            nearest_start: false,
         }
+    }
+
+    /// Sets the goal area's radius ([`PathQuery::goal_radius`]).
+    pub fn goal_radius(mut self, radius: u32) -> Self {
+        self.goal_radius = radius;
+        self
+    }
+
+    /// Plans to the nearest reachable cell when the goal area cannot be reached
+    /// ([`PathQuery::nearest_goal`]).
+    pub fn nearest_goal(mut self, on: bool) -> Self {
+        self.nearest_goal = on;
+        self
+    }
+
+    /// Plans from the nearest standable cell when the start is blocked
+    /// ([`PathQuery::nearest_start`]).
+    pub fn nearest_start(mut self, on: bool) -> Self {
+        self.nearest_start = on;
+        self
+    }
+
+    /// True when `cell` is in the goal area: within [`PathQuery::goal_radius`] cells
+    /// (Chebyshev) of the goal.
+    #[inline]
+    pub fn in_goal_area(&self, cell: Cell) -> bool {
+        cell.chebyshev(self.goal) <= self.goal_radius
     }
 
     /// Sets the algorithm.
@@ -279,6 +326,8 @@ pub enum PathError {
     },
     /// Start and goal are in different connected components: no path exists.
     Unreachable,
+    /// [`crate::search::Pathfinder::resume`] was called with no search suspended.
+    NothingToResume,
     /// A limit stopped the search before it found a path.
     LimitReached {
         /// Which limit.
@@ -316,6 +365,7 @@ impl fmt::Display for PathError {
                 write!(f, "{profile} is not registered on the map")
             }
             PathError::Unreachable => write!(f, "the goal cannot be reached from the start"),
+            PathError::NothingToResume => write!(f, "no suspended search to resume"),
             PathError::LimitReached { limit, expanded } => {
                 write!(
                     f,

@@ -56,6 +56,8 @@ pub(crate) struct SearchState {
     pub path: Vec<Cell>,
     expanded: u32,
     max_expanded: u32,
+    /// The expansion count at which a sliced search yields ([`SearchState::slice_spent`]).
+    slice_end: u32,
     deadline: Option<Instant>,
 }
 
@@ -88,6 +90,7 @@ impl SearchState {
         self.path.clear();
         self.expanded = 0;
         self.max_expanded = limits.max_expanded;
+        self.slice_end = u32::MAX;
         self.deadline = limits.time_budget.map(|b| Instant::now() + b);
     }
 
@@ -224,6 +227,18 @@ impl SearchState {
         PathError::NotFound {
             expanded: self.expanded,
         }
+    }
+
+    /// Lets a resumable search expand `budget` more nodes before it yields.
+    pub(crate) fn set_slice(&mut self, budget: u32) {
+        self.slice_end = self.expanded.saturating_add(budget);
+    }
+
+    /// True when the current slice's expansions are spent: a resumable search checks it
+    /// between expansions and yields, with all its state kept, when it is.
+    #[inline]
+    pub(crate) fn slice_spent(&self) -> bool {
+        self.expanded >= self.slice_end
     }
 
     /// Counts one expansion and enforces the limits.

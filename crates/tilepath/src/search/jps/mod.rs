@@ -43,7 +43,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-use super::costs::UnitCosts;
+use super::costs::{Step, UnitCosts};
 use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Cost, Direction};
@@ -70,8 +70,9 @@ impl JpsState {
     }
 }
 
-/// Runs JPS from `query.start` to `query.goal` (both free, distinct). On success
-/// `s.path` holds every cell of a shortest octile path.
+/// Runs JPS from `query.start` to `query.goal` (both free, distinct), or goes on with a
+/// search suspended by its slice (`resume`; same query and map). On success `s.path`
+/// holds every cell of a shortest octile path.
 ///
 /// # Errors
 ///
@@ -82,18 +83,27 @@ pub(crate) fn search(
     j: &mut JpsState,
     layer: &Layer,
     query: &PathQuery,
-) -> Result<(), PathError> {
+    resume: bool,
+) -> Result<Step, PathError> {
     let grid = Grid::new(layer, query.goal);
-    s.reserve_heap();
-    j.next.clear();
     let goal_i = s.index(query.goal);
-    let start_i = s.index(query.start);
-    s.open(start_i, 0, Direction::East);
-    let h0 = grid.h(query.start);
-    s.heap().push(start_i, h0, h0);
-    while let Some(i) = j.next.pop().or_else(|| s.heap().pop()) {
+    if !resume {
+        s.reserve_heap();
+        j.next.clear();
+        let start_i = s.index(query.start);
+        s.open(start_i, 0, Direction::East);
+        let h0 = grid.h(query.start);
+        s.heap().push(start_i, h0, h0);
+    }
+    loop {
+        if s.slice_spent() {
+            return Ok(Step::Suspended);
+        }
+        let Some(i) = j.next.pop().or_else(|| s.heap().pop()) else {
+            break;
+        };
         if i == goal_i {
-            return s.build_path(goal_i, UnitCosts);
+            return s.build_path(goal_i, UnitCosts).map(|()| Step::Found);
         }
         s.close(i);
         s.tick()?;

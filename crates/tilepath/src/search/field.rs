@@ -1,0 +1,249 @@
+//! Distance fields: one exact Dijkstra from a shared goal that answers every unit sent there.
+
+use super::heap::IndexedHeap;
+use super::query::PathError;
+use crate::grid::{Cell, Cost, Direction, GridSize};
+use crate::scenario::{CachedScenario, ProfileId, Weights};
+
+/// Flag bit of a settled distance (its value is final).
+const SETTLED: Cost = 1 << 63;
+/// An unreached cell.
+const UNKNOWN: Cost = Cost::MAX >> 1;
+
+/// The exact travel cost from every cell to one goal, for agents of one diameter and
+/// profile: a Dijkstra run backwards from the goal (step costs are symmetric), grown in
+/// slices and read by descending it.
+///
+/// When many units share a goal, one field replaces one search per unit: a unit's path
+/// is read off the field by stepping to a neighbour whose distance plus the step cost
+/// equals its own, O(path length × 8), and costs exactly what its own optimal search
+/// would. The field only needs to grow until every waiting unit's cell is settled
+/// ([`DistanceField::is_settled`]).
+///
+/// Memory: 8 bytes per cell (distances) plus the open list (4 bytes per cell of heap
+/// positions and 16 bytes per open cell); about 12 bytes per cell, 3 MiB at 512 × 512.
+/// A field is tied to the map generation it was built on ([`DistanceField::generation`]);
+/// after an edit it must be rebuilt.
+///
+/// ```
+/// use tilepath::prelude::*;
+/// use tilepath::search::DistanceField;
+/// use tilepath::scenario::ProfileId;
+///
+/// let map = CachedScenario::from_ascii("
+///     ......
+///     .####.
+///     ......
+/// ").unwrap();
+/// let mut field = DistanceField::new(&map, Cell::new(5, 1), ProfileId::DEFAULT, 1).unwrap();
+/// while !field.grow(&map, 10) {}
+/// let mut path = Vec::new();
+/// let cost = field.path_from(&map, Cell::new(0, 1), &mut path).unwrap();
+/// let mut pf = Pathfinder::new();
+/// assert_eq!(cost, pf.find(&map, &PathQuery::new(Cell::new(0, 1), Cell::new(5, 1))).unwrap().cost);
+/// assert_eq!(path.last(), Some(&Cell::new(5, 1)));
+/// ```
+#[derive(Clone, Debug)]
+pub struct DistanceField {
+    goal: Cell,
+    profile: ProfileId,
+    diameter: u32,
+    generation: u64,
+    size: GridSize,
+    dist: Vec<Cost>,
+    open: IndexedHeap,
+    done: bool,
+    expanded: u64,
+}
+
+impl DistanceField {
+    /// A field toward `goal` for agents of `diameter` moving with `profile`, with only
+    /// the goal settled-to-be. Allocates its per-cell buffers, O(width × height).
+    ///
+    /// # Errors
+    ///
+    /// [`PathError::UnknownProfile`], [`PathError::InvalidDiameter`],
+    /// [`PathError::OutOfBounds`] for an off-map goal and [`PathError::GoalBlocked`] when
+    /// the agent cannot stand on it.
+    pub fn new(
+        map: &CachedScenario,
+        goal: Cell,
+        profile: ProfileId,
+        diameter: u32,
+    ) -> Result<Self, PathError> {
+        map.weights(profile)
+            .ok_or(PathError::UnknownProfile { profile })?;
+        let layer = map
+            .layer_for(profile, diameter)
+            .ok_or(PathError::InvalidDiameter { diameter })?;
+        let size = map.size();
+        if !size.contains(goal) {
+            return Err(PathError::OutOfBounds { cell: goal });
+        }
+        if layer.is_blocked(goal) {
+            return Err(PathError::GoalBlocked {
+                cell: goal,
+                diameter,
+            });
+        }
+        let mut open = IndexedHeap::default();
+        open.reserve_nodes(size.area());
+        let mut dist = vec![UNKNOWN; size.area()];
+        let g = size.index(goal);
+        dist[g] = 0;
+        open.push(g as u32, 0, 0);
+        Ok(Self {
+            goal,
+            profile,
+            diameter,
+            generation: map.generation(),
+            size,
+            dist,
+            open,
+            done: false,
+            expanded: 0,
+        })
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> Cell {
+        self.goal
+    }
+
+    /// The profile and diameter the field is for.
+    pub fn agent(&self) -> (ProfileId, u32) {
+        (self.profile, self.diameter)
+    }
+
+    /// The map generation the field was built on.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Cells settled so far.
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// True when every cell reachable from the goal is settled.
+    pub fn is_complete(&self) -> bool {
+        self.done
+    }
+
+    /// True when `map` is still the map the field was built on (same generation and
+    /// size): only then are its distances and paths valid.
+    pub fn is_current(&self, map: &CachedScenario) -> bool {
+        self.generation == map.generation() && self.size == map.size()
+    }
+
+    /// Settles up to `budget` more cells, nearest first; returns true when the field is
+    /// complete (or `map` is not the map it was built on, so growing it is pointless).
+    /// Allocates nothing.
+    pub fn grow(&mut self, map: &CachedScenario, budget: u32) -> bool {
+        if self.done || !self.is_current(map) {
+            return true;
+        }
+        let (Some(layer), Some(weights)) = (
+            map.layer_for(self.profile, self.diameter),
+            map.weights(self.profile),
+        ) else {
+            return true;
+        };
+        let w = self.size.width as i32;
+        for _ in 0..budget {
+            let Some(i) = self.open.pop() else {
+                self.done = true;
+                return true;
+            };
+            let d = self.dist[i as usize];
+            self.dist[i as usize] = d | SETTLED;
+            self.expanded += 1;
+            let c = self.size.cell(i as usize);
+            let mut moves = layer.legal_moves(c, true);
+            while moves != 0 {
+                let k = moves.trailing_zeros() as usize;
+                moves &= moves - 1;
+                let dir = Direction::ALL[k];
+                let (dx, dy) = dir.delta();
+                let n = (i as i64 + i64::from(dy * w + dx)) as usize;
+                let old = self.dist[n];
+                if old & SETTLED != 0 {
+                    continue;
+                }
+                let nd = d + weights.step(i as usize, n, dir);
+                if nd < old {
+                    self.dist[n] = nd;
+                    if old == UNKNOWN {
+                        self.open.push(n as u32, nd, 0);
+                    } else {
+                        self.open.decrease_key(n as u32, nd, 0);
+                    }
+                }
+            }
+        }
+        if self.open.is_empty() {
+            self.done = true;
+        }
+        self.done
+    }
+
+    /// True when the exact cost from `cell` to the goal is known.
+    pub fn is_settled(&self, cell: Cell) -> bool {
+        self.size.contains(cell) && self.dist[self.size.index(cell)] & SETTLED != 0
+    }
+
+    /// The exact cost from `cell` to the goal, once settled; `None` before, or when the
+    /// cell cannot reach the goal (then it never settles).
+    pub fn distance(&self, cell: Cell) -> Option<Cost> {
+        self.size
+            .contains(cell)
+            .then(|| self.dist[self.size.index(cell)])
+            .filter(|d| d & SETTLED != 0)
+            .map(|d| d & !SETTLED)
+    }
+
+    /// Writes into `out` (cleared first) an optimal path from `cell` to the goal by
+    /// descending the field, and returns its cost. `None` when `cell` is not settled or
+    /// `map` is not the field's map. O(path length × 8), no allocation beyond `out`'s
+    /// growth.
+    pub fn path_from(&self, map: &CachedScenario, cell: Cell, out: &mut Vec<Cell>) -> Option<Cost> {
+        out.clear();
+        let total = self.distance(cell)?;
+        if !self.is_current(map) {
+            return None;
+        }
+        let layer = map.layer_for(self.profile, self.diameter)?;
+        let weights: Weights<'_> = map.weights(self.profile)?;
+        let mut c = cell;
+        let mut left = total;
+        out.push(c);
+        while left > 0 {
+            let i = self.size.index(c);
+            let moves = layer.legal_moves(c, true);
+            // Straight moves first, then diagonals, for a deterministic choice.
+            let next = [moves & 0x55, moves & 0xAA]
+                .into_iter()
+                .find_map(|mut part| {
+                    while part != 0 {
+                        let k = part.trailing_zeros() as usize;
+                        part &= part - 1;
+                        let dir = Direction::ALL[k];
+                        let n = c.step(dir);
+                        let step = weights.step(i, self.size.index(n), dir);
+                        if self.distance(n).is_some_and(|d| d + step == left) {
+                            return Some((n, left - step));
+                        }
+                    }
+                    None
+                })?;
+            (c, left) = next;
+            out.push(c);
+        }
+        Some(total)
+    }
+
+    /// Bytes held by the field's buffers (capacities).
+    pub fn memory_bytes(&self) -> usize {
+        self.dist.capacity() * size_of::<Cost>() + self.open.memory_bytes()
+    }
+}
