@@ -2,9 +2,10 @@
 //!
 //! Grids are up to 200 cells long (in either direction) so that JPS's 64-cell word
 //! scans cross word boundaries both ways, and at most 24 cells across so each case
-//! stays fast. Two cases in three carry terrain (4 kinds, weights 1..=9, sometimes one
-//! kind blocked, sometimes all equal so the layer is uniform), searched with a
-//! registered profile; diameters 1 to 5, odd and even. Every algorithm is complete with the default query (DFS's radius is the
+//! stays fast. Two cases in three carry terrain (4 kinds, weights 1..=255 with small
+//! ones more often, sometimes one kind blocked, sometimes all equal so the layer is
+//! uniform), searched with two registered profiles (the case's weights, then the same
+//! weights rotated by one terrain); diameters 1 to 5, odd and even. Every algorithm is complete with the default query (DFS's radius is the
 //! whole map, IDDFS grows to it, best-first and evasion always reach a connected
 //! goal), so a path that exists must be found. Failures print the map as ASCII.
 
@@ -20,6 +21,7 @@ use tilepath::search::validate_path;
 /// Terrain kinds of the weighted cases (ids 0..KINDS).
 const KINDS: u8 = 4;
 
+#[derive(Clone)]
 struct Case {
     bits: tilepath::scenario::BitGrid,
     start: Cell,
@@ -113,7 +115,12 @@ fn cases() -> impl Strategy<Value = Case> {
         prop_oneof![
             1 => Just(None),
             // Weights 1..=9, one terrain sometimes blocked; sometimes all equal (uniform).
-            2 => (prop::array::uniform4(0u8..=9), any::<bool>()).prop_map(Some),
+            // Weights 1..=255, small ones more often (so detours pay off), 0 = blocked.
+            2 => (
+                prop::array::uniform4(prop_oneof![3 => 0u8..=9, 1 => 0u8..=255]),
+                any::<bool>()
+            )
+                .prop_map(Some),
         ],
     )
         .prop_map(
@@ -157,7 +164,21 @@ fn cases() -> impl Strategy<Value = Case> {
         )
 }
 
+/// Checks the case with its profile and with a second profile on the same map (its
+/// weights rotated by one terrain), so every case covers two profiles.
 fn check(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
+    check_one(algorithm, case)?;
+    if let Some((ids, weights)) = &case.terrain {
+        let mut rotated = *weights;
+        rotated.rotate_left(1);
+        let mut second = case.clone();
+        second.terrain = Some((ids.clone(), rotated));
+        check_one(algorithm, &second)?;
+    }
+    Ok(())
+}
+
+fn check_one(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
     let mut map = match &case.terrain {
         None => CachedScenario::from_bits(case.bits.clone()).unwrap(),
         Some((ids, _)) => {
