@@ -11,7 +11,7 @@ use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathFailure, PathRequest, PathResult, PathTicket,
     Replanning,
 };
-use crate::grid::{Cell, Connectivity, Cost, GridSize};
+use crate::grid::{Cell, Connectivity, Cost, GridSize, cost_to_f64};
 use crate::plugin::TilepathSettings;
 use crate::scenario::{CellRect, ProfileId, Scenario};
 use crate::search::PathError;
@@ -78,6 +78,9 @@ pub(crate) struct ReplanState {
     /// Cells that became passable or may have become cheaper (obstacles removed, terrain
     /// changed), with the generation of their change.
     openings: Vec<(u64, Cell)>,
+    /// Per change with openings: its generation, the bounding box of its openings and
+    /// their range in `openings`.
+    opened_areas: Vec<(u64, CellRect, std::ops::Range<usize>)>,
     /// Nearest reachable cell to a partial path's requested goal on the current map, by
     /// (profile, diameter, component, requested goal).
     nearest: HashMap<(ProfileId, u32, u32, Cell), Option<Cell>>,
@@ -152,11 +155,14 @@ impl ReplanState {
 }
 
 impl ReplanState {
-    /// Collects the cells of the log that became passable or whose terrain changed.
+    /// Collects the cells of the log that became passable or whose terrain changed, and
+    /// their bounding box per change.
     fn collect_openings(&mut self, grid: &NavGrid) {
         self.openings.clear();
+        self.opened_areas.clear();
         self.nearest.clear();
         for change in &self.log {
+            let first = self.openings.len();
             let opened = change
                 .cells
                 .iter()
@@ -166,6 +172,14 @@ impl ReplanState {
                     .chain(&change.terrain)
                     .map(|&c| (change.generation, c)),
             );
+            if let Some(&(_, c)) = self.openings.get(first) {
+                let mut area = CellRect::from_cell(c);
+                for &(_, c) in &self.openings[first..] {
+                    area.include(c);
+                }
+                self.opened_areas
+                    .push((change.generation, area, first..self.openings.len()));
+            }
         }
     }
 
@@ -174,11 +188,13 @@ impl ReplanState {
     /// (octile distances from the unit to the cell and from the cell to the path's end,
     /// times the profile's smallest weight) costs less than what is left of the path;
     /// for a partial path, when a reachable cell nearer to the requested goal exists now.
+    /// Each change's bounding box is tried first (against the path's whole cost, then
+    /// its remaining cost), its cells only when the box passes.
     fn shortcut(&mut self, path: &FoundPath, walker: &Walker) -> bool {
         if !self
-            .openings
+            .opened_areas
             .iter()
-            .any(|&(generation, _)| generation > path.generation)
+            .any(|(generation, ..)| *generation > path.generation)
         {
             return false;
         }
@@ -208,23 +224,42 @@ impl ReplanState {
             .unwrap_or(path.start);
         let goal = path.reached;
         let min_weight = Cost::from(weights.min().max(1));
-        let bound = self
-            .openings
-            .iter()
-            .filter(|&&(generation, c)| {
-                generation > path.generation && walker.grid.weight(c, path.profile).is_some()
-            })
-            .map(|&(_, c)| {
-                let anchors = anchors_over(c, walker.diameter);
-                (to_rect(from, anchors) + to_rect(goal, anchors)) * min_weight
-            })
-            .min();
-        let Some(bound) = bound else {
-            return false;
+        let reach = i64::from(walker.diameter / 2);
+        let bound = |area: CellRect| {
+            let area = CellRect {
+                min: Cell::new(
+                    (i64::from(area.min.x) - reach) as i32,
+                    (i64::from(area.min.y) - reach) as i32,
+                ),
+                max: Cell::new(
+                    (i64::from(area.max.x) + reach) as i32,
+                    (i64::from(area.max.y) + reach) as i32,
+                ),
+            };
+            (to_rect(from, area) + to_rect(goal, area)) * min_weight
         };
-        let at = path.cells.iter().position(|&c| c == from).unwrap_or(0);
-        let remaining = weights.path_cost(&path.cells[at..]).unwrap_or(Cost::MAX);
-        bound < remaining
+        let total = f64::from(path.cost);
+        let mut remaining: Option<Cost> = None;
+        for (generation, area, cells) in &self.opened_areas {
+            if *generation <= path.generation || cost_to_f64(bound(*area)) >= total + 1e-3 {
+                continue;
+            }
+            let remaining = *remaining.get_or_insert_with(|| {
+                let at = path.cells.iter().position(|&c| c == from).unwrap_or(0);
+                weights.path_cost(&path.cells[at..]).unwrap_or(Cost::MAX)
+            });
+            if bound(*area) >= remaining {
+                continue;
+            }
+            let helps = self.openings[cells.clone()].iter().any(|&(_, c)| {
+                walker.grid.weight(c, path.profile).is_some()
+                    && bound(anchors_over(c, walker.diameter)) < remaining
+            });
+            if helps {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -363,7 +398,10 @@ fn requeue_invalidated(
     let profiles_changed = state.log.iter().any(|c| !c.profiles.is_empty());
     match walkers {
         Some((grid, _)) if !everything => state.collect_openings(grid),
-        _ => state.openings.clear(),
+        _ => {
+            state.openings.clear();
+            state.opened_areas.clear();
+        }
     }
     state.requeue.clear();
     for (entity, request, result, ticket, _) in requests.iter() {
@@ -376,7 +414,7 @@ fn requeue_invalidated(
             PathResult::Found(path) => {
                 everything
                     || size.is_some_and(|size| state.invalidates(path, request.diameter, size))
-                    || !state.openings.is_empty()
+                    || !state.opened_areas.is_empty()
                         && walkers.is_some_and(|(grid, transforms)| {
                             let at = world_position(transforms, entity)
                                 .ok()
