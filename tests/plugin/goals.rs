@@ -600,3 +600,43 @@ fn opening_a_door_reroutes_the_walkers_it_helps_and_only_them() {
         .resource::<bevy_tilepath::prelude::TilepathStats>();
     assert_eq!(stats.replanned, 0);
 }
+
+/// Measures what claiming costs: the first frame of 5,000 units sent to one tile of a
+/// 256x256 map (one search per frame, so the frame is the queueing and the claims),
+/// with and without claims. Run with `--ignored --nocapture`; prints, asserts no time.
+#[test]
+#[ignore = "measurement"]
+fn claiming_cells_for_five_thousand_units_sent_to_one_tile() {
+    for claim in [false, true] {
+        let mut app = app();
+        app.insert_resource(grid_of(&vec![".".repeat(256); 256].join("\n")));
+        app.insert_resource(bevy_tilepath::prelude::TilepathSettings {
+            max_requests_per_frame: 1,
+            ..default()
+        });
+        app.update();
+        let goal = Cell::new(200, 200);
+        let units: Vec<Entity> = (0..5000)
+            .map(|i| {
+                let start = Cell::new(i % 100, i / 100);
+                spawn(&mut app, start, 1, PathRequest::new(goal).claim_goal(claim))
+            })
+            .collect();
+        let started = std::time::Instant::now();
+        app.update();
+        let took = started.elapsed();
+        let slots: HashSet<Cell> = units
+            .iter()
+            .filter_map(|&e| {
+                app.world()
+                    .get::<bevy_tilepath::prelude::PathTicket>(e)?
+                    .slot()
+            })
+            .collect();
+        println!(
+            "claim {claim}: first frame {:.2} ms, {} distinct claimed cells",
+            took.as_secs_f64() * 1e3,
+            slots.len()
+        );
+    }
+}
