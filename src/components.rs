@@ -297,6 +297,18 @@ impl NavGrid {
         self.world_to_cell(p - self.agent_offset(diameter))
     }
 
+    /// The anchor cell of an agent of `diameter` centred at `p`, on the map or not
+    /// (coordinates saturate at the `i32` range); `None` when `p` is not finite.
+    pub(crate) fn agent_cell_anywhere(&self, p: Vec2, diameter: u32) -> Option<Cell> {
+        let local =
+            (p - self.agent_offset(diameter) - self.origin) / self.tile_size + Vec2::splat(0.5);
+        if !local.is_finite() {
+            return None;
+        }
+        let f = local.floor();
+        Some(Cell::new(f.x as i32, f.y as i32))
+    }
+
     /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an
     /// obstacle within its footprint, or an unsupported diameter), with the default
     /// profile (terrain never blocks it).
@@ -543,6 +555,65 @@ impl From<Vec2> for PathGoal {
 /// ([`PathResult`], [`PathTicket`], [`Replanning`], [`crate::steering::Arrived`]): a
 /// steering unit stops where it stands.
 ///
+/// # Goals that cannot be reached, blocked starts, shared goals
+///
+/// Three options, all **on** by default, keep units moving where a plain search fails:
+///
+/// - [`PathRequest::nearest_goal`]: when the goal (or every cell of the goal area) is
+///   blocked for the agent, lies in another connected component, or is off the map, the
+///   path goes to the reachable cell nearest to it (octile distance, ties toward smaller
+///   `y`, then smaller `x`), found from the map's connected components by rings around
+///   the goal, without a search over the map. The answer is `Found` with
+///   [`FoundPath::partial`] set and [`FoundPath::requested`] / [`FoundPath::reached`]
+///   naming both cells. Off: such requests fail with `GoalBlocked`, `Unreachable` or
+///   [`PathFailure::GoalOffMap`].
+/// - [`PathRequest::nearest_start`]: when the unit cannot stand on its own cell (a wall
+///   was painted on it, a wide unit against the map edge, a terrain edit), the path
+///   starts at the nearest cell it can stand on ([`FoundPath::start`] differs from
+///   [`FoundPath::from`]); [`crate::steering::Steering`] walks it there first. Off: such
+///   requests fail with `StartBlocked`.
+/// - [`PathRequest::claim_goal`]: units sent to the same cell do not pile up. The goal
+///   cell (the nearest reachable one, with `nearest_goal`) is *claimed*: a request queued
+///   while another unit's claim covers it gets the nearest free cell around it instead
+///   (rings from the goal, its footprint overlapping no other claimed footprint, standable
+///   and reachable for it). Requests queued in the same frame are served nearest unit
+///   first, so the units nearest the goal stand closest to it: 40 units sent to one tile
+///   end on 40 distinct cells around it. The claim lasts until the request changes or is
+///   removed; re-plans keep it ([`PathTicket::slot`]). Requests with a goal area
+///   ([`PathRequest::goal_radius`] > 0) claim nothing.
+///
+/// [`PathRequest::goal_radius`] turns the goal into an area: the path ends at the first
+/// (for the exact algorithms, the cheapest) cell within that many cells (Chebyshev) of
+/// the goal, for attack-move and gathering orders.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
+/// app.insert_resource(NavGrid::from_ascii("
+///     ......
+///     ...###
+///     ...#.#
+///     ...###
+/// ", Vec2::ZERO, Vec2::ONE).unwrap());
+/// // (4, 2) lies inside a closed box: the unit goes as near as it can.
+/// let unit = app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(4, 2)))).id();
+/// let strict = app
+///     .world_mut()
+///     .spawn((Transform::default(), PathRequest::new(Cell::new(4, 2)).nearest_goal(false)))
+///     .id();
+/// app.update();
+/// let path = app.world().get::<PathResult>(unit).unwrap().found().unwrap();
+/// assert!(path.partial);
+/// assert_eq!((path.requested, path.reached), (Cell::new(4, 2), Cell::new(4, 0)));
+/// assert_eq!(
+///     app.world().get::<PathResult>(strict).unwrap().failure(),
+///     Some(&PathFailure::Search(PathError::Unreachable))
+/// );
+/// ```
+///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
@@ -584,6 +655,23 @@ pub struct PathRequest {
     /// resource does not define fails with [`PathFailure::UnknownProfile`] (retried when
     /// the profiles change).
     pub profile: Option<Cow<'static, str>>,
+    /// Arrive within this many cells (Chebyshev) of the goal: the path ends at the first
+    /// cell of the square `goal ± goal_radius` the search reaches (the cheapest one for
+    /// the exact algorithms). 0 (the default) means the goal cell itself.
+    pub goal_radius: u32,
+    /// When the goal area cannot be reached (blocked for the agent, in another
+    /// component, off the map), plan to the reachable cell nearest to the goal and answer
+    /// `Found` with [`FoundPath::partial`] set. On by default; off, such requests fail
+    /// with `GoalBlocked`, `Unreachable` or [`PathFailure::GoalOffMap`].
+    pub nearest_goal: bool,
+    /// When the unit cannot stand on its own cell, plan from the nearest cell it can
+    /// stand on (see [`FoundPath::start`]). On by default; off, such requests fail with
+    /// `StartBlocked`.
+    pub nearest_start: bool,
+    /// Claim the goal cell so that units sent to the same cell end on distinct cells
+    /// around it (see [Goals](PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals)).
+    /// On by default; ignored when [`PathRequest::goal_radius`] is not 0.
+    pub claim_goal: bool,
 }
 
 impl Default for PathRequest {
@@ -604,7 +692,48 @@ impl PathRequest {
             smooth: false,
             connectivity: Connectivity::Octile,
             profile: None,
+            goal_radius: 0,
+            nearest_goal: true,
+            nearest_start: true,
+            claim_goal: true,
         }
+    }
+
+    /// Sets the goal area's radius in cells ([`PathRequest::goal_radius`]).
+    pub fn goal_radius(mut self, radius: u32) -> Self {
+        self.goal_radius = radius;
+        self
+    }
+
+    /// Plans to the nearest reachable cell when the goal cannot be reached (on by
+    /// default, [`PathRequest::nearest_goal`]).
+    pub fn nearest_goal(mut self, on: bool) -> Self {
+        self.nearest_goal = on;
+        self
+    }
+
+    /// Plans from the nearest standable cell when the unit's own cell is blocked for it
+    /// (on by default, [`PathRequest::nearest_start`]).
+    pub fn nearest_start(mut self, on: bool) -> Self {
+        self.nearest_start = on;
+        self
+    }
+
+    /// Claims the goal cell, so that units sharing a goal end on distinct cells (on by
+    /// default, [`PathRequest::claim_goal`]).
+    pub fn claim_goal(mut self, on: bool) -> Self {
+        self.claim_goal = on;
+        self
+    }
+
+    /// Turns [`PathRequest::nearest_goal`], [`PathRequest::nearest_start`] and
+    /// [`PathRequest::claim_goal`] off: the path goes from the unit's own cell to exactly
+    /// the goal, or the request fails (`StartBlocked`, `GoalBlocked`, `Unreachable`,
+    /// `GoalOffMap`).
+    pub fn exact(self) -> Self {
+        self.nearest_goal(false)
+            .nearest_start(false)
+            .claim_goal(false)
     }
 
     /// Sets the movement profile by its name in [`MovementProfiles`].
@@ -645,11 +774,38 @@ impl PathRequest {
 }
 
 /// A path the plugin found.
+///
+/// Where it goes: [`FoundPath::reached`] is its last cell. It equals
+/// [`FoundPath::requested`] (the request's goal as a cell) unless the request had a goal
+/// area (the path ends inside it), the goal was claimed by another unit (the path ends on
+/// the nearest free cell around it, see [`PathRequest::claim_goal`]), or the goal could
+/// not be reached ([`FoundPath::partial`]: the path ends on the reachable cell nearest to
+/// it, see [`PathRequest::nearest_goal`]).
+///
+/// Where it starts: [`FoundPath::start`] is its first cell, the unit's own anchor cell
+/// [`FoundPath::from`] unless the unit could not stand there (see
+/// [`PathRequest::nearest_start`]); a steering unit then walks from its cell to `start`
+/// first.
 #[derive(Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Debug, Default, PartialEq)]
 pub struct FoundPath {
     /// Every cell from the start to the goal, consecutive cells one king move apart.
     pub cells: Vec<Cell>,
+    /// The unit's anchor cell when the path was planned.
+    pub from: Cell,
+    /// The first cell of the path: `from`, or the nearest cell the unit can stand on when
+    /// `from` is blocked for it.
+    pub start: Cell,
+    /// The goal the request asked for, as an anchor cell (for a [`PathGoal::World`] goal,
+    /// the anchor cell of an agent centred there; it may lie off the map).
+    pub requested: Cell,
+    /// The last cell of the path: `requested`, a cell of the goal area, the cell claimed
+    /// for the unit, or the reachable cell nearest to `requested`.
+    pub reached: Cell,
+    /// True when the requested goal (or goal area) could not be reached by the unit (it
+    /// is blocked for it, lies in another connected component or off the map) and the
+    /// path ends on the reachable cell nearest to it instead.
+    pub partial: bool,
     /// World positions (cell centres) to walk through: the smoothed waypoints when the
     /// request asked for smoothing, otherwise the centre of every cell of the path.
     pub waypoints: Vec<Vec2>,
@@ -668,6 +824,14 @@ pub struct FoundPath {
     pub generation: u64,
     /// Nodes the search expanded.
     pub expanded: u32,
+}
+
+impl FoundPath {
+    /// True when the path does not start on the unit's own cell ([`FoundPath::from`] was
+    /// blocked for it): the unit first walks out to [`FoundPath::start`].
+    pub fn start_moved(&self) -> bool {
+        self.start != self.from
+    }
 }
 
 /// Why the plugin could not give an entity a path.
@@ -829,17 +993,38 @@ pub struct PathTicket {
     order: u64,
     queued: bool,
     request: Option<PathRequest>,
+    slot: Option<Cell>,
 }
 
 impl PathTicket {
-    /// Puts the ticket in the queue at `order` for `request`.
+    /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
+    /// request keeps its claimed slot; a new request has none until one is assigned.
     pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
+        let slot = if self.request.as_ref() == Some(&request) {
+            self.slot
+        } else {
+            None
+        };
         *self = Self {
             queued_frame,
             order,
             queued: true,
             request: Some(request),
+            slot,
         };
+    }
+
+    /// Records the goal cell claimed for the request (see [`PathRequest::claim_goal`]).
+    pub(crate) fn set_slot(&mut self, slot: Option<Cell>) {
+        self.slot = slot;
+    }
+
+    /// The goal cell the plugin claimed for the request ([`PathRequest::claim_goal`]):
+    /// the cell its path ends on. `None` before the request is queued, when it claims
+    /// nothing, or when no cell could be claimed (the path then ends as if it claimed
+    /// nothing).
+    pub fn slot(&self) -> Option<Cell> {
+        self.slot
     }
 
     /// Takes the ticket out of the queue (its request was answered).

@@ -151,7 +151,9 @@ pub enum TilepathSystems {
     SyncMap,
     /// Map changes are announced ([`NavGridChanged`]); new and changed requests are
     /// queued; found paths near changed obstacles or terrain, or planned with a changed
-    /// profile, are queued again (keeping their result, marked [`Replanning`]).
+    /// profile, are queued again (keeping their result, marked [`Replanning`]), and so
+    /// are found paths that a newly opened or cheaper cell could shorten; new requests
+    /// that claim their goal get their cell ([`PathRequest::claim_goal`]).
     Replan,
     /// Queued requests are solved in parallel within the frame budget.
     Solve,
@@ -243,7 +245,11 @@ impl Plugin for TilepathPlugin {
                 schedule,
                 (
                     profiles::sync_profiles.in_set(TilepathSystems::SyncMap),
-                    (systems::queue_changed_requests, systems::replan_paths)
+                    (
+                        systems::queue_changed_requests,
+                        systems::replan_paths,
+                        systems::assign_slots,
+                    )
                         .chain()
                         .in_set(TilepathSystems::Replan),
                     systems::solve_paths.in_set(TilepathSystems::Solve),

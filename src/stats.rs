@@ -16,7 +16,8 @@ use bevy::prelude::*;
 /// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
 /// app.insert_resource(NavGrid::from_ascii("....\n.##.\n....", Vec2::ZERO, Vec2::ONE).unwrap());
 /// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(3, 2))));
-/// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(1, 1))));
+/// // A goal on a wall fails when the request does not ask for the nearest reachable cell.
+/// app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(1, 1)).nearest_goal(false)));
 /// app.update();
 /// let stats = app.world().resource::<TilepathStats>();
 /// assert_eq!((stats.solved, stats.failed, stats.pending), (1, 1, 0));

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
-use crate::grid::Cell;
+use crate::grid::{Cell, Connectivity};
 use crate::scenario::{Layer, Weights};
 
 /// Moves the entity along its [`PathResult`] waypoints.
@@ -35,9 +35,19 @@ use crate::scenario::{Layer, Weights};
 /// `separation_strength × speed` at zero distance, and never exceeds three quarters of
 /// the unit's step along its path, so a crowd slows a unit down but cannot stop it; the
 /// whole move is capped at the speed of the cell the unit stands in, so a crowd cannot
-/// push a unit through mud at road speed either). A move never takes the unit into a
-/// cell that is blocked for its [`PathRequest::diameter`] and movement profile (or across
-/// the corner between two such cells): it slides along the free axis or stays.
+/// push a unit through mud at road speed either).
+///
+/// Walls: the unit's whole footprint, a square of [`PathRequest::diameter`] tiles
+/// centred on it, stays out of cells blocked for its diameter and movement profile, not
+/// only its centre: a move never makes the footprint overlap a blocked cell it did not
+/// already overlap (nor crosses the corner between two blocked anchor cells). A blocked
+/// move slides along the free axis, or steps toward the centre of the unit's cell (which
+/// lines it up with a corridor as wide as it is), or stays. A unit whose footprint
+/// already overlaps a wall (one painted next to it) can only move out of it. A unit
+/// whose own cell is blocked for it (a wall painted on it) gets a path from the nearest
+/// cell it can stand on ([`crate::components::FoundPath::start`]): it walks straight
+/// there first, through blocked cells only while they bring it nearer, then follows the
+/// path.
 ///
 /// While a re-plan is pending ([`Replanning`]) the unit keeps walking its old path. If
 /// a new wall crosses that path, the unit walks up to the last free cell before it and
@@ -122,10 +132,10 @@ impl SteeringProgress {
         self.stalled
     }
 
-    /// Starts following a new path.
-    fn restart(&mut self) {
+    /// Starts following a new path at waypoint `next`.
+    fn restart(&mut self, next: usize) {
         *self = Self {
-            next: 1,
+            next,
             ..Self::default()
         };
     }
@@ -202,43 +212,113 @@ impl SpatialHash {
     }
 }
 
-/// True when a unit of `diameter` whose centre is at `from` may move to `to`: it stays in
-/// its anchor cell, or enters a neighbouring anchor cell that is free for it, diagonally
-/// only between two free cells.
-fn may_move(grid: &NavGrid, layer: &Layer, diameter: u32, from: Vec2, to: Vec2) -> bool {
-    let Some(target) = grid.agent_cell(to, diameter) else {
-        return false;
-    };
-    let current = grid.agent_cell(from, diameter);
-    if current == Some(target) {
-        return true;
-    }
-    if layer.is_blocked(target) {
-        return false;
-    }
-    match current {
-        None => true,
-        Some(c) if c.chebyshev(target) > 1 => false,
-        Some(c) if c.x != target.x && c.y != target.y => {
-            !layer.is_blocked(Cell::new(target.x, c.y))
-                && !layer.is_blocked(Cell::new(c.x, target.y))
-        }
-        Some(_) => true,
-    }
+/// The rectangle (inclusive corners) of anchor cells that a one-tile square centred on
+/// `p` overlaps, with a small tolerance so that touching edges do not count. A unit
+/// whose centre is at `p` covers, in world space, exactly the footprints of these
+/// anchors: its footprint (its diameter in tiles, centred on `p`) is clear of blocked
+/// cells when all of them are free on its layer.
+fn overlapped(lattice: &Lattice, p: Vec2) -> (Cell, Cell) {
+    const EPS: f32 = 1e-3;
+    let u = (p - lattice.corner) / lattice.tile;
+    let lo = (u - Vec2::splat(0.5 - EPS)).floor();
+    let hi = (u + Vec2::splat(0.5 - EPS)).floor();
+    (
+        Cell::new(lo.x as i32, lo.y as i32),
+        Cell::new(hi.x as i32, hi.y as i32),
+    )
 }
 
-/// One small move with sliding: the full step, else its x part, else its y part, else none.
-fn slide(grid: &NavGrid, layer: &Layer, diameter: u32, from: Vec2, step: Vec2) -> Vec2 {
-    for candidate in [
-        from + step,
-        from + Vec2::new(step.x, 0.0),
-        from + Vec2::new(0.0, step.y),
-    ] {
-        if candidate != from && may_move(grid, layer, diameter, from, candidate) {
-            return candidate;
+/// Where a unit may not go: its layer, its anchor lattice and the cell it escapes
+/// toward when it stands where it cannot stand (the first cell of its path).
+#[derive(Clone, Copy)]
+struct Walls<'a> {
+    grid: &'a NavGrid,
+    layer: &'a Layer,
+    lattice: Lattice,
+    diameter: u32,
+    escape: Cell,
+}
+
+impl Walls<'_> {
+    /// True when a unit whose centre is at `from` may move to `to` (a short move: less
+    /// than half a tile).
+    ///
+    /// - From a blocked anchor cell (a wall appeared on the unit, or it was pushed
+    ///   there), it may stay in that cell, enter a free one, or enter a blocked one that
+    ///   is nearer (octile) to its escape cell: it walks out toward its path.
+    /// - Otherwise it may stay in its anchor cell or enter a neighbouring free one,
+    ///   diagonally only between two free ones, and its footprint may not overlap a
+    ///   blocked cell it did not already overlap: a unit never pushes its footprint
+    ///   further into a wall, and one that overlaps a wall (a wall painted next to it)
+    ///   can only move out of it.
+    fn may_move(&self, from: Vec2, to: Vec2) -> bool {
+        let (grid, layer) = (self.grid, self.layer);
+        let Some(target) = grid.agent_cell(to, self.diameter) else {
+            return false;
+        };
+        let Some(current) = grid.agent_cell(from, self.diameter) else {
+            return !layer.is_blocked(target);
+        };
+        if current.chebyshev(target) > 1 {
+            return false;
         }
+        if layer.is_blocked(current) {
+            let d = |c: Cell| Connectivity::Octile.heuristic(c, self.escape);
+            return target == current || !layer.is_blocked(target) || d(target) < d(current);
+        }
+        if target != current {
+            if layer.is_blocked(target) {
+                return false;
+            }
+            if target.x != current.x
+                && target.y != current.y
+                && (layer.is_blocked(Cell::new(target.x, current.y))
+                    || layer.is_blocked(Cell::new(current.x, target.y)))
+            {
+                return false;
+            }
+        }
+        let (was_lo, was_hi) = overlapped(&self.lattice, from);
+        let (lo, hi) = overlapped(&self.lattice, to);
+        let inside_before =
+            |c: Cell| c.x >= was_lo.x && c.x <= was_hi.x && c.y >= was_lo.y && c.y <= was_hi.y;
+        (lo.y..=hi.y).all(|y| {
+            (lo.x..=hi.x).all(|x| {
+                let c = Cell::new(x, y);
+                !layer.is_blocked(c) || inside_before(c)
+            })
+        })
     }
-    from
+
+    /// One small move with sliding: the full step, else its x part, else its y part (each
+    /// only when it is at least a fifth of the step), else a step of the same length
+    /// toward the centre of the unit's anchor cell (which lines a unit up with a
+    /// corridor it could not enter off-centre), else none.
+    fn slide(&self, from: Vec2, step: Vec2) -> Vec2 {
+        let length = step.length();
+        let useful = |part: f32| part.abs() >= 0.2 * length;
+        let mut candidates = [None; 4];
+        candidates[0] = Some(from + step);
+        if useful(step.x) {
+            candidates[1] = Some(from + Vec2::new(step.x, 0.0));
+        }
+        if useful(step.y) {
+            candidates[2] = Some(from + Vec2::new(0.0, step.y));
+        }
+        if let Some(cell) = self.grid.agent_cell(from, self.diameter)
+            && !self.layer.is_blocked(cell)
+        {
+            let centre = self.grid.agent_center(cell, self.diameter);
+            let to_centre = centre - from;
+            candidates[3] = Some(from + to_centre.clamp_length_max(length));
+        }
+        for candidate in candidates.into_iter().flatten() {
+            if candidate != from && self.may_move(from, candidate) {
+                return candidate;
+            }
+        }
+        from
+    }
 }
 
 /// Anchor cells of one diameter in world space, for finding where a straight move
@@ -491,20 +571,30 @@ pub(crate) fn steer_units(
             continue;
         }
         let mut arrived = arrived;
+        let diameter = request.map_or(1, |r| r.diameter);
+        let PathResult::Found(path) = &*result else {
+            if result.is_changed() {
+                progress.restart(1);
+            }
+            continue;
+        };
         if result.is_changed() {
-            progress.restart();
+            // A unit that does not stand on the path's first cell (its own cell was
+            // blocked, so the path starts at the nearest free one) walks there first.
+            let first = if grid.agent_cell(pos, diameter) == path.cells.first().copied() {
+                1
+            } else {
+                0
+            };
+            progress.restart(first);
             if arrived {
                 commands.entity(entity).remove::<Arrived>();
                 arrived = false;
             }
         }
-        let PathResult::Found(path) = &*result else {
-            continue;
-        };
         if arrived || path.waypoints.is_empty() || !moving {
             continue;
         }
-        let diameter = request.map_or(1, |r| r.diameter);
         let Some(layer) = grid.scenario().layer_for(path.profile, diameter) else {
             continue;
         };
@@ -559,9 +649,16 @@ pub(crate) fn steer_units(
             .ceil()
             .clamp(1.0, 64.0) as u32;
         let step = wanted / substeps as f32;
+        let walls = Walls {
+            grid: &grid,
+            layer,
+            lattice,
+            diameter,
+            escape: path.cells.first().copied().unwrap_or_default(),
+        };
         let mut p = pos;
         for _ in 0..substeps {
-            p = slide(&grid, layer, diameter, p, step);
+            p = walls.slide(p, step);
         }
         if p != pos {
             write_position(&mut transform, pose.parent.as_ref(), p);

@@ -1,6 +1,7 @@
 //! The plugin's request pipeline: queueing, re-planning after map edits, parallel solving.
 
 mod replan;
+mod slots;
 mod solve;
 
 use std::collections::VecDeque;
@@ -10,6 +11,7 @@ use bevy::prelude::*;
 use crate::components::{PathRequest, PathTicket};
 
 pub(crate) use replan::{queue_changed_requests, replan_paths};
+pub(crate) use slots::assign_slots;
 pub(crate) use solve::solve_paths;
 
 /// Pending requests in service order: `(ticket order, entity)`, orders increasing from

@@ -168,8 +168,11 @@ fn stats_count_answers_failures_pending_requests_and_replans() {
         Cell::new(20, 0),
         Cell::new(5, 1),
     ] {
-        app.world_mut()
-            .spawn((Transform::from_translation(origin), PathRequest::new(goal)));
+        // Exact goals: the off-map and the walled goals fail (and are counted as such).
+        app.world_mut().spawn((
+            Transform::from_translation(origin),
+            PathRequest::new(goal).exact(),
+        ));
     }
     app.update();
     let stats = app.world().resource::<TilepathStats>().clone();

@@ -104,6 +104,11 @@ impl fmt::Display for Summary {
             "  orders issued        {} ({} unit slots), completed {}, superseded {}",
             self.sim.orders, self.sim.units_ordered, self.orders_completed, self.orders_superseded
         )?;
+        writeln!(
+            f,
+            "  orders to unreachable ground {} (units sent to the plugin's nearest reachable cell: {})",
+            self.sim.orders_to_unreachable, self.sim.units_without_slot
+        )?;
         writeln!(f, "  units arrived        {}", self.sim.arrivals)?;
         writeln!(
             f,

@@ -61,7 +61,7 @@ fn line(text: impl Into<String>, size: f32, color: Color) -> impl Bundle {
 fn setup_hud(mut commands: Commands) {
     let help = "left drag    select units\n\
                 shift        add to selection\n\
-                right click  move (formation)\n\
+                right click  move (formation, nearest ground)\n\
                 W / E hold   paint / erase walls\n\
                 A            next algorithm\n\
                 D            debug overlay\n\

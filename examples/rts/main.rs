@@ -13,7 +13,11 @@
 //! ```
 //!
 //! Left drag selects, right click sends the selection into a formation around the cell
-//! (every unit gets its own free slot, in rings, reachable for its size and profile);
+//! (every unit gets its own free slot, in rings, reachable for its size and profile; a
+//! click on water, a wall or inside a closed area moves the selection to the nearest
+//! ground each unit can reach, and a unit with no slot nearby is sent to the clicked cell
+//! itself, which the plugin's default nearest-reachable goal turns into the nearest cell
+//! it can reach);
 //! the selection's paths are drawn in the colour of their unit type and the HUD names
 //! the profiles selected and what each terrain costs them. Hold W or E to
 //! paint or erase walls; A cycles the algorithm, D toggles the plugin's debug overlay,

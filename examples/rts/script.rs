@@ -28,6 +28,9 @@ pub struct ScriptConfig {
     pub wall_length: i32,
     /// The script acts only while this is true.
     pub enabled: bool,
+    /// Every this many orders (0: never), the target is a cell the group's leader cannot
+    /// reach (water, a wall or a closed area), like a right click there.
+    pub unreachable_every: u32,
 }
 
 impl Default for ScriptConfig {
@@ -41,6 +44,7 @@ impl Default for ScriptConfig {
             stop_at: u64::MAX,
             wall_length: 9,
             enabled: true,
+            unreachable_every: 4,
         }
     }
 }
@@ -56,6 +60,7 @@ impl Plugin for ScriptPlugin {
             frame: 0,
             walls: VecDeque::new(),
             scratch: Vec::new(),
+            orders: 0,
         })
         .add_systems(Update, run_script.in_set(SimSystems::Input));
     }
@@ -70,6 +75,7 @@ pub struct Script {
     frame: u64,
     walls: VecDeque<Vec<Cell>>,
     scratch: Vec<(f32, Entity)>,
+    orders: u32,
 }
 
 fn run_script(
@@ -145,6 +151,9 @@ fn random_order(
     let from = grid.agent_cell(anchor, leader.diameter)?;
     let layer = grid.scenario().layer_for(leader.profile, leader.diameter)?;
     let map = grid.size();
+    script.orders += 1;
+    let every = script.config.unreachable_every;
+    let unreachable = every > 0 && script.orders.is_multiple_of(every);
     for _ in 0..64 {
         let target = match script.config.max_distance {
             Some(d) => Cell::new(
@@ -156,8 +165,9 @@ fn random_order(
                 script.rng.below(map.height) as i32,
             ),
         };
-        // A goal the leader can reach (the others get slots they can reach around it).
-        if layer.components().connected(from, target) {
+        // A goal the leader can reach (the others get slots they can reach around it),
+        // or on purpose one it cannot: they go to the nearest ground they can reach.
+        if layer.components().connected(from, target) != unreachable && map.contains(target) {
             return Some(MoveOrder {
                 units: members,
                 target,

@@ -17,8 +17,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
     Algorithm, Arrived, CachedScenario, Cell, CollisionLayer, MovementProfile, MovementProfiles,
-    NavGrid, PathRequest, PathSolved, ProfileId, Steering, TilepathSettings, TilepathStats,
-    TilepathSystems,
+    NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering, TilepathSettings,
+    TilepathStats, TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
 
@@ -160,6 +160,9 @@ pub struct UnitOrder {
     pub arrived: bool,
     /// The first answer to this order has not come yet (later answers are re-plans).
     pub awaiting_answer: bool,
+    /// The unit got no formation slot and was sent to the order's target: `goal` becomes
+    /// the cell the plugin's answer reaches.
+    pub nearest: bool,
 }
 
 impl UnitOrder {
@@ -212,8 +215,14 @@ pub struct SimStats {
     pub orders: u32,
     /// Units given a slot, over all orders.
     pub units_ordered: u64,
-    /// Units of orders that found no slot for them (they keep their previous order).
+    /// Units of orders that found no formation slot (no reachable free cell within
+    /// `formation::SEARCH_RADIUS` of the target): they are sent to the target itself and
+    /// the plugin's default options take them to the nearest reachable cell around it.
     pub units_without_slot: u64,
+    /// Orders whose target the leader of the group could not reach (water, a wall, a
+    /// closed area): the formation slots and the plugin's nearest reachable goals still
+    /// move the units to the nearest reachable ground.
+    pub orders_to_unreachable: u32,
     /// Units that reached their slot.
     pub arrivals: u64,
     /// Answers to path requests (first answers and re-plans).
@@ -563,6 +572,12 @@ fn apply_move_orders(
             });
             true
         });
+        let unreachable = sim.members.first().is_some_and(|m| {
+            grid.scenario()
+                .layer_for(m.profile, m.diameter)
+                .is_some_and(|layer| !layer.components().connected(m.start, order.target))
+        });
+        stats.orders_to_unreachable += u32::from(unreachable);
         sim.planner
             .assign(grid.scenario(), order.target, &sim.members, &mut sim.goals);
         let id = sim.next_order;
@@ -571,15 +586,18 @@ fn apply_move_orders(
             let Ok((_, unit, _, mut current)) = units.get_mut(entity) else {
                 continue;
             };
-            let Some(goal) = *goal else {
-                stats.units_without_slot += 1;
-                continue;
-            };
+            // Without a slot, the order's target itself: the plugin plans to the nearest
+            // reachable cell around it (nearest-goal and claimed cells are on by
+            // default), and the unit's goal becomes that cell when the answer comes.
+            let nearest = goal.is_none();
+            let goal = goal.unwrap_or(order.target);
+            stats.units_without_slot += u64::from(nearest);
             *current = UnitOrder {
                 id,
                 goal: Some(goal),
                 arrived: false,
                 awaiting_answer: true,
+                nearest,
             };
             commands.entity(entity).insert(
                 PathRequest::new(goal)
@@ -603,6 +621,7 @@ type TrackedUnit = (
     &'static Transform,
     &'static mut UnitOrder,
     Has<Arrived>,
+    Option<&'static PathResult>,
 );
 
 /// Counts answers, re-plans, arrivals and units standing in walls, and copies the
@@ -624,11 +643,16 @@ fn track_units(
         if answer.outcome.is_err() {
             stats.failures += 1;
         }
-        if let Ok((_, _, mut order, _)) = units.get_mut(answer.entity) {
+        if let Ok((_, _, mut order, _, result)) = units.get_mut(answer.entity) {
             if order.awaiting_answer {
                 order.awaiting_answer = false;
             } else {
                 stats.replans += 1;
+            }
+            if order.nearest
+                && let Some(path) = result.and_then(PathResult::found)
+            {
+                order.goal = Some(path.reached);
             }
         }
     }
@@ -636,7 +660,7 @@ fn track_units(
         return;
     };
     let (mut in_walls, mut moving, mut arrivals) = (0, 0, 0);
-    for (unit, transform, mut order, plugin_arrived) in &mut units {
+    for (unit, transform, mut order, plugin_arrived, _) in &mut units {
         let p = transform.translation.truncate();
         match grid.agent_cell(p, unit.diameter) {
             Some(cell) if !grid.is_blocked_for(cell, unit.diameter, unit.profile) => {}

@@ -1,17 +1,19 @@
 //! Queueing new or changed requests, and re-planning paths that a map edit invalidated.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
+use super::solve::world_position;
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathFailure, PathRequest, PathResult, PathTicket,
     Replanning,
 };
-use crate::grid::{Cell, GridSize};
+use crate::grid::{Cell, Connectivity, Cost, GridSize, cost_to_f64};
 use crate::plugin::TilepathSettings;
-use crate::scenario::CellRect;
+use crate::scenario::{CellRect, ProfileId, Scenario};
 use crate::search::PathError;
 use crate::stats::TilepathStats;
 
@@ -73,6 +75,46 @@ pub(crate) struct ReplanState {
     flipped: HashSet<Cell>,
     terrain: HashSet<Cell>,
     requeue: Vec<(u64, Entity)>,
+    /// Cells that became passable or may have become cheaper (obstacles removed, terrain
+    /// changed), with the generation of their change.
+    openings: Vec<(u64, Cell)>,
+    /// Per change with openings: its generation, the bounding box of its openings and
+    /// their range in `openings`.
+    opened_areas: Vec<(u64, CellRect, std::ops::Range<usize>)>,
+    /// Nearest reachable cell to a partial path's requested goal on the current map, by
+    /// (profile, diameter, component, requested goal).
+    nearest: HashMap<(ProfileId, u32, u32, Cell), Option<Cell>>,
+}
+
+/// Octile distance (fixed point) from `cell` to the nearest cell of `rect`.
+fn to_rect(cell: Cell, rect: CellRect) -> Cost {
+    let clamp = |v: i32, lo: i32, hi: i32| v.clamp(lo, (hi - 1).max(lo));
+    let near = Cell::new(
+        clamp(cell.x, rect.min.x, rect.max.x),
+        clamp(cell.y, rect.min.y, rect.max.y),
+    );
+    Connectivity::Octile.heuristic(cell, near)
+}
+
+/// The anchor cells of an agent of `diameter` whose footprint covers `cell`.
+fn anchors_over(cell: Cell, diameter: u32) -> CellRect {
+    let d = i64::from(diameter.max(1));
+    let (before, after) = ((d - 1) / 2, d / 2);
+    let c = |v: i32, by: i64| {
+        (i64::from(v) + by).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    };
+    CellRect {
+        min: Cell::new(c(cell.x, -after), c(cell.y, -after)),
+        max: Cell::new(c(cell.x, before + 1), c(cell.y, before + 1)),
+    }
+}
+
+/// What [`ReplanState::shortcut`] needs to know of a unit besides its path.
+struct Walker<'a> {
+    grid: &'a NavGrid,
+    /// The unit's anchor cell now, when it has a position on the map.
+    at: Option<Cell>,
+    diameter: u32,
 }
 
 impl ReplanState {
@@ -109,6 +151,115 @@ impl ReplanState {
         let reach = (diameter / 2) as i32;
         (near_flip && touches(&path.cells, reach, |c| self.flipped.contains(&c)))
             || (near_terrain && touches(&path.cells, reach + 1, |c| self.terrain.contains(&c)))
+    }
+}
+
+impl ReplanState {
+    /// Collects the cells of the log that became passable or whose terrain changed, and
+    /// their bounding box per change.
+    fn collect_openings(&mut self, grid: &NavGrid) {
+        self.openings.clear();
+        self.opened_areas.clear();
+        self.nearest.clear();
+        for change in &self.log {
+            let first = self.openings.len();
+            let opened = change
+                .cells
+                .iter()
+                .filter(|&&c| !grid.scenario().is_obstacle(c));
+            self.openings.extend(
+                opened
+                    .chain(&change.terrain)
+                    .map(|&c| (change.generation, c)),
+            );
+            if let Some(&(_, c)) = self.openings.get(first) {
+                let mut area = CellRect::from_cell(c);
+                for &(_, c) in &self.openings[first..] {
+                    area.include(c);
+                }
+                self.opened_areas
+                    .push((change.generation, area, first..self.openings.len()));
+            }
+        }
+    }
+
+    /// True when a cell opened since `path` was planned could make it shorter: for a
+    /// path to its goal, when the cheapest conceivable route through an opened cell
+    /// (octile distances from the unit to the cell and from the cell to the path's end,
+    /// times the profile's smallest weight) costs less than what is left of the path;
+    /// for a partial path, when a reachable cell nearer to the requested goal exists now.
+    /// Each change's bounding box is tried first (against the path's whole cost, then
+    /// its remaining cost), its cells only when the box passes.
+    fn shortcut(&mut self, path: &FoundPath, walker: &Walker) -> bool {
+        if !self
+            .opened_areas
+            .iter()
+            .any(|(generation, ..)| *generation > path.generation)
+        {
+            return false;
+        }
+        let scenario = walker.grid.scenario();
+        let (Some(layer), Some(weights)) = (
+            scenario.layer_for(path.profile, walker.diameter),
+            scenario.weights(path.profile),
+        ) else {
+            return false;
+        };
+        if path.partial {
+            let label = layer.components().label(path.reached);
+            if label == 0 {
+                return true;
+            }
+            let key = (path.profile, walker.diameter, label, path.requested);
+            let nearest = *self
+                .nearest
+                .entry(key)
+                .or_insert_with(|| layer.nearest_reachable(path.reached, path.requested));
+            let d = |c: Cell| Connectivity::Octile.heuristic(c, path.requested);
+            return nearest.is_some_and(|n| d(n) < d(path.reached));
+        }
+        let from = walker
+            .at
+            .filter(|at| path.cells.contains(at))
+            .unwrap_or(path.start);
+        let goal = path.reached;
+        let min_weight = Cost::from(weights.min().max(1));
+        let reach = i64::from(walker.diameter / 2);
+        let bound = |area: CellRect| {
+            let area = CellRect {
+                min: Cell::new(
+                    (i64::from(area.min.x) - reach) as i32,
+                    (i64::from(area.min.y) - reach) as i32,
+                ),
+                max: Cell::new(
+                    (i64::from(area.max.x) + reach) as i32,
+                    (i64::from(area.max.y) + reach) as i32,
+                ),
+            };
+            (to_rect(from, area) + to_rect(goal, area)) * min_weight
+        };
+        let total = f64::from(path.cost);
+        let mut remaining: Option<Cost> = None;
+        for (generation, area, cells) in &self.opened_areas {
+            if *generation <= path.generation || cost_to_f64(bound(*area)) >= total + 1e-3 {
+                continue;
+            }
+            let remaining = *remaining.get_or_insert_with(|| {
+                let at = path.cells.iter().position(|&c| c == from).unwrap_or(0);
+                weights.path_cost(&path.cells[at..]).unwrap_or(Cost::MAX)
+            });
+            if bound(*area) >= remaining {
+                continue;
+            }
+            let helps = self.openings[cells.clone()].iter().any(|&(_, c)| {
+                walker.grid.weight(c, path.profile).is_some()
+                    && bound(anchors_over(c, walker.diameter)) < remaining
+            });
+            if helps {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -149,7 +300,8 @@ fn may_fix(failure: &PathFailure, whole_map: bool, profiles: bool) -> bool {
 }
 
 /// Announces the grid's changes as [`NavGridChanged`] messages, sends found paths that
-/// cross a changed cell (for their agent's diameter) back to the queue, and retries
+/// cross a changed cell (for their agent's diameter) or that a newly opened (or cheaper)
+/// cell could shorten (see [`ReplanState::shortcut`]) back to the queue, and retries
 /// failures a map change may have fixed; both keep their [`PathResult`] and get
 /// [`Replanning`] until the new answer. Requests already queued are left in place (they
 /// will be solved on the current map). When the grid disappears, every answered request
@@ -157,7 +309,7 @@ fn may_fix(failure: &PathFailure, whole_map: bool, profiles: bool) -> bool {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn replan_paths(
     mut commands: Commands,
-    grid: Option<ResMut<NavGrid>>,
+    mut grid: Option<ResMut<NavGrid>>,
     settings: Res<TilepathSettings>,
     mut queue: ResMut<PathQueue>,
     mut requests: Query<(
@@ -170,15 +322,16 @@ pub(crate) fn replan_paths(
     mut state: Local<ReplanState>,
     mut stats: ResMut<TilepathStats>,
     mut announce: MessageWriter<NavGridChanged>,
+    transforms: TransformHelper,
 ) {
     let state = &mut *state;
     state.log.clear();
-    let (everything, size) = match grid {
+    let (everything, size) = match grid.as_mut() {
         None => {
             let lost = std::mem::replace(&mut state.had_grid, false);
             (lost, None)
         }
-        Some(mut grid) => {
+        Some(grid) => {
             let fresh =
                 !state.had_grid || grid.is_added() || grid.generation() < state.last_generation;
             state.had_grid = true;
@@ -201,7 +354,8 @@ pub(crate) fn replan_paths(
         }
     };
     if settings.replan_on_change && (everything || !state.log.is_empty()) {
-        requeue_invalidated(state, everything, size, &mut requests);
+        let walkers = grid.as_deref().map(|grid| (grid, &transforms));
+        requeue_invalidated(state, everything, size, walkers, &mut requests);
         stats.replanned += state.requeue.len();
         for &(_, entity) in &state.requeue {
             if let Ok((entity, request, result, mut ticket, replanning)) = requests.get_mut(entity)
@@ -223,6 +377,7 @@ fn requeue_invalidated(
     state: &mut ReplanState,
     everything: bool,
     size: Option<GridSize>,
+    walkers: Option<(&NavGrid, &TransformHelper)>,
     requests: &mut Query<(
         Entity,
         &PathRequest,
@@ -241,6 +396,13 @@ fn requeue_invalidated(
         .terrain
         .extend(state.log.iter().flat_map(|c| c.terrain.iter().copied()));
     let profiles_changed = state.log.iter().any(|c| !c.profiles.is_empty());
+    match walkers {
+        Some((grid, _)) if !everything => state.collect_openings(grid),
+        _ => {
+            state.openings.clear();
+            state.opened_areas.clear();
+        }
+    }
     state.requeue.clear();
     for (entity, request, result, ticket, _) in requests.iter() {
         if ticket.is_queued() {
@@ -252,6 +414,18 @@ fn requeue_invalidated(
             PathResult::Found(path) => {
                 everything
                     || size.is_some_and(|size| state.invalidates(path, request.diameter, size))
+                    || !state.opened_areas.is_empty()
+                        && walkers.is_some_and(|(grid, transforms)| {
+                            let at = world_position(transforms, entity)
+                                .ok()
+                                .and_then(|p| grid.agent_cell(p, request.diameter));
+                            let walker = Walker {
+                                grid,
+                                at,
+                                diameter: request.diameter,
+                            };
+                            state.shortcut(path, &walker)
+                        })
             }
         };
         if stale {

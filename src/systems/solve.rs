@@ -12,9 +12,10 @@ use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
     Replanning,
 };
-use crate::grid::cost_to_f64;
+use crate::grid::{Cell, cost_to_f64};
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
+use crate::scenario::CellRect;
 use crate::search::{PathQuery as SearchQuery, Pathfinder};
 use crate::stats::TilepathStats;
 
@@ -24,6 +25,16 @@ pub(crate) struct Job {
     entity: Entity,
     order: u64,
     query: SearchQuery,
+    ends: Ends,
+}
+
+/// What a path reports about its ends beyond the search's own answer: the unit's cell,
+/// the requested goal and whether it is out of reach (see [`FoundPath`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ends {
+    from: Cell,
+    requested: Cell,
+    partial: bool,
 }
 
 /// The requests the solve system reads and answers.
@@ -93,6 +104,7 @@ pub(crate) fn solve_paths(
             Some(grid) => prepare(
                 grid,
                 request,
+                ticket.slot(),
                 world_position(&transforms, entity),
                 &settings,
                 &profiles,
@@ -100,10 +112,11 @@ pub(crate) fn solve_paths(
             None => Err(PathFailure::NoMap),
         };
         match prepared {
-            Ok(query) => buffers.jobs.push(Job {
+            Ok((query, ends)) => buffers.jobs.push(Job {
                 entity,
                 order,
                 query,
+                ends,
             }),
             Err(failure) => {
                 ticket.answered();
@@ -268,7 +281,7 @@ fn work(
         let Some(job) = jobs.get(index) else {
             break;
         };
-        let answer = solve_one(&mut worker.pathfinder, grid, &job.query);
+        let answer = solve_one(&mut worker.pathfinder, grid, &job.query, job.ends);
         worker.done.push((index, answer));
     }
 }
@@ -277,10 +290,16 @@ fn solve_one(
     pathfinder: &mut Pathfinder,
     grid: &NavGrid,
     query: &SearchQuery,
+    ends: Ends,
 ) -> Result<FoundPath, PathFailure> {
     let stats = pathfinder.find(grid.scenario(), query)?;
     Ok(FoundPath {
         cells: pathfinder.path().to_vec(),
+        from: ends.from,
+        start: stats.start,
+        requested: ends.requested,
+        reached: stats.reached,
+        partial: ends.partial,
         waypoints: pathfinder
             .waypoints()
             .iter()
@@ -294,35 +313,72 @@ fn solve_one(
     })
 }
 
-/// Turns a request into a search query, or says why the input is unusable. `position`
-/// is the entity's world position (or why it has none).
+/// Turns a request into a search query and what its answer reports about its ends, or
+/// says why the input is unusable. `position` is the entity's world position (or why it
+/// has none); `slot` the goal cell claimed for it, if any.
+///
+/// With [`PathRequest::nearest_start`] a blocked start is moved to the nearest standable
+/// cell here; with [`PathRequest::nearest_goal`] an off-map goal is kept (the search
+/// plans to the reachable cell nearest to it) and the answer is marked partial when the
+/// goal area is not reachable from the start (a look at the components, no search).
 fn prepare(
     grid: &NavGrid,
     request: &PathRequest,
+    slot: Option<Cell>,
     position: Result<Vec2, PathFailure>,
     settings: &TilepathSettings,
     profiles: &MovementProfiles,
-) -> Result<SearchQuery, PathFailure> {
+) -> Result<(SearchQuery, Ends), PathFailure> {
     let profile = profiles
         .resolve(request.profile.as_deref())
         .ok_or(PathFailure::UnknownProfile)?;
     let position = position?;
     let diameter = request.diameter;
-    let start = grid
+    let from = grid
         .agent_cell(position, diameter)
         .ok_or(PathFailure::StartOffMap { position })?;
     let off_map = PathFailure::GoalOffMap { goal: request.goal };
-    let goal = match request.goal {
-        PathGoal::Cell(cell) if grid.size().contains(cell) => cell,
+    let requested = match request.goal {
+        PathGoal::Cell(cell) if grid.size().contains(cell) || request.nearest_goal => cell,
         PathGoal::Cell(_) => return Err(off_map),
         PathGoal::World(p) if !p.is_finite() => return Err(PathFailure::InvalidGoal),
+        PathGoal::World(p) if request.nearest_goal => grid
+            .agent_cell_anywhere(p, diameter)
+            .ok_or(PathFailure::InvalidGoal)?,
         PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
     };
-    Ok(SearchQuery::new(start, goal)
+    let layer = grid.scenario().layer_for(profile, diameter);
+    let mut start = from;
+    let mut partial = false;
+    if let Some(layer) = layer {
+        if request.nearest_start && layer.is_blocked(from) {
+            start = layer.nearest_free(from, |_| true).unwrap_or(from);
+        }
+        let label = layer.components().label(start);
+        let r = i64::from(request.goal_radius);
+        let area = CellRect::from_cell(requested).grow_clip(r, r, grid.size());
+        partial = label != 0 && !area.cells().any(|c| layer.components().label(c) == label);
+    }
+    let (goal, goal_radius) = match slot {
+        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
+        _ => (requested, request.goal_radius),
+    };
+    let query = SearchQuery::new(start, goal)
         .algorithm(request.algorithm.unwrap_or(settings.default_algorithm))
         .diameter(diameter)
         .connectivity(request.connectivity)
         .limits(request.limits.unwrap_or(settings.default_limits))
         .smooth(request.smooth)
-        .profile(profile))
+        .profile(profile)
+        .goal_radius(goal_radius)
+        .nearest_goal(request.nearest_goal)
+        .nearest_start(request.nearest_start);
+    Ok((
+        query,
+        Ends {
+            from,
+            requested,
+            partial,
+        },
+    ))
 }

@@ -175,9 +175,12 @@ pub fn spawn_units(
         };
         let mut unit = app.world_mut().spawn((
             Transform::from_translation((center_of(start, diameter) + offset).extend(1.0)),
+            // Exact goals: these scenes check every answer against the oracle, failures
+            // included.
             PathRequest::new(target)
                 .algorithm(algorithm)
-                .diameter(diameter),
+                .diameter(diameter)
+                .exact(),
         ));
         if steering {
             unit.insert(Steering {

@@ -4,6 +4,7 @@
 
 mod common;
 mod debug;
+mod goals;
 mod replan;
 mod solve;
 mod steer;

@@ -186,7 +186,9 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
                 .world_mut()
                 .spawn((
                     Transform::from_translation(center_of(start, diameter).extend(1.0)),
-                    PathRequest::new(goal).diameter(diameter),
+                    // Neighbouring goals overlap the footprints of the 2-cell units: no
+                    // claims, every unit goes to its own goal.
+                    PathRequest::new(goal).diameter(diameter).claim_goal(false),
                     steering,
                 ))
                 .id();

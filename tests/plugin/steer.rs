@@ -186,7 +186,9 @@ fn a_two_cell_unit_walks_waypoints_at_its_footprint_centre() {
         .world_mut()
         .spawn((
             Transform::from_translation(center_of(start, 2).extend(1.0)),
-            PathRequest::new(center_of(goal, 2) + Vec2::new(-7.0, 7.0)).diameter(2),
+            PathRequest::new(center_of(goal, 2) + Vec2::new(-7.0, 7.0))
+                .diameter(2)
+                .claim_goal(false),
         ))
         .id();
     app.update();

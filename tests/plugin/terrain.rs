@@ -136,11 +136,13 @@ fn answers(app: &App, unit: Entity) -> usize {
     log.iter().filter(|(_, m)| m.entity == unit).count()
 }
 
+/// Spawns a unit at `start` with `request`, which claims no goal cell: units of several
+/// profiles share goals here to compare their paths.
 fn spawn_request(app: &mut App, start: Cell, request: PathRequest) -> Entity {
     app.world_mut()
         .spawn((
             Transform::from_translation(world_of(start).extend(1.0)),
-            request,
+            request.claim_goal(false),
         ))
         .id()
 }
@@ -409,7 +411,9 @@ fn failures_a_terrain_edit_may_fix_are_retried() {
     let unit = spawn_request(
         &mut app,
         Cell::new(0, 0),
-        PathRequest::new(Cell::new(8, 0)).profile("walker"),
+        PathRequest::new(Cell::new(8, 0))
+            .profile("walker")
+            .nearest_goal(false),
     );
     app.update();
     assert_eq!(
@@ -666,7 +670,9 @@ mod layers {
             .world_mut()
             .spawn((
                 Transform::from_translation(world_of(Cell::new(0, 1)).extend(1.0)),
-                PathRequest::new(Cell::new(5, 1)).profile("walker"),
+                PathRequest::new(Cell::new(5, 1))
+                    .profile("walker")
+                    .nearest_goal(false),
             ))
             .id();
         app.update();

@@ -1,0 +1,253 @@
+//! Claimed goal cells: units sent to the same cell end on distinct cells around it.
+
+use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
+
+use super::PathQueue;
+use super::solve::world_position;
+use crate::components::{NavGrid, PathGoal, PathRequest, PathTicket};
+use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
+use crate::profiles::MovementProfiles;
+use crate::scenario::{CellRect, ProfileId, footprint};
+
+/// A request that asks for a claimed cell this frame.
+#[derive(Clone, Copy, Debug)]
+struct Claimant {
+    entity: Entity,
+    /// The requested goal (anchor cell, possibly off the map).
+    goal: Cell,
+    profile: ProfileId,
+    diameter: u32,
+    /// The component of the unit's (possibly moved) start on its layer.
+    label: u32,
+    /// Octile distance from the unit's start to the goal: nearer units choose first.
+    distance: Cost,
+}
+
+/// Candidate cells around a goal in the order slots are handed out: octile distance,
+/// then `y`, then `x` (the order of [`crate::scenario::Layer::nearest_free`]). Cells are
+/// listed square by square of growing Chebyshev radius; the first `settled` entries are
+/// final (no cell outside the square comes before them).
+#[derive(Default)]
+struct Rings {
+    centre: Cell,
+    radius: i64,
+    max_radius: i64,
+    cells: Vec<(Cost, i32, i32)>,
+    settled: usize,
+}
+
+impl Rings {
+    fn start(&mut self, centre: Cell, size: GridSize) {
+        let (w, h) = (i64::from(size.width), i64::from(size.height));
+        let (cx, cy) = (i64::from(centre.x), i64::from(centre.y));
+        let gap = (-cx).max(cx - (w - 1)).max(-cy).max(cy - (h - 1)).max(0);
+        self.centre = centre;
+        self.max_radius = cx.max(w - 1 - cx).max(cy).max(h - 1 - cy).max(gap);
+        self.radius = gap + 3;
+        self.fill(size);
+    }
+
+    /// Lists the cells of the square of `self.radius` (clipped to the map) in order.
+    fn fill(&mut self, size: GridSize) {
+        let r = self.radius;
+        let rect = CellRect::from_cell(self.centre).grow_clip(r, r, size);
+        let centre = self.centre;
+        self.cells.clear();
+        self.cells.extend(
+            rect.cells()
+                .map(|c| (Connectivity::Octile.heuristic(c, centre), c.y, c.x)),
+        );
+        self.cells.sort_unstable();
+        self.settled = if r >= self.max_radius {
+            self.cells.len()
+        } else {
+            let bound = (r as Cost + 1) * STRAIGHT;
+            self.cells.partition_point(|&(d, ..)| d < bound)
+        };
+    }
+
+    /// Makes sure entry `i` is settled when the map has that many cells; false when the
+    /// whole map is listed and `i` is past its end.
+    fn settle(&mut self, i: usize, size: GridSize) -> bool {
+        while i >= self.settled {
+            if self.radius >= self.max_radius {
+                return false;
+            }
+            self.radius = (self.radius * 2).min(self.max_radius);
+            self.fill(size);
+        }
+        true
+    }
+
+    fn cell(&self, i: usize) -> Cell {
+        let (_, y, x) = self.cells[i];
+        Cell::new(x, y)
+    }
+}
+
+/// Buffers of the slot system, reused every frame.
+#[derive(Default)]
+pub(crate) struct SlotBuffers {
+    /// Per map cell: the stamp of the frame that claimed it.
+    claimed: Vec<u32>,
+    stamp: u32,
+    claimants: Vec<Claimant>,
+    rings: Rings,
+}
+
+impl SlotBuffers {
+    fn claim(&mut self, rect: CellRect, size: GridSize) {
+        let rect = rect.grow_clip(0, 0, size);
+        for c in rect.cells() {
+            self.claimed[size.index(c)] = self.stamp;
+        }
+    }
+
+    fn is_claimed(&self, rect: CellRect, size: GridSize) -> bool {
+        let rect = rect.grow_clip(0, 0, size);
+        rect.cells()
+            .any(|c| self.claimed[size.index(c)] == self.stamp)
+    }
+}
+
+/// Gives every request queued this frame that claims its goal
+/// ([`PathRequest::claim_goal`], no goal area) and has no claimed cell yet the nearest
+/// cell around its goal whose footprint overlaps no footprint claimed before, that the
+/// unit can stand on and reach from its start: requests with the same goal, profile,
+/// diameter and component take their cells in order of the unit's distance to the goal,
+/// nearest first. Runs after the requests of the frame are queued, before they are
+/// solved. A request for which no such cell exists claims nothing.
+pub(crate) fn assign_slots(
+    grid: Option<Res<NavGrid>>,
+    profiles: Res<MovementProfiles>,
+    queue: Res<PathQueue>,
+    mut tickets: Query<(Entity, &PathRequest, &mut PathTicket)>,
+    transforms: TransformHelper,
+    mut buffers: Local<SlotBuffers>,
+) {
+    let Some(grid) = grid else {
+        return;
+    };
+    let buffers = &mut *buffers;
+    buffers.claimants.clear();
+    let wants_slot = |request: &PathRequest, ticket: &PathTicket| {
+        request.claim_goal
+            && request.goal_radius == 0
+            && ticket.is_queued()
+            && ticket.slot().is_none()
+            && ticket.queued_frame() == queue.frame
+            && ticket.request() == Some(request)
+    };
+    for (entity, request, ticket) in &tickets {
+        if !wants_slot(request, ticket) {
+            continue;
+        }
+        if let Some(claimant) = claimant(&grid, &profiles, &transforms, entity, request) {
+            buffers.claimants.push(claimant);
+        }
+    }
+    if buffers.claimants.is_empty() {
+        return;
+    }
+    let size = grid.size();
+    if buffers.claimed.len() != size.area() {
+        buffers.claimed = vec![0; size.area()];
+        buffers.stamp = 0;
+    }
+    buffers.stamp = buffers.stamp.wrapping_add(1);
+    if buffers.stamp == 0 {
+        buffers.claimed.fill(0);
+        buffers.stamp = 1;
+    }
+    for (_, request, ticket) in &tickets {
+        if let Some(slot) = ticket.slot()
+            && request.claim_goal
+        {
+            buffers.claim(footprint(slot, request.diameter), size);
+        }
+    }
+    buffers.claimants.sort_unstable_by_key(|c| {
+        (
+            c.goal.y,
+            c.goal.x,
+            c.profile.0,
+            c.diameter,
+            c.label,
+            c.distance,
+            c.entity,
+        )
+    });
+    let mut group: Option<(Cell, ProfileId, u32, u32)> = None;
+    let mut next = 0usize;
+    for k in 0..buffers.claimants.len() {
+        let c = buffers.claimants[k];
+        let key = (c.goal, c.profile, c.diameter, c.label);
+        if group != Some(key) {
+            group = Some(key);
+            buffers.rings.start(c.goal, size);
+            next = 0;
+        }
+        let Some(layer) = grid.scenario().layer_for(c.profile, c.diameter) else {
+            continue;
+        };
+        let components = layer.components();
+        let mut slot = None;
+        while buffers.rings.settle(next, size) {
+            let cell = buffers.rings.cell(next);
+            let fits = !layer.is_blocked(cell)
+                && components.label(cell) == c.label
+                && !buffers.is_claimed(footprint(cell, c.diameter), size);
+            if fits {
+                slot = Some(cell);
+                break;
+            }
+            next += 1;
+        }
+        if let Some(cell) = slot {
+            buffers.claim(footprint(cell, c.diameter), size);
+            if let Ok((_, _, mut ticket)) = tickets.get_mut(c.entity) {
+                ticket.set_slot(Some(cell));
+            }
+        }
+    }
+}
+
+/// What the slot assignment needs to know of a request, or `None` when it cannot be
+/// planned (no position, unknown profile, off-map start, unsupported diameter) or its
+/// unit stands in no component.
+fn claimant(
+    grid: &NavGrid,
+    profiles: &MovementProfiles,
+    transforms: &TransformHelper,
+    entity: Entity,
+    request: &PathRequest,
+) -> Option<Claimant> {
+    let profile = profiles.resolve(request.profile.as_deref())?;
+    let diameter = request.diameter;
+    let layer = grid.scenario().layer_for(profile, diameter)?;
+    let position = world_position(transforms, entity).ok()?;
+    let from = grid.agent_cell(position, diameter)?;
+    let goal = match request.goal {
+        PathGoal::Cell(cell) => cell,
+        PathGoal::World(p) => grid.agent_cell_anywhere(p, diameter)?,
+    };
+    let start = if layer.is_blocked(from) && request.nearest_start {
+        layer.nearest_free(from, |_| true)?
+    } else {
+        from
+    };
+    let label = layer.components().label(start);
+    if !request.nearest_goal && layer.components().label(goal) != label {
+        // The goal itself cannot be reached: the request fails as it asked.
+        return None;
+    }
+    (label != 0).then_some(Claimant {
+        entity,
+        goal,
+        profile,
+        diameter,
+        label,
+        distance: Connectivity::Octile.heuristic(start, goal),
+    })
+}
