@@ -5,6 +5,7 @@
 mod budget;
 mod common;
 mod debug;
+mod fields;
 mod replan;
 mod solve;
 mod steer;
