@@ -169,9 +169,21 @@ pub enum TilepathSystems {
 #[derive(Resource, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TilepathSettings {
-    /// Wall-clock time the solve step may spend per frame. The oldest request is always
-    /// served; the rest wait for later frames, still oldest first.
+    /// Wall-clock time the solve step may spend per frame (unless
+    /// [`TilepathSettings::expansion_budget`] is set). A search that does not finish in
+    /// the time left is suspended and resumed the next frame from where it stopped, so
+    /// no frame runs over by more than one slice of [`TilepathSettings::TIME_SLICE`]
+    /// expansions per solver thread; every frame makes progress on the oldest work even
+    /// when the budget is zero. Requests are taken oldest first.
     pub frame_budget: Duration,
+    /// Counts the frame budget in search expansions instead of time: each frame expands
+    /// at most this many cells, all solver threads and shared fields together (a path
+    /// read off a shared field counts one expansion per 4 cells, plus one). Answers, and
+    /// the frame each one arrives in, then depend only on the requests and the map, not
+    /// on the machine or the thread count: the basis for lockstep multiplayer (run the
+    /// plugin in `FixedUpdate`, see [`TilepathPlugin::in_schedule`]). `None` (the
+    /// default) uses [`TilepathSettings::frame_budget`].
+    pub expansion_budget: Option<u32>,
     /// At most this many searches per frame.
     pub max_requests_per_frame: usize,
     /// At most this many threads of the `ComputeTaskPool` solve at once (at least one is
@@ -185,6 +197,18 @@ pub struct TilepathSettings {
     pub default_algorithm: Algorithm,
     /// Limits of requests that do not set their own.
     pub default_limits: Limits,
+    /// Shared goal fields: when at least this many requests taken in one frame share a
+    /// goal cell, movement profile and diameter (and ask for an exact path: A*, JPS,
+    /// Dijkstra or `Auto`, octile moves, no limits), the plugin grows one
+    /// [`DistanceField`](crate::search::DistanceField) from the goal, within the frame
+    /// budget, and answers each of them by descending it from the unit's cell: the same
+    /// cost as the unit's own optimal search, in O(path length) and no search per unit.
+    /// Later requests to a goal whose field is cached use it too. 8 by default.
+    pub field_min_requests: usize,
+    /// At most this many shared fields are kept (least recently used dropped first); 0
+    /// turns shared fields off. A field holds about 12 bytes per map cell (3 MiB on a
+    /// 512 × 512 map) and is dropped when the map or the profiles change. 4 by default.
+    pub max_fields: usize,
     /// Re-plan found paths whose validity or cost an edit may have changed (obstacles or
     /// terrain near them, their movement profile changed), and retry failures that a
     /// change may have fixed (blocked or unreachable goals, unknown profiles, no map
@@ -196,13 +220,23 @@ impl Default for TilepathSettings {
     fn default() -> Self {
         Self {
             frame_budget: Duration::from_millis(2),
+            expansion_budget: None,
             max_requests_per_frame: 4096,
             max_threads: usize::MAX,
             default_algorithm: Algorithm::Auto,
             default_limits: Limits::UNLIMITED,
+            field_min_requests: 8,
+            max_fields: 4,
             replan_on_change: true,
         }
     }
+}
+
+impl TilepathSettings {
+    /// Expansions a search runs between two looks at the clock under a time budget: a
+    /// frame runs over [`TilepathSettings::frame_budget`] by at most this much work (per
+    /// solver thread, in parallel).
+    pub const TIME_SLICE: u32 = 256;
 }
 
 impl Plugin for TilepathPlugin {

@@ -41,21 +41,148 @@ pub struct TilepathStats {
     /// (off-map starts and goals only on a new map, resize or move; unknown profiles on a
     /// change of the profiles), stalled steering units and markers inserted by the user.
     pub replanned: usize,
-    /// Cells expanded by the searches of the last frame.
+    /// Cells expanded in the last frame: by the slices of searches that ran (finished or
+    /// not) and by shared fields growing. Under
+    /// [`crate::plugin::TilepathSettings::expansion_budget`] this is what the budget
+    /// counts (paths read off fields add one per 4 cells, plus one, to the budget, not here).
     pub expanded: u64,
     /// Wall-clock time of the last frame's solve step.
     pub solve_time: Duration,
+    /// Per-frame solve times since the plugin started (frames in which the solve step had
+    /// work), with their maximum and quantiles.
+    pub solve_times: SolveTimeHistogram,
+    /// Searches suspended by the frame budget, waiting to be resumed next frame (each
+    /// holds a pathfinder; at most one per solver thread).
+    pub suspended: usize,
+    /// Requests of the last frame answered from a shared goal field.
+    pub field_answers: usize,
+    /// Requests answered from shared goal fields since the plugin started.
+    pub total_field_answers: u64,
+    /// Shared goal fields cached (at most
+    /// [`crate::plugin::TilepathSettings::max_fields`]).
+    pub fields: usize,
+    /// Bytes those fields hold (about 12 bytes per map cell each).
+    pub field_bytes: usize,
     /// Paths found since the plugin started.
     pub total_solved: u64,
     /// Failures since the plugin started.
     pub total_failed: u64,
     /// Re-plans since the plugin started.
     pub total_replanned: u64,
-    /// Pathfinders the solve step keeps warm between frames: at most
-    /// [`crate::plugin::TilepathSettings::max_threads`] and the compute pool's thread
-    /// count.
+    /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
+    /// thread (at most [`crate::plugin::TilepathSettings::max_threads`] and the compute
+    /// pool's thread count), the suspended searches, and as many spares.
     pub pathfinders: usize,
     /// Bytes those pathfinders hold (their search buffers, sized by the largest map and
     /// the algorithms they ran; about 12 bytes per cell each for A*).
     pub pathfinder_bytes: usize,
+}
+
+/// A histogram of per-frame solve times: [`SolveTimeHistogram::BUCKETS`] buckets of
+/// [`SolveTimeHistogram::BUCKET`] each, the last one open-ended, plus the exact maximum.
+///
+/// ```
+/// use std::time::Duration;
+/// use bevy_tilepath::stats::SolveTimeHistogram;
+///
+/// let mut h = SolveTimeHistogram::default();
+/// for us in [100, 200, 300, 2_100] {
+///     h.record(Duration::from_micros(us));
+/// }
+/// assert_eq!(h.frames, 4);
+/// assert_eq!(h.max, Duration::from_micros(2_100));
+/// assert_eq!(h.quantile(0.5), Duration::from_micros(250)); // upper edge of its bucket
+/// assert_eq!(h.frames_over(Duration::from_millis(2)), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct SolveTimeHistogram {
+    /// Frames per bucket: bucket `i` counts times in `[i, i + 1) × BUCKET`; the last
+    /// bucket counts every longer time too.
+    pub counts: Vec<u64>,
+    /// Frames recorded.
+    pub frames: u64,
+    /// The longest time recorded.
+    pub max: Duration,
+    /// The sum of the times recorded.
+    pub total: Duration,
+}
+
+impl Default for SolveTimeHistogram {
+    fn default() -> Self {
+        Self {
+            counts: vec![0; Self::BUCKETS],
+            frames: 0,
+            max: Duration::ZERO,
+            total: Duration::ZERO,
+        }
+    }
+}
+
+impl SolveTimeHistogram {
+    /// Width of a bucket: 50 µs.
+    pub const BUCKET: Duration = Duration::from_micros(50);
+    /// Number of buckets: 400, so times up to 20 ms have their own bucket.
+    pub const BUCKETS: usize = 400;
+
+    /// Counts one frame that took `time`.
+    pub fn record(&mut self, time: Duration) {
+        if self.counts.len() != Self::BUCKETS {
+            self.counts.resize(Self::BUCKETS, 0);
+        }
+        let i = (time.as_nanos() / Self::BUCKET.as_nanos()).min(Self::BUCKETS as u128 - 1);
+        self.counts[i as usize] += 1;
+        self.frames += 1;
+        self.max = self.max.max(time);
+        self.total += time;
+    }
+
+    /// The upper edge of the bucket holding the `q`-quantile (`q` in 0..=1) of the
+    /// recorded times (the maximum when it falls in the last bucket); zero when nothing
+    /// was recorded.
+    pub fn quantile(&self, q: f64) -> Duration {
+        if self.frames == 0 {
+            return Duration::ZERO;
+        }
+        let rank = ((q.clamp(0.0, 1.0) * self.frames as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (i, &n) in self.counts.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                if i + 1 == self.counts.len() {
+                    return self.max;
+                }
+                return (Self::BUCKET * (i as u32 + 1)).min(self.max);
+            }
+        }
+        self.max
+    }
+
+    /// Frames whose bucket lies at or above `limit` (rounded down to a bucket edge): the
+    /// frames that may have taken `limit` or longer.
+    pub fn frames_over(&self, limit: Duration) -> u64 {
+        let first = (limit.as_nanos() / Self::BUCKET.as_nanos()) as usize;
+        self.counts.iter().skip(first).sum()
+    }
+
+    /// Text lines `from..to ms: count` for the non-empty buckets, for logs.
+    pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(move |(i, n)| {
+                let from = Self::BUCKET * i as u32;
+                if i + 1 == self.counts.len() {
+                    format!("{:>6.2}+      ms: {n}", ms(from))
+                } else {
+                    format!(
+                        "{:>6.2}..{:<6.2} ms: {n}",
+                        ms(from),
+                        ms(from + Self::BUCKET)
+                    )
+                }
+            })
+    }
 }

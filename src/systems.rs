@@ -1,6 +1,8 @@
 //! The plugin's request pipeline: queueing, re-planning after map edits, parallel solving.
 
+mod fields;
 mod replan;
+mod slices;
 mod slots;
 mod solve;
 

@@ -1,13 +1,29 @@
-//! Solving pending requests in parallel, oldest first, within the frame budget.
+//! Solving pending requests within the frame budget: oldest first, searches sliced across
+//! frames, shared goal fields for group orders, parallel solver threads.
+//!
+//! A frame's work, in order:
+//! 1. requests are taken from the front of the queue (at most `max_requests_per_frame`);
+//!    input errors are answered at once; a request whose search was suspended resumes it;
+//! 2. requests that share a goal (see [`TilepathSettings::field_min_requests`]) join its
+//!    shared field, which grows until every one of their cells is settled (or the
+//!    budget is spent);
+//! 3. the other requests, and those whose field reached them, are served in queue order
+//!    on the solver threads: a search runs until it ends or the budget does, and is then
+//!    suspended (its pathfinder kept in a pool) to be resumed next frame.
+//!
+//! Under an expansion budget the frame's answers are those of serving the work one job
+//! after another with the expansions left: threads run ahead on later jobs, and a job
+//! whose run could differ from that (it was given more than was left) is run again.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy::tasks::{ComputeTaskPool, TaskPool};
 use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 
 use super::PathQueue;
+use super::fields::Fields;
+use super::slices::{self, Budget, Outcome, Solvers, Suspended};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
     Replanning,
@@ -16,25 +32,39 @@ use crate::grid::{Cell, cost_to_f64};
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
 use crate::scenario::CellRect;
-use crate::search::{PathQuery as SearchQuery, Pathfinder};
+use crate::search::{PathQuery as SearchQuery, PathStats, Pathfinder};
 use crate::stats::TilepathStats;
 
-/// One search of this frame.
+/// One request taken from the queue this frame.
 #[derive(Debug)]
 pub(crate) struct Job {
-    entity: Entity,
-    order: u64,
-    query: SearchQuery,
-    ends: Ends,
+    pub(crate) entity: Entity,
+    pub(crate) order: u64,
+    pub(crate) work: Work,
+    /// What the answer reports about its ends (kept while the search is suspended).
+    pub(crate) ends: Ends,
 }
 
 /// What a path reports about its ends beyond the search's own answer: the unit's cell,
 /// the requested goal and whether it is out of reach (see [`FoundPath`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ends {
-    from: Cell,
-    requested: Cell,
-    partial: bool,
+    pub(crate) from: Cell,
+    pub(crate) requested: Cell,
+    pub(crate) partial: bool,
+}
+
+/// What a job needs.
+#[derive(Debug)]
+pub(crate) enum Work {
+    /// A search: new (`slot` is `None`) or suspended in an earlier frame (its pathfinder
+    /// is in `Solvers::slots[slot]`; the query is the one it started with).
+    Search {
+        query: SearchQuery,
+        slot: Option<usize>,
+    },
+    /// A path read off the shared field with this index.
+    Field { field: usize, query: SearchQuery },
 }
 
 /// The requests the solve system reads and answers.
@@ -49,28 +79,22 @@ type Requests<'w, 's> = Query<
     ),
 >;
 
-/// One solver's state: the pathfinder (its buffers survive between frames) and the
-/// answers it produced this frame, tagged with their job index. The solve system keeps at
-/// most `max_threads` of them (fewer when the task pool has fewer threads), one per
-/// task, so the memory held is bounded by the thread limit, not by the pool's size.
+/// State of the solve system, kept between frames.
 #[derive(Default)]
-pub(crate) struct Worker {
-    pathfinder: Pathfinder,
-    done: Vec<(usize, Result<FoundPath, PathFailure>)>,
-}
-
-/// Buffers of the solve system, reused every frame.
-#[derive(Default)]
-pub(crate) struct SolveBuffers {
+pub(crate) struct SolveState {
+    solvers: Solvers,
+    fields: Fields,
+    /// The map generation the suspended searches and the fields are for.
+    generation: Option<u64>,
     jobs: Vec<Job>,
+    items: Vec<usize>,
+    outcomes: Vec<(usize, Outcome)>,
     answers: Vec<(usize, Result<FoundPath, PathFailure>)>,
+    answered: Vec<bool>,
 }
 
-/// Takes pending requests from the front of the queue (at most
-/// `max_requests_per_frame`), answers input errors at once, and solves the rest on the
-/// `ComputeTaskPool`. Threads take jobs in queue order from a shared counter and stop
-/// taking new ones when the frame budget is spent, so the solved jobs are always the
-/// oldest ones; the first job is always solved so that the queue moves.
+/// Takes pending requests from the front of the queue and answers what the frame's
+/// budget allows (see the [module docs](self)).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_paths(
     mut commands: Commands,
@@ -80,17 +104,33 @@ pub(crate) fn solve_paths(
     mut queue: ResMut<PathQueue>,
     mut requests: Requests,
     transforms: TransformHelper,
-    mut workers: Local<Vec<Worker>>,
-    mut buffers: Local<SolveBuffers>,
+    mut state: Local<SolveState>,
     mut solved: MessageWriter<PathSolved>,
     mut stats: ResMut<TilepathStats>,
 ) {
     let started = Instant::now();
-    let buffers = &mut *buffers;
-    buffers.jobs.clear();
-    buffers.answers.clear();
+    let state = &mut *state;
+    stats.field_answers = 0;
+    let generation = grid.as_ref().map(|g| g.generation());
+    if generation != state.generation || grid.as_ref().is_some_and(|g| g.is_added()) {
+        // Suspended searches and fields were for another map: drop them (the requests
+        // are prepared and searched again from where their units stand).
+        state.solvers.forget_suspended();
+        state.fields.clear();
+        state.generation = generation;
+    }
+    let mut budget = match settings.expansion_budget {
+        Some(n) => Budget::Expansions {
+            left: u64::from(n.max(1)),
+        },
+        None => Budget::Time {
+            deadline: started.checked_add(settings.frame_budget),
+        },
+    };
+    state.jobs.clear();
+    state.answers.clear();
     let max_jobs = settings.max_requests_per_frame.max(1);
-    while buffers.jobs.len() < max_jobs {
+    while state.jobs.len() < max_jobs {
         let Some((order, entity)) = queue.entries.pop_front() else {
             break;
         };
@@ -98,6 +138,22 @@ pub(crate) fn solve_paths(
             continue;
         };
         if ticket.order() != order || !ticket.is_queued() {
+            continue;
+        }
+        if grid.is_some()
+            && let Some(suspended) = state.solvers.take_suspended(entity, order)
+        {
+            let slot = state.solvers.slots.len();
+            state.solvers.slots.push(Mutex::new(suspended.pathfinder));
+            state.jobs.push(Job {
+                entity,
+                order,
+                work: Work::Search {
+                    query: suspended.query,
+                    slot: Some(slot),
+                },
+                ends: suspended.ends,
+            });
             continue;
         }
         let prepared = match grid.as_deref() {
@@ -112,10 +168,10 @@ pub(crate) fn solve_paths(
             None => Err(PathFailure::NoMap),
         };
         match prepared {
-            Ok((query, ends)) => buffers.jobs.push(Job {
+            Ok((query, ends)) => state.jobs.push(Job {
                 entity,
                 order,
-                query,
+                work: Work::Search { query, slot: None },
                 ends,
             }),
             Err(failure) => {
@@ -132,22 +188,203 @@ pub(crate) fn solve_paths(
             }
         }
     }
+    let had_work = !state.jobs.is_empty();
     if let Some(grid) = grid.as_deref()
-        && !buffers.jobs.is_empty()
+        && had_work
     {
-        solve_in_parallel(&mut workers, buffers, grid, &settings, started);
+        solve_jobs(state, grid, &settings, &mut budget, queue.frame, &mut stats);
     }
-    let solved_count = buffers.answers.len();
-    debug_assert!(
-        buffers
-            .answers
-            .iter()
-            .enumerate()
-            .all(|(i, (index, _))| i == *index),
-        "solved jobs must be a prefix of the queue"
+    finish_jobs(
+        state,
+        &mut commands,
+        &mut queue,
+        &mut requests,
+        &mut solved,
+        &mut stats,
     );
-    for (index, answer) in buffers.answers.drain(..) {
-        let entity = buffers.jobs[index].entity;
+    let (pathfinders, bytes) = state.solvers.memory();
+    stats.pathfinders = pathfinders;
+    stats.pathfinder_bytes = bytes;
+    stats.suspended = state.solvers.suspended.len();
+    stats.fields = state.fields.len();
+    stats.field_bytes = state.fields.memory_bytes();
+    finish_stats(&mut stats, &queue, &requests, started);
+    if had_work {
+        let time = stats.solve_time;
+        stats.solve_times.record(time);
+    }
+}
+
+/// Grows the fields of this frame's jobs, runs the jobs that are ready on the solver
+/// threads and keeps what the budget allows: answers in `state.answers` (by job index),
+/// suspended searches in the pool.
+fn solve_jobs(
+    state: &mut SolveState,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    budget: &mut Budget,
+    frame: u64,
+    stats: &mut TilepathStats,
+) {
+    state.fields.assign(grid, settings, &mut state.jobs, frame);
+    let grown = state.fields.grow(grid.scenario(), budget, false);
+    stats.expanded += grown;
+    state.items.clear();
+    for (index, job) in state.jobs.iter_mut().enumerate() {
+        if let Work::Field { field, query } = job.work {
+            let field = state.fields.field(field);
+            if !field.is_settled(query.start) {
+                if !field.is_complete() {
+                    continue; // the field has not reached it yet
+                }
+                // Not connected after all: its own search answers it.
+                job.work = Work::Search { query, slot: None };
+            }
+        }
+        state.items.push(index);
+    }
+    let progressed = grown > 0;
+    if state.items.is_empty() {
+        return;
+    }
+    state.solvers.run(
+        &state.jobs,
+        &state.items,
+        &state.fields,
+        grid,
+        settings,
+        *budget,
+        progressed,
+        &mut state.outcomes,
+    );
+    let mut left = match *budget {
+        Budget::Expansions { left } => Some(left),
+        Budget::Time { .. } => None,
+    };
+    for (index, outcome) in std::mem::take(&mut state.outcomes) {
+        let job_index = state.items[index];
+        let job = &state.jobs[job_index];
+        let outcome = match left {
+            None => outcome,
+            // Past the end of an expansion budget: as if never run.
+            Some(0) => {
+                if let Outcome::Suspended {
+                    pathfinder: Some(pathfinder),
+                    ..
+                } = outcome
+                {
+                    state.solvers.spares.push(*pathfinder);
+                }
+                continue;
+            }
+            Some(l) => in_order(&mut state.solvers, grid, job, outcome, l),
+        };
+        if let Some(l) = &mut left {
+            *l = match outcome {
+                Outcome::Suspended { .. } => 0,
+                Outcome::Answer { charge, .. } => l.saturating_sub(charge),
+            };
+        }
+        match outcome {
+            Outcome::Answer { answer, charge, .. } => {
+                if matches!(job.work, Work::Field { .. }) {
+                    stats.field_answers += 1;
+                } else {
+                    stats.expanded += charge;
+                }
+                state.answers.push((job_index, answer));
+            }
+            Outcome::Suspended {
+                charge, pathfinder, ..
+            } => {
+                stats.expanded += charge;
+                if let (Some(pathfinder), Work::Search { query, .. }) = (pathfinder, &job.work) {
+                    state.solvers.suspended.push(Suspended {
+                        entity: job.entity,
+                        order: job.order,
+                        query: *query,
+                        ends: job.ends,
+                        pathfinder: *pathfinder,
+                    });
+                }
+            }
+        }
+    }
+    if let Budget::Expansions { left: l } = budget {
+        *l = left.unwrap_or(0);
+    }
+}
+
+/// Under an expansion budget with `left` expansions, the outcome that serving the jobs
+/// one after another would give `job` (whose run on a thread gave `outcome`): the same
+/// when the job was given exactly `left`, or finished within less; a search given more
+/// than `left` that did not is run again from its start with `left`.
+fn in_order(
+    solvers: &mut Solvers,
+    grid: &NavGrid,
+    job: &Job,
+    outcome: Outcome,
+    left: u64,
+) -> Outcome {
+    let (Work::Search { query, slot }, budget) = (&job.work, outcome_budget(&outcome)) else {
+        return outcome; // field answers fit whatever is left
+    };
+    let fits = match &outcome {
+        Outcome::Answer { charge, .. } => budget == left || *charge < left,
+        Outcome::Suspended { .. } => budget == left,
+    };
+    // A resumed search cannot be run again; with one suspended search at a time (always
+    // the case under an expansion budget) it is the first job and was given `left`.
+    if fits || slot.is_some() {
+        return outcome;
+    }
+    let mut pathfinder = match outcome {
+        Outcome::Suspended {
+            pathfinder: Some(pathfinder),
+            ..
+        } => pathfinder,
+        _ => Box::new(solvers.spare()),
+    };
+    let budget = Budget::Expansions { left };
+    let (progress, charge) = slices::slice(&mut pathfinder, grid, Some(query), budget, left);
+    if matches!(progress, Ok(crate::search::Progress::Suspended { .. })) {
+        return Outcome::Suspended {
+            charge,
+            budget: left,
+            pathfinder: Some(pathfinder),
+        };
+    }
+    let answer = slices::answer(progress, &pathfinder, grid, query, job.ends);
+    solvers.spares.push(*pathfinder);
+    Outcome::Answer {
+        answer,
+        charge: charge.max(1),
+        budget: left,
+    }
+}
+
+fn outcome_budget(outcome: &Outcome) -> u64 {
+    match outcome {
+        Outcome::Answer { budget, .. } | Outcome::Suspended { budget, .. } => *budget,
+    }
+}
+
+/// Writes this frame's answers (in job order), returns resumed searches that are still
+/// suspended to the pool, drops suspended searches whose request moved on, and puts
+/// every job not answered back at the front of the queue, in order.
+fn finish_jobs(
+    state: &mut SolveState,
+    commands: &mut Commands,
+    queue: &mut PathQueue,
+    requests: &mut Requests,
+    solved: &mut MessageWriter<PathSolved>,
+    stats: &mut TilepathStats,
+) {
+    state.answered.clear();
+    state.answered.resize(state.jobs.len(), false);
+    for (index, answer) in state.answers.drain(..) {
+        state.answered[index] = true;
+        let entity = state.jobs[index].entity;
         let Ok((_, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
             continue;
         };
@@ -159,7 +396,6 @@ pub(crate) fn solve_paths(
         *result = match answer {
             Ok(path) => {
                 stats.solved += 1;
-                stats.expanded += u64::from(path.expanded);
                 PathResult::Found(path)
             }
             Err(failure) => {
@@ -169,12 +405,53 @@ pub(crate) fn solve_paths(
         };
         solved.write(PathSolved { entity, outcome });
     }
-    for job in buffers.jobs[solved_count..].iter().rev() {
-        queue.entries.push_front((job.order, job.entity));
+    stats.total_field_answers += stats.field_answers as u64;
+    // Resumed searches: back to the pool while suspended, otherwise spares.
+    let slots = std::mem::take(&mut state.solvers.slots);
+    let mut slots: Vec<Option<Pathfinder>> = slots
+        .into_iter()
+        .map(|m| Some(m.into_inner().unwrap_or_else(|e| e.into_inner())))
+        .collect();
+    for job in &state.jobs {
+        if let Work::Search {
+            query,
+            slot: Some(slot),
+        } = job.work
+            && let Some(pathfinder) = slots[slot].take()
+        {
+            if pathfinder.is_suspended() {
+                state.solvers.suspended.push(Suspended {
+                    entity: job.entity,
+                    order: job.order,
+                    query,
+                    ends: job.ends,
+                    pathfinder,
+                });
+            } else {
+                state.solvers.spares.push(pathfinder);
+            }
+        }
     }
-    stats.pathfinders = workers.len();
-    stats.pathfinder_bytes = workers.iter().map(|w| w.pathfinder.memory_bytes()).sum();
-    finish_stats(&mut stats, &queue, &requests, started);
+    // Suspended searches of requests answered, changed or gone are dropped.
+    let mut kept = Vec::with_capacity(state.solvers.suspended.len());
+    for s in std::mem::take(&mut state.solvers.suspended) {
+        let live = requests
+            .get(s.entity)
+            .is_ok_and(|(_, _, ticket, _)| ticket.order() == s.order && ticket.is_queued());
+        if live {
+            kept.push(s);
+        } else {
+            state.solvers.spares.push(s.pathfinder);
+        }
+    }
+    state.solvers.suspended = kept;
+    for (index, job) in state.jobs.iter().enumerate().rev() {
+        if !state.answered[index] {
+            queue.entries.push_front((job.order, job.entity));
+        }
+    }
+    let threads = state.solvers.workers.len().max(1);
+    state.solvers.restock(threads);
 }
 
 /// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
@@ -204,41 +481,6 @@ pub(crate) fn world_position(
     }
 }
 
-/// Solves `buffers.jobs` on the `ComputeTaskPool` within the frame budget counted from
-/// `started`, and leaves the answers in `buffers.answers` in job order (a prefix of the jobs).
-fn solve_in_parallel(
-    workers: &mut Vec<Worker>,
-    buffers: &mut SolveBuffers,
-    grid: &NavGrid,
-    settings: &TilepathSettings,
-    started: Instant,
-) {
-    let deadline = started.checked_add(settings.frame_budget);
-    let next = AtomicUsize::new(0);
-    let jobs = &buffers.jobs[..];
-    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-    let allowed = settings.max_threads.min(pool.thread_num()).max(1);
-    workers.truncate(allowed);
-    let threads = allowed.min(jobs.len()).max(1);
-    if workers.len() < threads {
-        workers.resize_with(threads, Worker::default);
-    }
-    if threads == 1 {
-        work(&mut workers[0], jobs, &next, deadline, grid);
-    } else {
-        let next = &next;
-        pool.scope(|scope| {
-            for worker in workers[..threads].iter_mut() {
-                scope.spawn(async move { work(worker, jobs, next, deadline, grid) });
-            }
-        });
-    }
-    for worker in workers.iter_mut() {
-        buffers.answers.append(&mut worker.done);
-    }
-    buffers.answers.sort_unstable_by_key(|(index, _)| *index);
-}
-
 /// Adds this frame's answers to the totals and counts the requests still waiting (queue
 /// entries that are still their entity's current, queued request).
 fn finish_stats(
@@ -261,39 +503,15 @@ fn finish_stats(
     stats.solve_time = started.elapsed();
 }
 
-/// Solves jobs taken from the shared counter until none is left or the deadline passed
-/// (checked before taking a job, so every taken job is solved).
-fn work(
-    worker: &mut Worker,
-    jobs: &[Job],
-    next: &AtomicUsize,
-    deadline: Option<Instant>,
-    grid: &NavGrid,
-) {
-    loop {
-        if let Some(deadline) = deadline
-            && next.load(Ordering::Relaxed) > 0
-            && Instant::now() >= deadline
-        {
-            break;
-        }
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        let Some(job) = jobs.get(index) else {
-            break;
-        };
-        let answer = solve_one(&mut worker.pathfinder, grid, &job.query, job.ends);
-        worker.done.push((index, answer));
-    }
-}
-
-fn solve_one(
-    pathfinder: &mut Pathfinder,
+/// The [`FoundPath`] of the search that just ended on `pathfinder` with `stats`.
+pub(crate) fn found_path(
+    pathfinder: &Pathfinder,
     grid: &NavGrid,
     query: &SearchQuery,
+    stats: &PathStats,
     ends: Ends,
-) -> Result<FoundPath, PathFailure> {
-    let stats = pathfinder.find(grid.scenario(), query)?;
-    Ok(FoundPath {
+) -> FoundPath {
+    FoundPath {
         cells: pathfinder.path().to_vec(),
         from: ends.from,
         start: stats.start,
@@ -310,7 +528,7 @@ fn solve_one(
         profile: query.profile,
         generation: grid.generation(),
         expanded: stats.expanded,
-    })
+    }
 }
 
 /// Turns a request into a search query and what its answer reports about its ends, or

@@ -2,8 +2,10 @@
 //! bevy_ecs_tilemap (feature `tilemap`) or gizmos (feature `debug`) are gated; the rest
 //! run with `--no-default-features`.
 
+mod budget;
 mod common;
 mod debug;
+mod fields;
 mod goals;
 mod replan;
 mod solve;

@@ -1,0 +1,312 @@
+//! Shared goal fields: one distance field answers every request of a group order.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::slices::Budget;
+use super::solve::{Ends, Job, Work};
+use crate::components::{FoundPath, NavGrid};
+use crate::grid::{Cell, Connectivity, cost_to_f64, path_length};
+use crate::plugin::TilepathSettings;
+use crate::scenario::{CachedScenario, ProfileId};
+use crate::search::{Algorithm, DistanceField, Limits, PathQuery as SearchQuery};
+use crate::smoothing;
+
+/// Cells of a path read off a field per expansion charged to an expansion budget.
+pub(crate) const CELLS_PER_EXPANSION: u64 = 4;
+
+/// What a field is for: requests with this goal, profile and diameter share it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FieldKey {
+    goal: Cell,
+    profile: ProfileId,
+    diameter: u32,
+}
+
+impl FieldKey {
+    /// The key of `query` when a field can answer it exactly as its own search would: an
+    /// exact algorithm, octile moves, no limits, a single goal cell.
+    fn of(query: &SearchQuery) -> Option<Self> {
+        let exact = matches!(
+            query.algorithm,
+            Algorithm::Auto | Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
+        );
+        (exact
+            && query.connectivity == Connectivity::Octile
+            && query.limits == Limits::UNLIMITED
+            && query.goal_radius == 0)
+            .then_some(Self {
+                goal: query.goal,
+                profile: query.profile,
+                diameter: query.diameter,
+            })
+    }
+}
+
+/// One cached field and the members it serves this frame.
+struct Entry {
+    key: FieldKey,
+    field: DistanceField,
+    /// Plugin frame in which the field last served a request.
+    last_used: u64,
+    /// Start cells of this frame's members, nearest to the goal first.
+    waiting: Vec<Cell>,
+    /// `waiting[..settled]` are settled.
+    settled: usize,
+    /// The first job of this frame the field serves (fields grow in that order).
+    first_job: usize,
+}
+
+/// The cached shared fields, all for one map generation.
+#[derive(Default)]
+pub(crate) struct Fields {
+    entries: Vec<Entry>,
+    counts: HashMap<FieldKey, usize>,
+    members: Vec<(usize, FieldKey)>,
+    growing: Vec<usize>,
+}
+
+impl Fields {
+    /// Drops every field (the map or the profiles changed, or there is no map).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// Fields cached.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Bytes the cached fields hold.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.entries.iter().map(|e| e.field.memory_bytes()).sum()
+    }
+
+    /// Turns the search jobs that a shared field can answer into field jobs: those whose
+    /// key has a cached field, or at least `field_min_requests` members among `jobs`,
+    /// when their start can reach the goal (others keep their own search, which answers
+    /// them as the request asks). New fields take free places or those of the least
+    /// recently used fields not needed this frame; keys that find no place keep searching.
+    pub(crate) fn assign(
+        &mut self,
+        grid: &NavGrid,
+        settings: &TilepathSettings,
+        jobs: &mut [Job],
+        frame: u64,
+    ) {
+        for entry in &mut self.entries {
+            entry.waiting.clear();
+            entry.settled = 0;
+            entry.first_job = usize::MAX;
+        }
+        if settings.max_fields == 0 {
+            self.entries.clear();
+            return;
+        }
+        let map = grid.scenario();
+        self.counts.clear();
+        self.members.clear();
+        for (index, job) in jobs.iter().enumerate() {
+            let Work::Search { query, slot: None } = &job.work else {
+                continue;
+            };
+            let Some(key) = FieldKey::of(query).filter(|_| reaches(map, query)) else {
+                continue;
+            };
+            *self.counts.entry(key).or_default() += 1;
+            self.members.push((index, key));
+        }
+        // Which field serves each key, decided at its first member (`None`: no field).
+        let mut places: HashMap<FieldKey, Option<usize>> = HashMap::new();
+        let min = settings.field_min_requests.max(1);
+        for &(index, key) in &self.members {
+            let at = *places.entry(key).or_insert_with(|| {
+                self.entries.iter().position(|e| e.key == key).or_else(|| {
+                    (self.counts[&key] >= min)
+                        .then(|| place(&mut self.entries, map, key, settings.max_fields, frame))
+                        .flatten()
+                })
+            });
+            let Some(at) = at else {
+                continue;
+            };
+            let entry = &mut self.entries[at];
+            entry.last_used = frame;
+            entry.first_job = entry.first_job.min(index);
+            let job = &mut jobs[index];
+            let Work::Search { query, .. } = job.work else {
+                unreachable!("members are new searches");
+            };
+            entry.waiting.push(query.start);
+            job.work = Work::Field { field: at, query };
+        }
+        for entry in &mut self.entries {
+            let goal = entry.key.goal;
+            entry
+                .waiting
+                .sort_unstable_by_key(|c| (c.chebyshev(goal), c.y, c.x));
+            entry.waiting.dedup();
+        }
+    }
+
+    /// Grows the fields of this frame's members, in the order of their first member,
+    /// until every member's cell is settled or `budget` is spent; returns the cells
+    /// settled. Under a time budget the first slice always runs when `progressed` is
+    /// false (so every frame makes progress).
+    pub(crate) fn grow(
+        &mut self,
+        map: &CachedScenario,
+        budget: &mut Budget,
+        progressed: bool,
+    ) -> u64 {
+        self.growing.clear();
+        self.growing
+            .extend((0..self.entries.len()).filter(|&i| self.entries[i].first_job != usize::MAX));
+        let entries = &self.entries;
+        self.growing.sort_unstable_by_key(|&i| entries[i].first_job);
+        let mut settled = 0;
+        for &i in &self.growing {
+            let entry = &mut self.entries[i];
+            loop {
+                while entry
+                    .waiting
+                    .get(entry.settled)
+                    .is_some_and(|&c| entry.field.is_settled(c))
+                {
+                    entry.settled += 1;
+                }
+                if entry.settled == entry.waiting.len() || entry.field.is_complete() {
+                    break;
+                }
+                let slice = match *budget {
+                    Budget::Time { deadline } => {
+                        if (progressed || settled > 0)
+                            && deadline.is_some_and(|d| Instant::now() >= d)
+                        {
+                            return settled;
+                        }
+                        crate::plugin::TilepathSettings::TIME_SLICE
+                    }
+                    Budget::Expansions { left } => {
+                        if left == 0 {
+                            return settled;
+                        }
+                        left.min(u64::from(crate::plugin::TilepathSettings::TIME_SLICE)) as u32
+                    }
+                };
+                let before = entry.field.expanded();
+                let complete = entry.field.grow(map, slice);
+                let grown = entry.field.expanded() - before;
+                settled += grown;
+                if let Budget::Expansions { left } = budget {
+                    *left = left.saturating_sub(grown);
+                }
+                if complete && grown == 0 {
+                    break;
+                }
+            }
+        }
+        settled
+    }
+
+    /// The field with index `at`.
+    pub(crate) fn field(&self, at: usize) -> &DistanceField {
+        &self.entries[at].field
+    }
+}
+
+/// True when `query`'s start and goal are free for its agent and in one component: the
+/// field from the goal reaches the start, and the unit's own search would find a path
+/// from that very start to that very goal.
+fn reaches(map: &CachedScenario, query: &SearchQuery) -> bool {
+    let Some(layer) = map.layer_for(query.profile, query.diameter) else {
+        return false;
+    };
+    let size = layer.size();
+    size.contains(query.start)
+        && size.contains(query.goal)
+        && !layer.is_blocked(query.start)
+        && !layer.is_blocked(query.goal)
+        && layer.components().connected(query.start, query.goal)
+}
+
+/// A place for a new field of `key`: a free one, or that of the least recently used
+/// field not needed this frame. `None` when all are needed or the field cannot be made.
+fn place(
+    entries: &mut Vec<Entry>,
+    map: &CachedScenario,
+    key: FieldKey,
+    max: usize,
+    frame: u64,
+) -> Option<usize> {
+    let at = if entries.len() < max {
+        None
+    } else {
+        Some(
+            (0..entries.len())
+                .filter(|&i| entries[i].last_used < frame)
+                .min_by_key(|&i| entries[i].last_used)?,
+        )
+    };
+    let field = DistanceField::new(map, key.goal, key.profile, key.diameter).ok()?;
+    let entry = Entry {
+        key,
+        field,
+        last_used: frame,
+        waiting: Vec::new(),
+        settled: 0,
+        first_job: usize::MAX,
+    };
+    match at {
+        Some(at) => {
+            entries[at] = entry;
+            Some(at)
+        }
+        None => {
+            entries.push(entry);
+            Some(entries.len() - 1)
+        }
+    }
+}
+
+/// The answer of a field job: the path descending `field` from the query's start, with
+/// its waypoints (smoothed when asked, like a search's), and the cost charged to an
+/// expansion budget.
+pub(crate) fn answer(
+    field: &DistanceField,
+    grid: &NavGrid,
+    query: &SearchQuery,
+    ends: Ends,
+    cells: &mut Vec<Cell>,
+    smoothed: &mut Vec<Cell>,
+) -> Option<(FoundPath, u64)> {
+    let map = grid.scenario();
+    let cost = field.path_from(map, query.start, cells)?;
+    let waypoints = if query.smooth {
+        let layer = map.layer_for(query.profile, query.diameter)?;
+        let weights = map.weights(query.profile)?;
+        smoothing::smooth_weighted(layer, weights, cells, smoothed);
+        &smoothed[..]
+    } else {
+        &cells[..]
+    };
+    let path = FoundPath {
+        cells: cells.clone(),
+        from: ends.from,
+        start: query.start,
+        requested: ends.requested,
+        reached: field.goal(),
+        partial: ends.partial,
+        waypoints: waypoints
+            .iter()
+            .map(|&c| grid.agent_center(c, query.diameter))
+            .collect(),
+        length: path_length(cells) as f32,
+        cost: cost_to_f64(cost) as f32,
+        profile: query.profile,
+        generation: grid.generation(),
+        expanded: 0,
+    };
+    let charge = cells.len() as u64 / CELLS_PER_EXPANSION + 1;
+    Some((path, charge))
+}

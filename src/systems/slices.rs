@@ -1,0 +1,362 @@
+//! A frame's share of the work: the budget (time or expansions), the solver threads, and
+//! the pool of searches suspended until the next frame.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
+
+use super::fields::{self, Fields};
+use super::solve::{Ends, Job, Work, found_path};
+use crate::components::{FoundPath, NavGrid, PathFailure};
+use crate::grid::Cell;
+use crate::plugin::TilepathSettings;
+use crate::search::{PathError, PathQuery as SearchQuery, Pathfinder, Progress};
+
+/// What is left of the frame's budget.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Budget {
+    /// Wall-clock: work until this instant (`None`: no end).
+    Time {
+        /// When the frame's solve time is spent.
+        deadline: Option<Instant>,
+    },
+    /// Expansions left to spend this frame.
+    Expansions {
+        /// Expansions left.
+        left: u64,
+    },
+}
+
+/// What running one job of the frame gave.
+pub(crate) enum Outcome {
+    /// The job is answered. `charge` is what it costs an expansion budget (its
+    /// expansions this frame, at least one), `budget` the expansions it was allowed.
+    Answer {
+        answer: Result<FoundPath, PathFailure>,
+        charge: u64,
+        budget: u64,
+    },
+    /// The budget ran out first: the search is suspended after `charge` expansions this
+    /// frame. `pathfinder` holds it when it started this frame (a resumed search stays
+    /// in its pool slot).
+    Suspended {
+        charge: u64,
+        budget: u64,
+        pathfinder: Option<Box<Pathfinder>>,
+    },
+}
+
+impl Outcome {
+    fn charge(&self) -> u64 {
+        match self {
+            Outcome::Answer { charge, .. } | Outcome::Suspended { charge, .. } => *charge,
+        }
+    }
+}
+
+/// A search suspended by the frame budget, waiting for its request's next turn.
+pub(crate) struct Suspended {
+    pub(crate) entity: Entity,
+    pub(crate) order: u64,
+    /// The query as it was started (its start is where the unit stood then).
+    pub(crate) query: SearchQuery,
+    /// What the answer reports about its ends.
+    pub(crate) ends: Ends,
+    pub(crate) pathfinder: Pathfinder,
+}
+
+/// One solver thread's state: a warm pathfinder (its buffers survive between frames),
+/// path buffers for field answers, and the outcomes of this frame.
+#[derive(Default)]
+pub(crate) struct Worker {
+    pathfinder: Pathfinder,
+    /// The pathfinder went to the pool with a suspended search; a spare replaces it.
+    lent: bool,
+    cells: Vec<Cell>,
+    smoothed: Vec<Cell>,
+    pub(crate) done: Vec<(usize, Outcome)>,
+}
+
+/// The pathfinders of the solve step: one per solver thread, the suspended searches
+/// (at most one per solver thread: a thread suspends a search only when the budget is
+/// spent, and then stops), and spares for the threads whose pathfinder was suspended.
+#[derive(Default)]
+pub(crate) struct Solvers {
+    pub(crate) workers: Vec<Worker>,
+    pub(crate) suspended: Vec<Suspended>,
+    pub(crate) spares: Vec<Pathfinder>,
+    /// Pathfinders of the searches resumed this frame, by slot.
+    pub(crate) slots: Vec<Mutex<Pathfinder>>,
+}
+
+impl Solvers {
+    /// Pathfinders held, and their bytes.
+    pub(crate) fn memory(&self) -> (usize, usize) {
+        let all = self
+            .workers
+            .iter()
+            .map(|w| &w.pathfinder)
+            .chain(self.suspended.iter().map(|s| &s.pathfinder))
+            .chain(self.spares.iter());
+        all.fold((0, 0), |(n, b), p| (n + 1, b + p.memory_bytes()))
+    }
+
+    /// Takes the suspended search of `entity`'s request `order` out of the pool.
+    pub(crate) fn take_suspended(&mut self, entity: Entity, order: u64) -> Option<Suspended> {
+        let i = self
+            .suspended
+            .iter()
+            .position(|s| s.entity == entity && s.order == order)?;
+        Some(self.suspended.swap_remove(i))
+    }
+
+    /// Drops every suspended search (their pathfinders become spares).
+    pub(crate) fn forget_suspended(&mut self) {
+        self.spares
+            .extend(self.suspended.drain(..).map(|s| s.pathfinder));
+    }
+
+    /// Keeps at most `threads` spares, and gives threads whose pathfinder was suspended
+    /// a spare (or a new one).
+    pub(crate) fn restock(&mut self, threads: usize) {
+        for worker in &mut self.workers {
+            if worker.lent {
+                worker.pathfinder = self.spares.pop().unwrap_or_default();
+                worker.lent = false;
+            }
+        }
+        self.spares.truncate(threads);
+    }
+
+    /// A pathfinder to run a search on outside the workers.
+    pub(crate) fn spare(&mut self) -> Pathfinder {
+        self.spares.pop().unwrap_or_default()
+    }
+
+    /// Runs `items` (indices into `jobs`) on the `ComputeTaskPool` within `budget`:
+    /// threads take items in order from a shared counter and stop when the budget is
+    /// spent. Returns the outcomes by item index (every taken item has one). Under a
+    /// time budget the first item always runs when `progressed` is false. Under an
+    /// expansion budget an item is given what the items finished so far left over: at
+    /// least what a run of the items one after another would give it (the solve
+    /// system then keeps what such a run would have done, see `solve::in_order`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run(
+        &mut self,
+        jobs: &[Job],
+        items: &[usize],
+        fields: &Fields,
+        grid: &NavGrid,
+        settings: &TilepathSettings,
+        budget: Budget,
+        progressed: bool,
+        out: &mut Vec<(usize, Outcome)>,
+    ) {
+        let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+        let allowed = settings.max_threads.min(pool.thread_num()).max(1);
+        self.workers.truncate(allowed);
+        let threads = allowed.min(items.len()).max(1);
+        if self.workers.len() < threads {
+            self.workers.resize_with(threads, Worker::default);
+        }
+        let frame = Frame {
+            jobs,
+            items,
+            fields,
+            slots: &self.slots,
+            grid,
+            next: AtomicUsize::new(0),
+            spent: AtomicU64::new(0),
+            budget,
+            progressed,
+        };
+        if threads == 1 {
+            self.workers[0].work(&frame);
+        } else {
+            let frame = &frame;
+            pool.scope(|scope| {
+                for worker in self.workers[..threads].iter_mut() {
+                    scope.spawn(async move { worker.work(frame) });
+                }
+            });
+        }
+        for worker in self.workers.iter_mut() {
+            out.append(&mut worker.done);
+        }
+        out.sort_unstable_by_key(|(index, _)| *index);
+    }
+}
+
+/// What the threads of one frame share.
+struct Frame<'a> {
+    jobs: &'a [Job],
+    items: &'a [usize],
+    fields: &'a Fields,
+    slots: &'a [Mutex<Pathfinder>],
+    grid: &'a NavGrid,
+    next: AtomicUsize,
+    /// Expansions charged by the items finished so far (expansion budgets).
+    spent: AtomicU64,
+    budget: Budget,
+    progressed: bool,
+}
+
+impl Worker {
+    /// Runs items taken from the shared counter until none is left or the budget is
+    /// spent (checked before taking an item; a search taken runs until it ends or the
+    /// budget does, and then the thread stops).
+    fn work(&mut self, frame: &Frame) {
+        loop {
+            let left = match frame.budget {
+                Budget::Time { deadline } => {
+                    let first = !frame.progressed && frame.next.load(Ordering::Relaxed) == 0;
+                    if !first && deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
+                    u64::MAX
+                }
+                Budget::Expansions { left } => {
+                    let left = left.saturating_sub(frame.spent.load(Ordering::Relaxed));
+                    if left == 0 {
+                        break;
+                    }
+                    left
+                }
+            };
+            let index = frame.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&job) = frame.items.get(index) else {
+                break;
+            };
+            let outcome = self.run(&frame.jobs[job], frame, left);
+            let stop = matches!(outcome, Outcome::Suspended { .. });
+            frame.spent.fetch_add(outcome.charge(), Ordering::Relaxed);
+            self.done.push((index, outcome));
+            if stop {
+                break;
+            }
+        }
+    }
+
+    /// Runs one job with at most `left` expansions (expansion budgets) or until the
+    /// deadline (time budgets).
+    fn run(&mut self, job: &Job, frame: &Frame, left: u64) -> Outcome {
+        let grid = frame.grid;
+        match &job.work {
+            Work::Field { field, query } => {
+                let field = frame.fields.field(*field);
+                match fields::answer(
+                    field,
+                    grid,
+                    query,
+                    job.ends,
+                    &mut self.cells,
+                    &mut self.smoothed,
+                ) {
+                    Some((path, charge)) => Outcome::Answer {
+                        answer: Ok(path),
+                        charge,
+                        budget: left,
+                    },
+                    // Only ready fields are read (solve_paths checks it).
+                    None => Outcome::Answer {
+                        answer: Err(PathFailure::Search(PathError::Unreachable)),
+                        charge: 1,
+                        budget: left,
+                    },
+                }
+            }
+            Work::Search { query, slot: None } => {
+                let (progress, charge) =
+                    slice(&mut self.pathfinder, grid, Some(query), frame.budget, left);
+                match progress {
+                    Ok(Progress::Suspended { .. }) => {
+                        self.lent = true;
+                        Outcome::Suspended {
+                            charge,
+                            budget: left,
+                            pathfinder: Some(Box::new(std::mem::take(&mut self.pathfinder))),
+                        }
+                    }
+                    done => Outcome::Answer {
+                        answer: answer(done, &self.pathfinder, grid, query, job.ends),
+                        charge: charge.max(1),
+                        budget: left,
+                    },
+                }
+            }
+            Work::Search {
+                query,
+                slot: Some(slot),
+            } => {
+                let mut pathfinder = frame.slots[*slot].lock().unwrap_or_else(|e| e.into_inner());
+                let (progress, charge) = slice(&mut pathfinder, grid, None, frame.budget, left);
+                match progress {
+                    Ok(Progress::Suspended { .. }) => Outcome::Suspended {
+                        charge,
+                        budget: left,
+                        pathfinder: None,
+                    },
+                    done => Outcome::Answer {
+                        answer: answer(done, &pathfinder, grid, query, job.ends),
+                        charge: charge.max(1),
+                        budget: left,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// The answer of a finished search.
+pub(crate) fn answer(
+    done: Result<Progress, PathError>,
+    pathfinder: &Pathfinder,
+    grid: &NavGrid,
+    query: &SearchQuery,
+    ends: Ends,
+) -> Result<FoundPath, PathFailure> {
+    match done? {
+        Progress::Done(stats) => Ok(found_path(pathfinder, grid, query, &stats, ends)),
+        Progress::Suspended { .. } => unreachable!("a suspended search has no answer"),
+    }
+}
+
+/// Runs the frame's share of a search: starts `start` (or resumes the suspended search
+/// when `None`) with at most `left` expansions (expansion budgets), or slice after slice
+/// of [`TilepathSettings::TIME_SLICE`] until it ends or the deadline passes (time budgets).
+/// Returns the progress and the expansions of this frame.
+pub(crate) fn slice(
+    pathfinder: &mut Pathfinder,
+    grid: &NavGrid,
+    start: Option<&SearchQuery>,
+    budget: Budget,
+    left: u64,
+) -> (Result<Progress, PathError>, u64) {
+    let map = grid.scenario();
+    let before = if start.is_some() {
+        0
+    } else {
+        u64::from(pathfinder.last_expanded())
+    };
+    let first = |pathfinder: &mut Pathfinder, n: u32| match start {
+        Some(query) => pathfinder.start(map, query, n),
+        None => pathfinder.resume(map, n),
+    };
+    let progress = match budget {
+        Budget::Expansions { .. } => first(pathfinder, u32::try_from(left).unwrap_or(u32::MAX)),
+        Budget::Time { deadline } => {
+            let mut progress = first(pathfinder, TilepathSettings::TIME_SLICE);
+            while matches!(progress, Ok(Progress::Suspended { .. }))
+                && deadline.is_none_or(|d| Instant::now() < d)
+            {
+                progress = pathfinder.resume(map, TilepathSettings::TIME_SLICE);
+            }
+            progress
+        }
+    };
+    let after = u64::from(pathfinder.last_expanded());
+    (progress, after.saturating_sub(before))
+}
