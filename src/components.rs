@@ -576,9 +576,10 @@ impl From<Vec2> for PathGoal {
 ///   cell (the nearest reachable one, with `nearest_goal`) is *claimed*: a request queued
 ///   while another unit's claim covers it gets the nearest free cell around it instead
 ///   (rings from the goal, its footprint overlapping no other claimed footprint, standable
-///   and reachable for it). Requests queued in the same frame are served nearest unit
-///   first, so the units nearest the goal stand closest to it: 40 units sent to one tile
-///   end on 40 distinct cells around it. The claim lasts until the request changes or is
+///   and reachable for it). Requests queued in the same frame share the cells nearest to
+///   the goal (taken in order of the units' distance to it) and each unit gets the one on
+///   its side of the goal: 40 units sent to one tile end on the 40 distinct cells
+///   nearest to it, units from the east on its east side. The claim lasts until the request changes or is
 ///   removed; re-plans keep it ([`PathTicket::slot`]). Requests with a goal area
 ///   ([`PathRequest::goal_radius`] > 0) claim nothing.
 ///

@@ -46,6 +46,8 @@ pub struct TilepathStats {
     /// [`crate::plugin::TilepathSettings::expansion_budget`] this is what the budget
     /// counts (paths read off fields add one per 4 cells, plus one, to the budget, not here).
     pub expanded: u64,
+    /// Nodes expanded since the plugin started (searches and fields).
+    pub total_expanded: u64,
     /// Wall-clock time of the last frame's solve step.
     pub solve_time: Duration,
     /// Per-frame solve times since the plugin started (frames in which the solve step had
@@ -58,6 +60,13 @@ pub struct TilepathStats {
     pub field_answers: usize,
     /// Requests answered from shared goal fields since the plugin started.
     pub total_field_answers: u64,
+    /// Searches answered this frame that a shared field guided: requests of a group
+    /// order that end on their own cell near the field's goal (a claimed cell or a
+    /// formation slot), see
+    /// [`crate::plugin::TilepathSettings::field_min_requests`].
+    pub guided: usize,
+    /// Guided searches answered since the plugin started.
+    pub total_guided: u64,
     /// Shared goal fields cached (at most
     /// [`crate::plugin::TilepathSettings::max_fields`]).
     pub fields: usize,

@@ -112,6 +112,13 @@ impl fmt::Display for Summary {
         writeln!(f, "  units arrived        {}", self.sim.arrivals)?;
         writeln!(
             f,
+            "  frames until every unit of an order has its path: mean {:.1}, max {} ({} orders)",
+            self.sim.order_frames_sum as f64 / f64::from(self.sim.orders_timed.max(1)),
+            self.sim.order_frames_max,
+            self.sim.orders_timed
+        )?;
+        writeln!(
+            f,
             "  unfinished reachable {} (unreachable after wall edits: {})",
             self.unfinished_reachable, self.unreachable
         )?;

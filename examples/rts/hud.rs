@@ -170,6 +170,13 @@ fn update_hud(
         .filter(|&(_, n)| n > 0)
         .map(|(k, n)| format!("{n} {}", k.name()))
         .collect();
+    let last_order = match (stats.last_order, stats.last_order_frames) {
+        (None, _) => "-".to_string(),
+        (Some((_, _, units)), Some(frames)) => format!("{units} units, all moving in {frames} fr"),
+        (Some((_, at, units)), None) => {
+            format!("{units} units, waiting {} fr", stats.frames - at)
+        }
+    };
     let profiles = if profiles.is_empty() {
         "-".to_string()
     } else {
@@ -180,6 +187,7 @@ fn update_hud(
          profiles  {profiles}\n\
          walking   {:>5}  arrived {:>5}\n\
          orders    {:>5}  in walls {:>4}\n\
+         last order {last_order}\n\
          answers   {:>5}  per s {:>7.0}\n\
          re-plans  {:>5}  edits {:>7}\n\
          pathfinding {solve_ms:.2} ms/frame\n\

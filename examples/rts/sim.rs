@@ -252,6 +252,18 @@ pub struct SimStats {
     pub solve_total: Duration,
     /// Largest `solve_time`.
     pub solve_max: Duration,
+    /// The last order: its id, the frame it was given in and its units.
+    pub last_order: Option<(u32, u64, u64)>,
+    /// Frames from the last order until every one of its units had its path (1 when all
+    /// were answered in the frame of the order); `None` while some still wait.
+    pub last_order_frames: Option<u64>,
+    /// Largest frames-until-every-unit-has-its-path over the orders timed (an order that
+    /// a later one replaced before all its units were answered is not timed).
+    pub order_frames_max: u64,
+    /// Sum of those frames, for the mean.
+    pub order_frames_sum: u64,
+    /// Orders timed.
+    pub orders_timed: u32,
 }
 
 /// The simulation's system sets in `Update`.
@@ -611,6 +623,8 @@ fn apply_move_orders(
             sim.next_order += 1;
             stats.orders += 1;
             stats.units_ordered += given;
+            stats.last_order = Some((id, stats.frames, given));
+            stats.last_order_frames = None;
         }
     }
 }
@@ -659,8 +673,10 @@ fn track_units(
     let Some(grid) = grid else {
         return;
     };
-    let (mut in_walls, mut moving, mut arrivals) = (0, 0, 0);
+    let (mut in_walls, mut moving, mut arrivals, mut waiting) = (0, 0, 0, 0);
+    let last = stats.last_order.map(|(id, ..)| id);
     for (unit, transform, mut order, plugin_arrived, _) in &mut units {
+        waiting += u32::from(Some(order.id) == last && order.awaiting_answer);
         let p = transform.translation.truncate();
         match grid.agent_cell(p, unit.diameter) {
             Some(cell) if !grid.is_blocked_for(cell, unit.diameter, unit.profile) => {}
@@ -679,6 +695,17 @@ fn track_units(
             continue;
         }
         moving += 1;
+    }
+    if let Some((_, given_at, _)) = stats.last_order
+        && waiting == 0
+        && stats.last_order_frames.is_none()
+    {
+        // The order was given before this frame's count (frames was incremented above).
+        let frames = stats.frames - given_at;
+        stats.last_order_frames = Some(frames);
+        stats.order_frames_max = stats.order_frames_max.max(frames);
+        stats.order_frames_sum += frames;
+        stats.orders_timed += 1;
     }
     stats.arrivals += arrivals;
     stats.in_walls = in_walls;

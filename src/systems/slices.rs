@@ -8,12 +8,12 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
-use super::fields::{self, Fields};
+use super::fields::{self, FieldKey, Fields};
 use super::solve::{Ends, Job, Work, found_path};
 use crate::components::{FoundPath, NavGrid, PathFailure};
 use crate::grid::Cell;
 use crate::plugin::TilepathSettings;
-use crate::search::{PathError, PathQuery as SearchQuery, Pathfinder, Progress};
+use crate::search::{DistanceField, PathError, PathQuery as SearchQuery, Pathfinder, Progress};
 
 /// What is left of the frame's budget.
 #[derive(Clone, Copy, Debug)]
@@ -65,6 +65,9 @@ pub(crate) struct Suspended {
     pub(crate) query: SearchQuery,
     /// What the answer reports about its ends.
     pub(crate) ends: Ends,
+    /// The shared field guiding it, if any (resumed with the same field when it is still
+    /// cached, otherwise started over).
+    pub(crate) guide: Option<FieldKey>,
     pub(crate) pathfinder: Pathfinder,
 }
 
@@ -268,9 +271,20 @@ impl Worker {
                     },
                 }
             }
-            Work::Search { query, slot: None } => {
-                let (progress, charge) =
-                    slice(&mut self.pathfinder, grid, Some(query), frame.budget, left);
+            Work::Search {
+                query,
+                slot: None,
+                guide,
+            } => {
+                let field = guide.map(|g| frame.fields.field(g.field));
+                let (progress, charge) = slice(
+                    &mut self.pathfinder,
+                    grid,
+                    Some(query),
+                    field,
+                    frame.budget,
+                    left,
+                );
                 match progress {
                     Ok(Progress::Suspended { .. }) => {
                         self.lent = true;
@@ -290,9 +304,14 @@ impl Worker {
             Work::Search {
                 query,
                 slot: Some(slot),
+                guide,
             } => {
                 let mut pathfinder = frame.slots[*slot].lock().unwrap_or_else(|e| e.into_inner());
-                let (progress, charge) = slice(&mut pathfinder, grid, None, frame.budget, left);
+                let field = guide
+                    .filter(|g| g.field != usize::MAX)
+                    .map(|g| frame.fields.field(g.field));
+                let (progress, charge) =
+                    slice(&mut pathfinder, grid, None, field, frame.budget, left);
                 match progress {
                     Ok(Progress::Suspended { .. }) => Outcome::Suspended {
                         charge,
@@ -327,11 +346,13 @@ pub(crate) fn answer(
 /// Runs the frame's share of a search: starts `start` (or resumes the suspended search
 /// when `None`) with at most `left` expansions (expansion budgets), or slice after slice
 /// of [`TilepathSettings::TIME_SLICE`] until it ends or the deadline passes (time budgets).
-/// Returns the progress and the expansions of this frame.
+/// `guide` is the shared field guiding it, if any. Returns the progress and the
+/// expansions of this frame.
 pub(crate) fn slice(
     pathfinder: &mut Pathfinder,
     grid: &NavGrid,
     start: Option<&SearchQuery>,
+    guide: Option<&DistanceField>,
     budget: Budget,
     left: u64,
 ) -> (Result<Progress, PathError>, u64) {
@@ -341,9 +362,14 @@ pub(crate) fn slice(
     } else {
         u64::from(pathfinder.last_expanded())
     };
-    let first = |pathfinder: &mut Pathfinder, n: u32| match start {
-        Some(query) => pathfinder.start(map, query, n),
+    let go_on = |pathfinder: &mut Pathfinder, n: u32| match guide {
+        Some(field) => pathfinder.resume_guided(map, field, n),
         None => pathfinder.resume(map, n),
+    };
+    let first = |pathfinder: &mut Pathfinder, n: u32| match (start, guide) {
+        (Some(query), Some(field)) => pathfinder.start_guided(map, query, field, n),
+        (Some(query), None) => pathfinder.start(map, query, n),
+        (None, _) => go_on(pathfinder, n),
     };
     let progress = match budget {
         Budget::Expansions { .. } => first(pathfinder, u32::try_from(left).unwrap_or(u32::MAX)),
@@ -352,7 +378,7 @@ pub(crate) fn slice(
             while matches!(progress, Ok(Progress::Suspended { .. }))
                 && deadline.is_none_or(|d| Instant::now() < d)
             {
-                progress = pathfinder.resume(map, TilepathSettings::TIME_SLICE);
+                progress = go_on(pathfinder, TilepathSettings::TIME_SLICE);
             }
             progress
         }

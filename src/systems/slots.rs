@@ -22,6 +22,8 @@ struct Claimant {
     label: u32,
     /// Octile distance from the unit's start to the goal: nearer units choose first.
     distance: Cost,
+    /// The unit's (possibly moved) start.
+    start: Cell,
 }
 
 /// Candidate cells around a goal in the order slots are handed out: octile distance,
@@ -93,6 +95,11 @@ pub(crate) struct SlotBuffers {
     claimed: Vec<u32>,
     stamp: u32,
     claimants: Vec<Claimant>,
+    /// The cell given to each claimant (same order).
+    given: Vec<Option<Cell>>,
+    /// One group's claimants and cells, by angle around the goal.
+    turn: Vec<(f32, usize)>,
+    cells: Vec<(f32, Cell)>,
     rings: Rings,
 }
 
@@ -116,7 +123,8 @@ impl SlotBuffers {
 /// cell around its goal whose footprint overlaps no footprint claimed before, that the
 /// unit can stand on and reach from its start: requests with the same goal, profile,
 /// diameter and component take their cells in order of the unit's distance to the goal,
-/// nearest first. Runs after the requests of the frame are queued, before they are
+/// nearest first, and then hand them out again by direction (`match_by_angle`). Runs
+/// after the requests of the frame are queued, before they are
 /// solved. A request for which no such cell exists claims nothing.
 pub(crate) fn assign_slots(
     grid: Option<Res<NavGrid>>,
@@ -180,11 +188,16 @@ pub(crate) fn assign_slots(
     });
     let mut group: Option<(Cell, ProfileId, u32, u32)> = None;
     let mut next = 0usize;
+    let mut first = 0usize;
+    buffers.given.clear();
+    buffers.given.resize(buffers.claimants.len(), None);
     for k in 0..buffers.claimants.len() {
         let c = buffers.claimants[k];
         let key = (c.goal, c.profile, c.diameter, c.label);
         if group != Some(key) {
+            buffers.match_by_angle(first..k);
             group = Some(key);
+            first = k;
             buffers.rings.start(c.goal, size);
             next = 0;
         }
@@ -206,9 +219,45 @@ pub(crate) fn assign_slots(
         }
         if let Some(cell) = slot {
             buffers.claim(footprint(cell, c.diameter), size);
-            if let Ok((_, _, mut ticket)) = tickets.get_mut(c.entity) {
-                ticket.set_slot(Some(cell));
+            buffers.given[k] = Some(cell);
+        }
+    }
+    buffers.match_by_angle(first..buffers.claimants.len());
+    for (c, &cell) in buffers.claimants.iter().zip(&buffers.given) {
+        if let Some(cell) = cell
+            && let Ok((_, _, mut ticket)) = tickets.get_mut(c.entity)
+        {
+            ticket.set_slot(Some(cell));
+        }
+    }
+}
+
+impl SlotBuffers {
+    /// Hands the cells claimed for one group (`range` of the claimants: same goal,
+    /// profile, diameter and component, so any of them fits any of its members) out
+    /// again by direction: members and cells sorted by their angle around the goal are
+    /// paired in that order, so a unit coming from the east ends on the east side of
+    /// the blob. Units then do not walk around the group to a cell on its far side,
+    /// and a shared field's bound guides their searches well (see `fields`).
+    fn match_by_angle(&mut self, range: std::ops::Range<usize>) {
+        self.turn.clear();
+        self.cells.clear();
+        for k in range {
+            let c = self.claimants[k];
+            if let Some(cell) = self.given[k] {
+                let angle = |p: Cell| ((p.y - c.goal.y) as f32).atan2((p.x - c.goal.x) as f32);
+                self.turn.push((angle(c.start), k));
+                self.cells.push((angle(cell), cell));
             }
+        }
+        self.turn
+            .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.cells.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then((a.1.y, a.1.x).cmp(&(b.1.y, b.1.x)))
+        });
+        for (&(_, k), &(_, cell)) in self.turn.iter().zip(&self.cells) {
+            self.given[k] = Some(cell);
         }
     }
 }
@@ -249,5 +298,6 @@ fn claimant(
         diameter,
         label,
         distance: Connectivity::Octile.heuristic(start, goal),
+        start,
     })
 }

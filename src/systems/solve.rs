@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 
 use super::PathQueue;
-use super::fields::Fields;
+use super::fields::{FieldKey, Fields};
 use super::slices::{self, Budget, Outcome, Solvers, Suspended};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
@@ -58,13 +58,26 @@ pub(crate) struct Ends {
 #[derive(Debug)]
 pub(crate) enum Work {
     /// A search: new (`slot` is `None`) or suspended in an earlier frame (its pathfinder
-    /// is in `Solvers::slots[slot]`; the query is the one it started with).
+    /// is in `Solvers::slots[slot]`; the query is the one it started with), guided by a
+    /// shared field when `guide` is set (see [`Guide`]).
     Search {
         query: SearchQuery,
         slot: Option<usize>,
+        guide: Option<Guide>,
     },
     /// A path read off the shared field with this index.
     Field { field: usize, query: SearchQuery },
+}
+
+/// A shared field that guides a search to a goal near the field's own (a claimed cell or
+/// a formation slot of a group order): its distances bound the search from below, see
+/// `Pathfinder::find_guided`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Guide {
+    /// Which field, across frames.
+    pub(crate) key: FieldKey,
+    /// Its index among this frame's fields (`usize::MAX` until the frame resolves it).
+    pub(crate) field: usize,
 }
 
 /// The requests the solve system reads and answers.
@@ -111,6 +124,7 @@ pub(crate) fn solve_paths(
     let started = Instant::now();
     let state = &mut *state;
     stats.field_answers = 0;
+    stats.guided = 0;
     let generation = grid.as_ref().map(|g| g.generation());
     if generation != state.generation || grid.as_ref().is_some_and(|g| g.is_added()) {
         // Suspended searches and fields were for another map: drop them (the requests
@@ -151,6 +165,10 @@ pub(crate) fn solve_paths(
                 work: Work::Search {
                     query: suspended.query,
                     slot: Some(slot),
+                    guide: suspended.guide.map(|key| Guide {
+                        key,
+                        field: usize::MAX,
+                    }),
                 },
                 ends: suspended.ends,
             });
@@ -171,7 +189,11 @@ pub(crate) fn solve_paths(
             Ok((query, ends)) => state.jobs.push(Job {
                 entity,
                 order,
-                work: Work::Search { query, slot: None },
+                work: Work::Search {
+                    query,
+                    slot: None,
+                    guide: None,
+                },
                 ends,
             }),
             Err(failure) => {
@@ -231,15 +253,29 @@ fn solve_jobs(
     stats.expanded += grown;
     state.items.clear();
     for (index, job) in state.jobs.iter_mut().enumerate() {
-        if let Work::Field { field, query } = job.work {
-            let field = state.fields.field(field);
-            if !field.is_settled(query.start) {
-                if !field.is_complete() {
-                    continue; // the field has not reached it yet
-                }
-                // Not connected after all: its own search answers it.
-                job.work = Work::Search { query, slot: None };
+        let (at, query) = match job.work {
+            Work::Field { field, query } => (field, query),
+            Work::Search {
+                query,
+                slot: None,
+                guide: Some(guide),
+            } => (guide.field, query),
+            Work::Search { .. } => {
+                state.items.push(index);
+                continue;
             }
+        };
+        let field = state.fields.field(at);
+        if !field.is_settled(query.start) {
+            if !field.is_complete() {
+                continue; // the field has not reached it yet
+            }
+            // Not connected after all: its own search answers it.
+            job.work = Work::Search {
+                query,
+                slot: None,
+                guide: None,
+            };
         }
         state.items.push(index);
     }
@@ -277,7 +313,7 @@ fn solve_jobs(
                 }
                 continue;
             }
-            Some(l) => in_order(&mut state.solvers, grid, job, outcome, l),
+            Some(l) => in_order(&mut state.solvers, &state.fields, grid, job, outcome, l),
         };
         if let Some(l) = &mut left {
             *l = match outcome {
@@ -287,10 +323,12 @@ fn solve_jobs(
         }
         match outcome {
             Outcome::Answer { answer, charge, .. } => {
-                if matches!(job.work, Work::Field { .. }) {
-                    stats.field_answers += 1;
-                } else {
-                    stats.expanded += charge;
+                match job.work {
+                    Work::Field { .. } => stats.field_answers += 1,
+                    Work::Search { guide, .. } => {
+                        stats.expanded += charge;
+                        stats.guided += usize::from(guide.is_some());
+                    }
                 }
                 state.answers.push((job_index, answer));
             }
@@ -298,12 +336,15 @@ fn solve_jobs(
                 charge, pathfinder, ..
             } => {
                 stats.expanded += charge;
-                if let (Some(pathfinder), Work::Search { query, .. }) = (pathfinder, &job.work) {
+                if let (Some(pathfinder), Work::Search { query, guide, .. }) =
+                    (pathfinder, &job.work)
+                {
                     state.solvers.suspended.push(Suspended {
                         entity: job.entity,
                         order: job.order,
                         query: *query,
                         ends: job.ends,
+                        guide: guide.map(|g| g.key),
                         pathfinder: *pathfinder,
                     });
                 }
@@ -321,12 +362,14 @@ fn solve_jobs(
 /// than `left` that did not is run again from its start with `left`.
 fn in_order(
     solvers: &mut Solvers,
+    fields: &Fields,
     grid: &NavGrid,
     job: &Job,
     outcome: Outcome,
     left: u64,
 ) -> Outcome {
-    let (Work::Search { query, slot }, budget) = (&job.work, outcome_budget(&outcome)) else {
+    let (Work::Search { query, slot, guide }, budget) = (&job.work, outcome_budget(&outcome))
+    else {
         return outcome; // field answers fit whatever is left
     };
     let fits = match &outcome {
@@ -346,7 +389,8 @@ fn in_order(
         _ => Box::new(solvers.spare()),
     };
     let budget = Budget::Expansions { left };
-    let (progress, charge) = slices::slice(&mut pathfinder, grid, Some(query), budget, left);
+    let field = guide.map(|g| fields.field(g.field));
+    let (progress, charge) = slices::slice(&mut pathfinder, grid, Some(query), field, budget, left);
     if matches!(progress, Ok(crate::search::Progress::Suspended { .. })) {
         return Outcome::Suspended {
             charge,
@@ -406,6 +450,7 @@ fn finish_jobs(
         solved.write(PathSolved { entity, outcome });
     }
     stats.total_field_answers += stats.field_answers as u64;
+    stats.total_guided += stats.guided as u64;
     // Resumed searches: back to the pool while suspended, otherwise spares.
     let slots = std::mem::take(&mut state.solvers.slots);
     let mut slots: Vec<Option<Pathfinder>> = slots
@@ -416,6 +461,7 @@ fn finish_jobs(
         if let Work::Search {
             query,
             slot: Some(slot),
+            guide,
         } = job.work
             && let Some(pathfinder) = slots[slot].take()
         {
@@ -425,6 +471,7 @@ fn finish_jobs(
                     order: job.order,
                     query,
                     ends: job.ends,
+                    guide: guide.map(|g| g.key),
                     pathfinder,
                 });
             } else {
@@ -490,6 +537,7 @@ fn finish_stats(
     started: Instant,
 ) {
     stats.total_solved += stats.solved as u64;
+    stats.total_expanded += stats.expanded;
     stats.total_failed += stats.failed as u64;
     stats.pending = queue
         .entries

@@ -377,3 +377,87 @@ fn the_field_cache_is_capped_and_drops_the_least_recently_used() {
         }
     }
 }
+
+/// The distinct goals of a group order, chosen by the plugin (claimed cells around one
+/// goal, the default) or by the game (formation slots, exact goals near one point),
+/// are served, on weighted layers, by searches that one shared field guides (on uniform
+/// ones by the units' own JPS, which is faster): every unit's cost equals its
+/// own optimal search to its own cell, the cells are distinct, and the guided A*
+/// searches on the weighted profile expand fewer cells than the units' own A*.
+#[test]
+fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() {
+    let goal = Cell::new(40, 20);
+    let claimed: Vec<Member> = group(60, goal, 11)
+        .into_iter()
+        .map(|m| {
+            let mut request = PathRequest::new(goal).diameter(m.request.diameter);
+            request.profile = m.request.profile.clone();
+            Member { request, ..m }
+        })
+        .collect();
+    // Formation slots: free cells of a block around (20, 45), one per unit.
+    let map = CachedScenario::from_bits(bits_of(&level())).unwrap();
+    let slots: Vec<Cell> = (38..54)
+        .flat_map(|y| (12..28).map(move |x| Cell::new(x, y)))
+        .filter(|&c| !map.layer(1).unwrap().is_blocked(c))
+        .collect();
+    let formation: Vec<Member> = group(60, goal, 12)
+        .into_iter()
+        .zip(&slots)
+        .filter(|(m, slot)| {
+            let layer = map.layer(1).unwrap();
+            layer.components().connected(m.start, **slot)
+        })
+        .map(|(m, &slot)| {
+            let mut request = PathRequest::new(slot).exact();
+            request.profile = m.request.profile;
+            Member {
+                request,
+                start: m.start,
+            }
+        })
+        .collect();
+    assert!(formation.len() > 40);
+    for members in [&claimed, &formation] {
+        let mut with = field_app(true);
+        let mut without = field_app(false);
+        let units = spawn(&mut with, members);
+        let same = spawn(&mut without, members);
+        run(&mut with, 2);
+        run(&mut without, 2);
+        let stats = with.world().resource::<TilepathStats>().clone();
+        let alone = without.world().resource::<TilepathStats>().clone();
+        assert_eq!((stats.pending, alone.pending), (0, 0));
+        // On the weighted profile (half the units); the others keep their own JPS.
+        assert!(stats.total_guided >= 20, "{} guided", stats.total_guided);
+        assert_eq!(alone.total_guided + alone.total_field_answers, 0);
+        let mut ends = std::collections::HashSet::new();
+        let (mut guided, mut own) = (0, 0);
+        for (&a, &b) in units.iter().zip(&same) {
+            let ra = with.world().get::<PathResult>(a).unwrap();
+            let rb = without.world().get::<PathResult>(b).unwrap();
+            match (ra, rb) {
+                (PathResult::Found(pa), PathResult::Found(pb)) => {
+                    assert_eq!(
+                        pa.reached, pb.reached,
+                        "the same cell with or without fields"
+                    );
+                    assert_eq!(pa.cost, pb.cost, "{a}: guided cost vs own search");
+                    assert!(ends.insert(pa.reached), "distinct cells");
+                    if pa.profile != ProfileId::DEFAULT {
+                        guided += pa.expanded;
+                        own += pb.expanded;
+                    }
+                    let grid = with.world().resource::<NavGrid>();
+                    let diameter = with.world().get::<PathRequest>(a).unwrap().diameter;
+                    let layer = grid.scenario().layer_for(pa.profile, diameter).unwrap();
+                    assert!(pa.cells.iter().all(|&c| !layer.is_blocked(c)));
+                    assert!(pa.cells.windows(2).all(|w| w[0].is_adjacent(w[1])));
+                }
+                (fa, fb) => assert_eq!(fa, fb),
+            }
+        }
+        assert!(ends.len() > 40, "{} found", ends.len());
+        assert!(guided < own, "guided A* {guided} vs own A* {own}");
+    }
+}

@@ -333,3 +333,123 @@ fn distance_fields_answer_like_each_units_own_optimal_search() {
     assert!(checked > 250, "{checked}");
     println!("{checked} field paths equal their own optimal searches");
 }
+
+/// Searches guided by a field toward a nearby landmark (claimed cells and formation
+/// slots around a group's goal) cost exactly what the weighted oracle says, whether the
+/// field is complete or still growing between the slices of the search, on uniform
+/// layers (weight 1 and 3: the landmark's units are divided back) and weighted ones.
+#[test]
+fn guided_searches_cost_what_the_oracle_says_and_expand_less() {
+    use tilepath::scenario::{MovementProfile, ProfileId};
+    use tilepath::search::{DistanceField, Progress};
+    let (mut checked, mut guided_expanded, mut plain_expanded) = (0u32, 0u64, 0u64);
+    for seed in 0..18u64 {
+        let size = GridSize::new(90, 50);
+        let bits = random_grid(size, 10 + (seed % 4) as u32 * 5, seed);
+        let kinds = if seed % 3 == 0 { 1 } else { 3 };
+        let terrain = common::random_terrain(size, kinds, seed);
+        let mut map = CachedScenario::from_bits_and_terrain(bits.clone(), terrain.clone()).unwrap();
+        let profile = ProfileId(1);
+        let spec = match seed % 3 {
+            0 => MovementProfile::new().with_weight(0, 3),
+            1 => MovementProfile::new().with_weight(1, 2).with_weight(2, 9),
+            _ => MovementProfile::new().with_weight(1, 4).with_blocked(2),
+        };
+        map.set_profile(profile, spec.clone());
+        let diameter = 1 + (seed % 3) as u32;
+        let layer = map.layer_for(profile, diameter).unwrap();
+        let Some(landmark) = layer.nearest_free(Cell::new(45, 25), |_| true) else {
+            continue;
+        };
+        let mut field = DistanceField::new(&map, landmark, profile, diameter).unwrap();
+        // Grown partly: a third of the cases complete, the others some way.
+        let mut rng = tilepath::scenario::generate::SplitMix64::new(seed);
+        let first = if seed % 3 == 2 {
+            u32::MAX
+        } else {
+            50 + rng.below(1500)
+        };
+        field.grow(&map, first);
+        let weight = |c: Cell| spec.weight(terrain[size.index(c)]);
+        let scenario = common::ascii(&picture(&bits, &[]));
+        let mut pf = Pathfinder::new();
+        for i in 0..24 {
+            let start = Cell::new(rng.below(90) as i32, rng.below(50) as i32);
+            if layer.is_blocked(start) {
+                continue;
+            }
+            let dist = common::oracle_weighted_distances(
+                &scenario,
+                weight,
+                start,
+                diameter,
+                Connectivity::Octile,
+            );
+            for _ in 0..4 {
+                // Near the landmark (most), or anywhere.
+                let goal = if i % 6 == 5 {
+                    Cell::new(rng.below(90) as i32, rng.below(50) as i32)
+                } else {
+                    Cell::new(
+                        landmark.x + rng.below(13) as i32 - 6,
+                        landmark.y + rng.below(13) as i32 - 6,
+                    )
+                };
+                if !size.contains(goal) || layer.is_blocked(goal) {
+                    continue;
+                }
+                let expected = dist[size.index(goal)];
+                let q = PathQuery::new(start, goal)
+                    .diameter(diameter)
+                    .profile(profile)
+                    .algorithm(if i % 2 == 0 {
+                        Algorithm::Auto
+                    } else {
+                        Algorithm::AStar
+                    });
+                let plain = pf.find(&map, &q);
+                let guided = pf.find_guided(&map, &q, &field);
+                let show = || picture(&bits, &[start, goal, landmark]);
+                assert_eq!(
+                    guided.as_ref().ok().map(|s| s.cost),
+                    expected,
+                    "seed {seed} {start} -> {goal}, landmark {landmark}{}",
+                    show()
+                );
+                if let Ok(stats) = &guided {
+                    assert!(
+                        validate_path(layer, pf.path(), start, goal, Connectivity::Octile).is_ok()
+                    );
+                    guided_expanded += u64::from(stats.expanded);
+                    plain_expanded += u64::from(plain.as_ref().unwrap().expanded);
+                    checked += 1;
+                }
+                // Sliced, with the field growing between the slices: the same cost.
+                let mut progress = pf.start_guided(&map, &q, &field, 7);
+                let mut slices = 0;
+                while let Ok(Progress::Suspended { .. }) = progress {
+                    field.grow(&map, 31);
+                    progress = pf.resume_guided(&map, &field, 7);
+                    slices += 1;
+                    assert!(slices < 100_000);
+                }
+                let sliced = progress.ok().map(|p| match p {
+                    Progress::Done(stats) => stats.cost,
+                    Progress::Suspended { .. } => unreachable!(),
+                });
+                assert_eq!(
+                    sliced,
+                    expected,
+                    "sliced: seed {seed} {start} -> {goal}{}",
+                    show()
+                );
+            }
+        }
+    }
+    assert!(checked > 400, "{checked}");
+    assert!(guided_expanded < plain_expanded);
+    println!(
+        "{checked} guided searches equal the oracle; expansions guided {guided_expanded}, \
+         plain {plain_expanded}"
+    );
+}

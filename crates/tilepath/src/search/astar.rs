@@ -10,6 +10,7 @@
 //! heap positions (4 bytes per cell) and entries (16 bytes per open cell), reused.
 
 use super::costs::{Step, StepCosts};
+use super::landmark::Landmark;
 use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
@@ -52,8 +53,8 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
 /// Runs the engine from `query.start` to `query.goal` (both free, distinct), or goes on
 /// with a search suspended by its slice (`resume`; same query, map and costs), with the
 /// step costs `costs` (unit costs on uniform layers, terrain weights otherwise; the
-/// heuristic is the octile distance times the smallest weight). On success `s.path`
-/// holds the cells.
+/// heuristic is the octile distance times the smallest weight, or the larger of that and
+/// the `guide`'s landmark bound when there is one). On success `s.path` holds the cells.
 ///
 /// In A* mode a successor whose f equals the f of the node being expanded skips the
 /// heap and is expanded next (from `a.next`): with a consistent heuristic no open node
@@ -64,6 +65,7 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
 ///
 /// [`PathError::LimitReached`] from the limits; [`PathError::NotFound`] when the
 /// start's region is exhausted without reaching the goal.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
     s: &mut SearchState,
     a: &mut AStarState,
@@ -72,6 +74,7 @@ pub(crate) fn search(
     mode: Mode,
     costs: impl StepCosts,
     resume: bool,
+    guide: Option<Landmark<'_>>,
 ) -> Result<Step, PathError> {
     let goal = query.goal;
     let radius = i64::from(query.goal_radius);
@@ -81,10 +84,12 @@ pub(crate) fn search(
     let shortcut = mode == Mode::AStar;
     let scale = costs.heuristic_scale();
     // The distance to the nearest cell of the goal area (the goal itself for radius 0):
-    // a distance to a set, so still consistent.
+    // a distance to a set, so still consistent. A landmark bound (only ever given for
+    // radius 0) is consistent too, and so is the larger of two consistent bounds.
     let h = |c: Cell| {
         if radius == 0 {
-            return conn.heuristic(c, goal) * scale;
+            let octile = conn.heuristic(c, goal) * scale;
+            return guide.map_or(octile, |l| octile.max(l.h(c)));
         }
         let clamp = |v: i32, g: i32| {
             (i64::from(v)).clamp(i64::from(g) - radius, i64::from(g) + radius) as i32

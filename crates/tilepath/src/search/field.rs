@@ -187,6 +187,13 @@ impl DistanceField {
         self.done
     }
 
+    /// The smallest distance not settled yet: every cell that is not settled is at least
+    /// this far from the goal, and every settled one at most. Very large once the field
+    /// is complete. O(1).
+    pub fn frontier(&self) -> Cost {
+        self.open.peek_key().map_or(UNKNOWN, |(key, _)| key)
+    }
+
     /// True when the exact cost from `cell` to the goal is known.
     pub fn is_settled(&self, cell: Cell) -> bool {
         self.size.contains(cell) && self.dist[self.size.index(cell)] & SETTLED != 0

@@ -14,6 +14,8 @@
 //!   dispatches; it is the only module that imports the algorithms, and none imports it.
 //! - `field`: [`DistanceField`], one exact Dijkstra from a shared goal read by many
 //!   units; its own state, like an algorithm family.
+//! - `landmark`: a [`DistanceField`] frozen as a lower bound for searches to cells near
+//!   its goal ([`Pathfinder::find_guided`]); imports the field only.
 //! - `validate`: the movement rules ([`validate_path`]), the one implementation used by
 //!   evasion's final check, the tests and the benchmark runner.
 
@@ -23,6 +25,7 @@ mod evasion;
 mod field;
 mod heap;
 mod jps;
+mod landmark;
 mod pathfinder;
 mod query;
 mod state;

@@ -3,7 +3,9 @@
 use super::astar::{self, AStarState};
 use super::costs::{Step, StepCosts, UnitCosts};
 use super::evasion::{self, EvasionState};
+use super::field::DistanceField;
 use super::jps::{self, JpsState};
+use super::landmark::{Frozen, Landmark};
 use super::query::{Algorithm, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
@@ -110,13 +112,14 @@ pub enum Progress {
 }
 
 /// A search waiting for [`Pathfinder::resume`]: the query as asked, the query as it
-/// runs (ends settled), and the map it runs on.
+/// runs (ends settled), the map it runs on and the landmark bound it was guided by.
 #[derive(Clone, Copy, Debug)]
 struct Suspended {
     original: PathQuery,
     query: PathQuery,
     generation: u64,
     size: crate::grid::GridSize,
+    guide: Option<Frozen>,
 }
 
 impl Pathfinder {
@@ -170,6 +173,86 @@ impl Pathfinder {
         query: &PathQuery,
         budget: u32,
     ) -> Result<Progress, PathError> {
+        self.start_with(map, query, budget, None)
+    }
+
+    /// Answers `query` like [`Pathfinder::find`], with `field` as a landmark: its exact
+    /// distances to its own goal `g` bound the cost to the query's goal `s` from below
+    /// (`d(x, s) >= d(x, g) - d(s, g)`, see the `landmark` module), which A* uses beside
+    /// the octile distance. The answer is the same optimal cost as without the field;
+    /// when `s` lies near `g` the search expands little more than its path, on any map.
+    /// This is how the units of one group order that end on distinct cells around a
+    /// shared goal (claimed cells, formation slots) share the work of one field.
+    ///
+    /// The field is used when it fits: built on this map (same generation), for the
+    /// query's profile and diameter, the goal settled in it, a single goal cell (no
+    /// goal area), and an A*, JPS or `Auto` query (run as A*). Otherwise the query runs
+    /// as [`Pathfinder::find`] would run it. The field may still be growing: its
+    /// frontier bounds the cells it has not settled.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::scenario::ProfileId;
+    /// use tilepath::search::DistanceField;
+    ///
+    /// let map = CachedScenario::from_ascii("
+    ///     ..........
+    ///     .########.
+    ///     .#......#.
+    ///     .#.####.#.
+    ///     .#......#.
+    ///     ..........
+    /// ").unwrap();
+    /// // One field toward the group's goal (9, 5)...
+    /// let mut field = DistanceField::new(&map, Cell::new(9, 5), ProfileId::DEFAULT, 1).unwrap();
+    /// while !field.grow(&map, 64) {}
+    /// // ...guides a unit's search to its own cell (8, 5) next to it.
+    /// let query = PathQuery::new(Cell::new(2, 2), Cell::new(8, 5)).algorithm(Algorithm::AStar);
+    /// let mut pf = Pathfinder::new();
+    /// let guided = pf.find_guided(&map, &query, &field).unwrap();
+    /// let plain = pf.find(&map, &query).unwrap();
+    /// assert_eq!(guided.cost, plain.cost);
+    /// assert!(guided.expanded <= plain.expanded);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::find`].
+    pub fn find_guided(
+        &mut self,
+        map: &CachedScenario,
+        query: &PathQuery,
+        field: &DistanceField,
+    ) -> Result<PathStats, PathError> {
+        match self.start_with(map, query, u32::MAX, Some(field))? {
+            Progress::Done(stats) => Ok(stats),
+            Progress::Suspended { expanded } => Err(PathError::NotFound { expanded }),
+        }
+    }
+
+    /// [`Pathfinder::start`] guided by `field` as in [`Pathfinder::find_guided`]; resume
+    /// it with [`Pathfinder::resume_guided`] and the same field (grown or not).
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::find`].
+    pub fn start_guided(
+        &mut self,
+        map: &CachedScenario,
+        query: &PathQuery,
+        field: &DistanceField,
+        budget: u32,
+    ) -> Result<Progress, PathError> {
+        self.start_with(map, query, budget, Some(field))
+    }
+
+    fn start_with(
+        &mut self,
+        map: &CachedScenario,
+        query: &PathQuery,
+        budget: u32,
+        field: Option<&DistanceField>,
+    ) -> Result<Progress, PathError> {
         self.smoothed = false;
         self.suspended = None;
         let size = map.size();
@@ -193,7 +276,29 @@ impl Pathfinder {
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
         }
         self.state.set_slice(budget);
-        self.step(map, layer, weights, *query, settled, false)
+        let guide = field.and_then(|f| Self::landmark(map, f, &settled, &weights, None));
+        self.step(map, layer, weights, *query, settled, false, guide)
+    }
+
+    /// The landmark of `field` for the settled `query`, when the field fits it (see
+    /// [`Pathfinder::find_guided`]); `frozen` is the bound a resumed search keeps.
+    fn landmark<'f>(
+        map: &CachedScenario,
+        field: &'f DistanceField,
+        query: &PathQuery,
+        weights: &Weights<'_>,
+        frozen: Option<Frozen>,
+    ) -> Option<Landmark<'f>> {
+        let fits = field.is_current(map)
+            && field.agent() == (query.profile, query.diameter)
+            && query.goal_radius == 0
+            && matches!(
+                Self::resolve(query, weights),
+                Algorithm::AStar | Algorithm::Jps
+            );
+        let divisor = weights.uniform().map_or(1, Cost::from);
+        fits.then(|| Landmark::new(field, query.goal, divisor, frozen))
+            .flatten()
     }
 
     /// Goes on with the search a [`Pathfinder::start`] (or an earlier resume) left
@@ -206,9 +311,35 @@ impl Pathfinder {
     /// As [`Pathfinder::find`], and [`PathError::NothingToResume`] when no search is
     /// suspended.
     pub fn resume(&mut self, map: &CachedScenario, budget: u32) -> Result<Progress, PathError> {
+        self.resume_with(map, budget, None)
+    }
+
+    /// [`Pathfinder::resume`] for a search started with [`Pathfinder::start_guided`]:
+    /// hand it the same field, grown since or not (the search keeps the bound it froze
+    /// when it started). A search started without a field goes on without one; a guided
+    /// search handed another field, or none, starts over with what it is handed.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::resume`].
+    pub fn resume_guided(
+        &mut self,
+        map: &CachedScenario,
+        field: &DistanceField,
+        budget: u32,
+    ) -> Result<Progress, PathError> {
+        self.resume_with(map, budget, Some(field))
+    }
+
+    fn resume_with(
+        &mut self,
+        map: &CachedScenario,
+        budget: u32,
+        field: Option<&DistanceField>,
+    ) -> Result<Progress, PathError> {
         let suspended = self.suspended.take().ok_or(PathError::NothingToResume)?;
         if suspended.generation != map.generation() || suspended.size != map.size() {
-            return self.start(map, &suspended.original, budget);
+            return self.start_with(map, &suspended.original, budget, field);
         }
         let query = suspended.query;
         let weights = map
@@ -221,8 +352,21 @@ impl Pathfinder {
                 .ok_or(PathError::InvalidDiameter {
                     diameter: query.diameter,
                 })?;
+        let guide = match (suspended.guide, field) {
+            (None, _) => None,
+            (Some(frozen), Some(f))
+                if f.goal() == frozen.landmark && f.generation() == frozen.generation =>
+            {
+                Self::landmark(map, f, &query, &weights, Some(frozen))
+            }
+            // The heuristic must stay the one the search started with.
+            (Some(_), _) => return self.start_with(map, &suspended.original, budget, field),
+        };
+        if suspended.guide.is_some() && guide.is_none() {
+            return self.start_with(map, &suspended.original, budget, field);
+        }
         self.state.set_slice(budget);
-        self.step(map, layer, weights, suspended.original, query, true)
+        self.step(map, layer, weights, suspended.original, query, true, guide)
     }
 
     /// True while a search waits for [`Pathfinder::resume`].
@@ -241,8 +385,9 @@ impl Pathfinder {
         original: PathQuery,
         query: PathQuery,
         resume: bool,
+        guide: Option<Landmark<'_>>,
     ) -> Result<Progress, PathError> {
-        match self.run(layer, weights, &query, resume) {
+        match self.run(layer, weights, &query, resume, guide) {
             Ok(Step::Found) => Ok(Progress::Done(self.finish(layer, weights, &query))),
             Ok(Step::Suspended) => {
                 self.suspended = Some(Suspended {
@@ -250,6 +395,7 @@ impl Pathfinder {
                     query,
                     generation: map.generation(),
                     size: map.size(),
+                    guide: guide.map(|g| g.frozen()),
                 });
                 Ok(Progress::Suspended {
                     expanded: self.state.expanded(),
@@ -369,18 +515,19 @@ impl Pathfinder {
 
     /// Runs the query's algorithm on its own state and the shared one: the unit-cost
     /// engine on uniform layers (weights there scale every path alike), the weighted one
-    /// otherwise.
+    /// otherwise; a guided query runs A* with its landmark.
     fn run(
         &mut self,
         layer: &Layer,
         weights: Weights<'_>,
         query: &PathQuery,
         resume: bool,
+        guide: Option<Landmark<'_>>,
     ) -> Result<Step, PathError> {
         if weights.uniform().is_some() {
-            self.run_with(layer, UnitCosts, weights, query, resume)
+            self.run_with(layer, UnitCosts, weights, query, resume, guide)
         } else {
-            self.run_with(layer, weights, weights, query, resume)
+            self.run_with(layer, weights, weights, query, resume, guide)
         }
     }
 
@@ -391,20 +538,25 @@ impl Pathfinder {
         weights: Weights<'_>,
         query: &PathQuery,
         resume: bool,
+        guide: Option<Landmark<'_>>,
     ) -> Result<Step, PathError> {
         let s = &mut self.state;
         let a = &mut self.astar;
         let found = |r: Result<(), PathError>| r.map(|()| Step::Found);
+        let (astar, dijkstra, greedy) = (
+            astar::Mode::AStar,
+            astar::Mode::Dijkstra,
+            astar::Mode::Greedy,
+        );
+        if guide.is_some() {
+            return astar::search(s, a, layer, query, astar, costs, resume, guide);
+        }
         match Self::resolve(query, &weights) {
             Algorithm::AStar | Algorithm::Auto => {
-                astar::search(s, a, layer, query, astar::Mode::AStar, costs, resume)
+                astar::search(s, a, layer, query, astar, costs, resume, None)
             }
-            Algorithm::Dijkstra => {
-                astar::search(s, a, layer, query, astar::Mode::Dijkstra, costs, resume)
-            }
-            Algorithm::BestFirst => {
-                astar::search(s, a, layer, query, astar::Mode::Greedy, costs, resume)
-            }
+            Algorithm::Dijkstra => astar::search(s, a, layer, query, dijkstra, costs, resume, None),
+            Algorithm::BestFirst => astar::search(s, a, layer, query, greedy, costs, resume, None),
             Algorithm::Jps => jps::search(s, &mut self.jps, layer, query, resume),
             Algorithm::Bfs => found(uninformed::bfs(s, &mut self.uninformed, layer, query)),
             Algorithm::Dfs => found(uninformed::dfs(s, &mut self.uninformed, layer, query)),

@@ -1,0 +1,81 @@
+//! Landmark heuristics: a distance field as an exact lower bound for searches near its goal.
+//!
+//! A field from a landmark `g` knows the exact cost `d(x, g)` from every settled cell to
+//! `g`. Step costs are symmetric, so the triangle inequality gives, for a search to a
+//! goal `s`, `d(x, s) >= d(x, g) - d(s, g)`: an admissible heuristic (the "ALT" bound of
+//! Goldberg and Harrelson), and a consistent one, since `|d(x, g) - d(y, g)|` never
+//! exceeds the step from `x` to `y`. When `s` lies near `g` (the distinct cells that the
+//! units of one group order claim around its goal) the bound is nearly exact along the
+//! whole way, so a search to `s` expands little more than its path, however winding the
+//! map: the field does the long way once for the whole group.
+//!
+//! A field may still be growing. Its frontier (the smallest distance not yet settled) is
+//! read once when a search starts and frozen: cells settled later, or not yet, count as
+//! that frontier, which is below their true distance. The heuristic therefore stays the
+//! same for the whole search, slices included, and stays consistent.
+
+use super::field::DistanceField;
+use crate::grid::{Cell, Cost};
+
+/// A distance field frozen as a heuristic for one search, in the search's cost units.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Landmark<'a> {
+    field: &'a DistanceField,
+    /// The field's frontier when the search started (field units).
+    bound: Cost,
+    /// The field distance of the search's goal (field units).
+    goal: Cost,
+    /// Field units per search unit: the uniform weight on uniform layers (whose searches
+    /// count unit costs), 1 on weighted ones.
+    divisor: Cost,
+}
+
+/// What a suspended guided search remembers of its landmark, to check on resume that
+/// it is handed the same field and to freeze the same bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Frozen {
+    pub(crate) landmark: Cell,
+    pub(crate) generation: u64,
+    pub(crate) bound: Cost,
+}
+
+impl<'a> Landmark<'a> {
+    /// The landmark of `field` for a search to `goal` whose costs are the field's divided
+    /// by `divisor`, with the frontier frozen now (or at `frozen`, for a resumed search).
+    /// `None` when `goal` is not settled in the field (the bound would not be valid).
+    pub(crate) fn new(
+        field: &'a DistanceField,
+        goal: Cell,
+        divisor: Cost,
+        frozen: Option<Frozen>,
+    ) -> Option<Self> {
+        let bound = frozen.map_or_else(|| field.frontier(), |f| f.bound);
+        let goal = field.distance(goal).filter(|&d| d <= bound)?;
+        Some(Self {
+            field,
+            bound,
+            goal,
+            divisor: divisor.max(1),
+        })
+    }
+
+    /// What a suspended search keeps to resume with the same heuristic.
+    pub(crate) fn frozen(&self) -> Frozen {
+        Frozen {
+            landmark: self.field.goal(),
+            generation: self.field.generation(),
+            bound: self.bound,
+        }
+    }
+
+    /// A lower bound on the cost from `cell` to the search's goal.
+    #[inline]
+    pub(crate) fn h(&self, cell: Cell) -> Cost {
+        let d = self
+            .field
+            .distance(cell)
+            .unwrap_or(self.bound)
+            .min(self.bound);
+        d.saturating_sub(self.goal) / self.divisor
+    }
+}
