@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
-use super::solve::world_position;
+use super::prepare::world_position;
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathFailure, PathRequest, PathResult, PathTicket,
     Replanning,

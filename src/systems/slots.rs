@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
-use super::solve::world_position;
+use super::prepare::world_position;
 use crate::components::{NavGrid, PathGoal, PathRequest, PathTicket};
 use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
 use crate::profiles::MovementProfiles;

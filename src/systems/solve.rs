@@ -19,19 +19,18 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
+use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
 use super::fields::{FieldKey, Fields};
+use super::prepare::{prepare, world_position};
 use super::slices::{self, Budget, Outcome, Solvers, Suspended};
 use crate::components::{
-    FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathTicket,
-    Replanning,
+    FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
 use crate::grid::{Cell, cost_to_f64};
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
-use crate::scenario::CellRect;
 use crate::search::{PathQuery as SearchQuery, PathStats, Pathfinder};
 use crate::stats::TilepathStats;
 
@@ -501,33 +500,6 @@ fn finish_jobs(
     state.solvers.restock(threads);
 }
 
-/// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
-/// ancestors, as of now (what `GlobalTransform` will hold after propagation).
-///
-/// # Errors
-///
-/// [`PathFailure::NoTransform`] when the entity or an ancestor has no `Transform` (or
-/// the hierarchy is broken), [`PathFailure::InvalidPosition`] when the position is not
-/// finite.
-pub(crate) fn world_position(
-    transforms: &TransformHelper,
-    entity: Entity,
-) -> Result<Vec2, PathFailure> {
-    let global =
-        transforms
-            .compute_global_transform(entity)
-            .map_err(|e: ComputeGlobalTransformError| {
-                debug!("no start position for {entity}: {e}");
-                PathFailure::NoTransform
-            })?;
-    let position = global.translation().truncate();
-    if position.is_finite() {
-        Ok(position)
-    } else {
-        Err(PathFailure::InvalidPosition)
-    }
-}
-
 /// Adds this frame's answers to the totals and counts the requests still waiting (queue
 /// entries that are still their entity's current, queued request).
 fn finish_stats(
@@ -577,74 +549,4 @@ pub(crate) fn found_path(
         generation: grid.generation(),
         expanded: stats.expanded,
     }
-}
-
-/// Turns a request into a search query and what its answer reports about its ends, or
-/// says why the input is unusable. `position` is the entity's world position (or why it
-/// has none); `slot` the goal cell claimed for it, if any.
-///
-/// With [`PathRequest::nearest_start`] a blocked start is moved to the nearest standable
-/// cell here; with [`PathRequest::nearest_goal`] an off-map goal is kept (the search
-/// plans to the reachable cell nearest to it) and the answer is marked partial when the
-/// goal area is not reachable from the start (a look at the components, no search).
-fn prepare(
-    grid: &NavGrid,
-    request: &PathRequest,
-    slot: Option<Cell>,
-    position: Result<Vec2, PathFailure>,
-    settings: &TilepathSettings,
-    profiles: &MovementProfiles,
-) -> Result<(SearchQuery, Ends), PathFailure> {
-    let profile = profiles
-        .resolve(request.profile.as_deref())
-        .ok_or(PathFailure::UnknownProfile)?;
-    let position = position?;
-    let diameter = request.diameter;
-    let from = grid
-        .agent_cell(position, diameter)
-        .ok_or(PathFailure::StartOffMap { position })?;
-    let off_map = PathFailure::GoalOffMap { goal: request.goal };
-    let requested = match request.goal {
-        PathGoal::Cell(cell) if grid.size().contains(cell) || request.nearest_goal => cell,
-        PathGoal::Cell(_) => return Err(off_map),
-        PathGoal::World(p) if !p.is_finite() => return Err(PathFailure::InvalidGoal),
-        PathGoal::World(p) if request.nearest_goal => grid
-            .agent_cell_anywhere(p, diameter)
-            .ok_or(PathFailure::InvalidGoal)?,
-        PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
-    };
-    let layer = grid.scenario().layer_for(profile, diameter);
-    let mut start = from;
-    let mut partial = false;
-    if let Some(layer) = layer {
-        if request.nearest_start && layer.is_blocked(from) {
-            start = layer.nearest_free(from, |_| true).unwrap_or(from);
-        }
-        let label = layer.components().label(start);
-        let r = i64::from(request.goal_radius);
-        let area = CellRect::from_cell(requested).grow_clip(r, r, grid.size());
-        partial = label != 0 && !area.cells().any(|c| layer.components().label(c) == label);
-    }
-    let (goal, goal_radius) = match slot {
-        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
-        _ => (requested, request.goal_radius),
-    };
-    let query = SearchQuery::new(start, goal)
-        .algorithm(request.algorithm.unwrap_or(settings.default_algorithm))
-        .diameter(diameter)
-        .connectivity(request.connectivity)
-        .limits(request.limits.unwrap_or(settings.default_limits))
-        .smooth(request.smooth)
-        .profile(profile)
-        .goal_radius(goal_radius)
-        .nearest_goal(request.nearest_goal)
-        .nearest_start(request.nearest_start);
-    Ok((
-        query,
-        Ends {
-            from,
-            requested,
-            partial,
-        },
-    ))
 }

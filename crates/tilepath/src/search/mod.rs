@@ -10,6 +10,8 @@
 //!   imports no algorithm.
 //! - `astar`, `jps`, `uninformed`, `evasion`: one algorithm family each, with its own
 //!   state struct for the buffers only it needs, taking the shared state explicitly.
+//! - `ends`: a query's ends on a layer (bounds, blocked starts and goals moved to the
+//!   nearest standable or reachable cell, reachability by components); no algorithm.
 //! - `pathfinder`: checks a query, holds the shared state and one state per family, and
 //!   dispatches; it is the only module that imports the algorithms, and none imports it.
 //! - `field`: [`DistanceField`], one exact Dijkstra from a shared goal read by many
@@ -21,6 +23,7 @@
 
 mod astar;
 mod costs;
+mod ends;
 mod evasion;
 mod field;
 mod heap;

@@ -2,6 +2,7 @@
 
 use super::astar::{self, AStarState};
 use super::costs::{Step, StepCosts, UnitCosts};
+use super::ends;
 use super::evasion::{self, EvasionState};
 use super::field::DistanceField;
 use super::jps::{self, JpsState};
@@ -10,7 +11,7 @@ use super::query::{Algorithm, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
 use crate::grid::{Cell, Connectivity, Cost};
-use crate::scenario::{CachedScenario, CellRect, Layer, Weights};
+use crate::scenario::{CachedScenario, Layer, Weights};
 use crate::smoothing;
 
 /// What a successful search reports; the cells are in [`Pathfinder::path`].
@@ -270,7 +271,7 @@ impl Pathfinder {
                 .ok_or(PathError::InvalidDiameter {
                     diameter: query.diameter,
                 })?;
-        let settled = Self::settle_ends(layer, query)?;
+        let settled = ends::settle(layer, query)?;
         if settled.in_goal_area(settled.start) {
             self.state.path.push(settled.start);
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
@@ -436,69 +437,6 @@ impl Pathfinder {
         }
     }
 
-    /// Checks the ends of `query` on `layer` and returns the query the algorithm runs:
-    /// the start moved to the nearest standable cell and the goal to the nearest
-    /// reachable one when the query allows it, and a goal area that only the best-first
-    /// engine supports turned into its nearest reachable cell for the other algorithms.
-    fn settle_ends(layer: &Layer, query: &PathQuery) -> Result<PathQuery, PathError> {
-        let size = layer.size();
-        let mut q = *query;
-        if !size.contains(q.start) {
-            return Err(PathError::OutOfBounds { cell: q.start });
-        }
-        if !size.contains(q.goal) && !q.nearest_goal {
-            return Err(PathError::OutOfBounds { cell: q.goal });
-        }
-        let start_blocked = PathError::StartBlocked {
-            cell: q.start,
-            diameter: q.diameter,
-        };
-        if layer.is_blocked(q.start) {
-            if !q.nearest_start {
-                return Err(start_blocked);
-            }
-            q.start = layer.nearest_free(q.start, |_| true).ok_or(start_blocked)?;
-        }
-        let label = layer.components().label(q.start);
-        let reachable = |c: Cell| layer.components().label(c) == label;
-        let area_reachable = if q.goal_radius == 0 {
-            size.contains(q.goal) && reachable(q.goal)
-        } else {
-            goal_area(&q, size).cells().any(&reachable)
-        };
-        if !area_reachable {
-            if q.nearest_goal {
-                q.goal = layer
-                    .nearest_reachable(q.start, q.goal)
-                    .ok_or(PathError::Unreachable)?;
-                q.goal_radius = 0;
-            } else if q.goal_radius == 0 && layer.is_blocked(q.goal) {
-                return Err(PathError::GoalBlocked {
-                    cell: q.goal,
-                    diameter: q.diameter,
-                });
-            } else {
-                return Err(PathError::Unreachable);
-            }
-        }
-        let engine_handles_area = matches!(
-            q.algorithm,
-            Algorithm::Auto
-                | Algorithm::AStar
-                | Algorithm::Jps
-                | Algorithm::Dijkstra
-                | Algorithm::BestFirst
-        );
-        if q.goal_radius > 0 && !engine_handles_area {
-            let goal = q.goal;
-            q.goal = layer
-                .nearest_free(goal, |c| c.chebyshev(goal) <= q.goal_radius && reachable(c))
-                .ok_or(PathError::Unreachable)?;
-            q.goal_radius = 0;
-        }
-        Ok(q)
-    }
-
     /// The algorithm that runs for `query` on a layer with `weights`: [`Algorithm::Auto`]
     /// resolved, and [`Algorithm::Jps`] replaced by A* where it would not be exact
     /// (cardinal moves, or a layer whose passable cells weigh differently).
@@ -602,10 +540,4 @@ impl Pathfinder {
             + self.evasion.memory_bytes()
             + self.waypoints.capacity() * size_of::<Cell>()
     }
-}
-
-/// The goal area of `query` clipped to the map.
-fn goal_area(query: &PathQuery, size: crate::grid::GridSize) -> CellRect {
-    let r = i64::from(query.goal_radius);
-    CellRect::from_cell(query.goal).grow_clip(r, r, size)
 }
