@@ -206,7 +206,7 @@ pub struct TilepathSettings {
     /// Later requests to a goal whose field is cached use it too. 8 by default.
     pub field_min_requests: usize,
     /// At most this many shared fields are kept (least recently used dropped first); 0
-    /// turns shared fields off. A field holds about 12 bytes per map cell (3 MiB on a
+    /// turns shared fields off. A field holds about 13 bytes per map cell (3.3 MiB on a
     /// 512 × 512 map) and is dropped when the map or the profiles change. 4 by default.
     pub max_fields: usize,
     /// Re-plan found paths whose validity or cost an edit may have changed (obstacles or

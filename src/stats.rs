@@ -70,7 +70,7 @@ pub struct TilepathStats {
     /// Shared goal fields cached (at most
     /// [`crate::plugin::TilepathSettings::max_fields`]).
     pub fields: usize,
-    /// Bytes those fields hold (about 12 bytes per map cell each).
+    /// Bytes those fields hold (about 13 bytes per map cell each).
     pub field_bytes: usize,
     /// Paths found since the plugin started.
     pub total_solved: u64,
