@@ -6,6 +6,7 @@
 //! cargo run --release --example army -- [--map NAME]... [--units N]... [--order move|formation]...
 //!     [--threads N]... [--mode per-unit|fields|northstar]... [--frames CAP] [--csv FILE]
 //!     [--chart FILE.png] [--check]
+//! cargo run --release --example army -- --chart-from FILE.csv --chart FILE.png
 //! ```
 //!
 //! Every option takes one value or a comma-separated list and may be repeated; without
@@ -22,7 +23,8 @@
 //! every path against the unit's own optimal cost (the core's A* from the same start to
 //! the same end, same movement profile), prints a markdown table and optionally writes
 //! the rows as CSV and a chart. `--check` fails (exit 1) when one of our paths is invalid
-//! or not optimal, or a case of ours did not finish: a cheap correctness run is
+//! or not optimal, or a case of ours did not finish; `--chart-from` draws the chart again
+//! from a CSV without running anything: a cheap correctness run is
 //! `--map AR0011SR --units 1000 --threads 1 --mode per-unit,fields --check`.
 
 #[path = "../../crates/tilepath/examples/chart/axis.rs"]
@@ -136,13 +138,14 @@ struct Options {
     frames: u32,
     csv: Option<String>,
     chart: Option<String>,
+    chart_from: Option<String>,
     check: bool,
     child: bool,
 }
 
 const USAGE: &str = "usage: army [--map NAME]... [--units N]... [--order move|formation]... \
 [--threads N]... [--mode per-unit|fields|northstar]... [--frames CAP] [--csv FILE] \
-[--chart FILE.png] [--check]";
+[--chart FILE.png] [--check] | --chart-from FILE.csv --chart FILE.png";
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut o = Options {
@@ -151,9 +154,10 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
         orders: Vec::new(),
         threads: Vec::new(),
         modes: Vec::new(),
-        frames: 5_000,
+        frames: 20_000,
         csv: None,
         chart: None,
+        chart_from: None,
         check: false,
         child: false,
     };
@@ -199,6 +203,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
             }
             "--csv" => o.csv = Some(value()?),
             "--chart" => o.chart = Some(value()?),
+            "--chart-from" => o.chart_from = Some(value()?),
             "--check" => o.check = true,
             "--child" => o.child = true,
             "-h" | "--help" => return Err(String::new()),
@@ -236,6 +241,8 @@ fn main() -> ExitCode {
     };
     let result = if opts.child {
         child(&opts)
+    } else if let Some(csv) = &opts.chart_from {
+        redraw(csv, opts.chart.as_deref().unwrap_or("army.png"))
     } else {
         drive(&opts)
     };
@@ -337,6 +344,16 @@ fn drive(opts: &Options) -> Result<ExitCode, String> {
         }
         eprintln!("check passed: every path of ours valid and optimal");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the chart again from a CSV this program wrote.
+fn redraw(csv: &str, out: &str) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{csv}: {e}"))?;
+    let rows = report::rows_from_csv(&text)?;
+    let png = chart::render(&rows).ok_or("no rows to chart")?;
+    std::fs::write(out, png).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("wrote {out}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use bevy_tilepath::prelude::{CachedScenario, Cell, Connectivity};
 use bevy_tilepath::tilepath::grid::cost_to_f64;
 use bevy_tilepath::tilepath::scenario::ProfileId;
-use bevy_tilepath::tilepath::search::validate_path;
+use bevy_tilepath::tilepath::search::{InvalidPath, validate_path};
 
 /// One unit's answer: where its path starts and ends and what it costs under our cost
 /// model (step length × mean weight of its two cells), and whether it obeys our movement
@@ -46,6 +46,8 @@ pub struct Outcome {
     /// Milliseconds to build the pathfinding map (ours: cached scenario and its layer;
     /// northstar: `Grid::new`, `set_nav` and `build`), before the order.
     pub setup_ms: f64,
+    /// 1-minute load average when the case started (1 is this benchmark alone).
+    pub load: f64,
     /// Paths read off shared goal fields.
     pub field_answers: u64,
     /// Units answered with a failure.
@@ -61,7 +63,7 @@ impl Outcome {
         writeln!(
             s,
             "CASE done={} frames={} wall_ms={} cpu_ms={} solve_ms={} frame_max_ms={} \
-             frame_p99_ms={} over_budget={} search_bytes={} rss_kb={} setup_ms={} field_answers={} failed={}",
+             frame_p99_ms={} over_budget={} search_bytes={} rss_kb={} setup_ms={} load={} field_answers={} failed={}",
             u8::from(self.done),
             self.frames,
             self.wall_ms,
@@ -73,6 +75,7 @@ impl Outcome {
             self.search_bytes,
             self.rss_kb,
             self.setup_ms,
+            self.load,
             self.field_answers,
             self.failed
         )
@@ -117,6 +120,7 @@ impl Outcome {
                             "search_bytes" => o.search_bytes = f()? as u64,
                             "rss_kb" => o.rss_kb = f()? as u64,
                             "setup_ms" => o.setup_ms = f()?,
+                            "load" => o.load = f()?,
                             "field_answers" => o.field_answers = f()? as u64,
                             "failed" => o.failed = f()? as usize,
                             _ => {}
@@ -200,24 +204,35 @@ pub fn peak_rss_kb() -> u64 {
 
 /// A path checked against our movement rules for a one-cell unit of `profile` on `map`
 /// and costed with its weights: `valid` is false when a cell is blocked, a step is not a
-/// king move, a diagonal cuts a corner or the ends differ from `start` / `goal`.
+/// king move, a diagonal cuts a corner or the ends differ from `start` / `goal` (the
+/// broken rule is returned too).
 pub fn check_path(
     map: &CachedScenario,
     profile: ProfileId,
     cells: &[Cell],
     start: Cell,
     goal: Cell,
-) -> UnitPath {
+) -> (UnitPath, Option<InvalidPath>) {
     let layer = map.layer_for(profile, 1).expect("the profile exists");
-    let valid = validate_path(layer, cells, start, goal, Connectivity::Octile).is_ok();
+    let broken = validate_path(layer, cells, start, goal, Connectivity::Octile).err();
     let cost = map
         .weights(profile)
         .and_then(|w| w.path_cost(cells))
         .map_or(f64::NAN, cost_to_f64);
-    UnitPath {
+    let path = UnitPath {
         start,
         reached: goal,
         cost,
-        valid,
-    }
+        valid: broken.is_none(),
+    };
+    (path, broken)
+}
+
+/// The 1-minute load average of the machine (`/proc/loadavg`), 0 when unknown: other
+/// work on the machine shows here and in wall time above CPU time.
+pub fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
 }

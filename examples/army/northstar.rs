@@ -12,8 +12,11 @@ use bevy_northstar::prelude::{
     PathfindingFailed, PathingSet, filter,
 };
 use bevy_tilepath::prelude::Cell;
+use bevy_tilepath::tilepath::search::InvalidPath;
 
-use crate::measure::{Outcome, check_path, frame_stats, ms, peak_rss_kb, process_cpu};
+use crate::measure::{
+    Outcome, check_path, frame_stats, load_average, ms, peak_rss_kb, process_cpu,
+};
 use crate::scene::{Army, Scene};
 use crate::{Case, task_pool};
 
@@ -59,7 +62,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
             (|mut c: ResMut<Clock>| {
                 c.last = c.opened.take().map_or(Duration::ZERO, |t| t.elapsed())
             })
-                .after(PathingSet),
+            .after(PathingSet),
         ),
     );
 
@@ -92,6 +95,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
         .collect();
     app.update();
 
+    let load = load_average();
     let cpu = process_cpu();
     let started = Instant::now();
     // A unit already on its goal gets no `Path` from northstar (it removes `Pathfind`):
@@ -109,6 +113,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let mut times = Vec::new();
     let mut out = Outcome {
         setup_ms,
+        load,
         ..Outcome::default()
     };
     while out.frames < frame_cap {
@@ -135,7 +140,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     for &i in &trivial {
         let start = army.starts[i];
         out.paths
-            .push(check_path(&map, scene.profile, &[start], start, start));
+            .push(check_path(&map, scene.profile, &[start], start, start).0);
     }
     let mut omitted = 0;
     for (unit, cells) in &answers.paths {
@@ -149,8 +154,20 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
             omitted += 1;
             cells.insert(0, start);
         }
-        out.paths
-            .push(check_path(&map, scene.profile, &cells, start, goal));
+        let (path, broken) = check_path(&map, scene.profile, &cells, start, goal);
+        if let Some(broken) = broken {
+            let at = match broken {
+                InvalidPath::Blocked { index }
+                | InvalidPath::NotAdjacent { index }
+                | InvalidPath::CutsCorner { index } => {
+                    let c = cells[index];
+                    format!(" at {c:?}, terrain {:?}", scene.weight(c))
+                }
+                _ => String::new(),
+            };
+            eprintln!("  northstar: invalid path {start:?} -> {goal:?}: {broken}{at}");
+        }
+        out.paths.push(path);
     }
     if omitted > 0 {
         eprintln!("  northstar: {omitted} paths did not begin at the unit's cell (prepended)");

@@ -9,7 +9,9 @@ use bevy_tilepath::prelude::{
     TilepathSettings, TilepathStats,
 };
 
-use crate::measure::{Outcome, check_path, frame_stats, ms, peak_rss_kb, process_cpu};
+use crate::measure::{
+    Outcome, check_path, frame_stats, load_average, ms, peak_rss_kb, process_cpu,
+};
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, task_pool};
 
@@ -59,6 +61,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let setup_ms = ms(setup.elapsed());
 
     // The order.
+    let load = load_average();
     let cpu = process_cpu();
     let started = Instant::now();
     for (i, &unit) in units.iter().enumerate() {
@@ -72,6 +75,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let mut times = Vec::new();
     let mut out = Outcome {
         setup_ms,
+        load,
         ..Outcome::default()
     };
     let n = units.len() as u64;
@@ -101,7 +105,8 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
         match app.world().get::<PathResult>(unit) {
             Some(PathResult::Found(path)) => {
                 answered += 1;
-                let mut checked = check_path(map, profile, &path.cells, path.start, path.reached);
+                let (mut checked, _) =
+                    check_path(map, profile, &path.cells, path.start, path.reached);
                 checked.valid &= (checked.cost - f64::from(path.cost)).abs() < 1e-3;
                 checked.cost = f64::from(path.cost);
                 out.paths.push(checked);

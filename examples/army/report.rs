@@ -169,10 +169,10 @@ pub fn table(rows: &[Row], cap: u32) -> String {
     s.push_str(
         "| map | units | order | threads | mode | frames until all have a path | ms | CPU ms | \
          solve ms (sum) | max / p99 solve ms per frame | frames > 2.5 ms | mean cost / own optimum | mismatches | \
-         invalid | search MiB | peak RSS MiB | map setup ms |\n",
+         invalid | search MiB | peak RSS MiB | map setup ms | load |\n",
     );
     s.push_str(
-        "|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in rows {
         let o = &r.outcome;
@@ -184,7 +184,7 @@ pub fn table(rows: &[Row], cap: u32) -> String {
         };
         writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.2} / {:.2} | {} | {:.4} | {} | {} | {} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.2} / {:.2} | {} | {:.4} | {} | {} | {} | {:.0} | {:.0} | {:.1} |",
             r.case.map,
             r.case.units,
             r.case.order.name(),
@@ -202,7 +202,8 @@ pub fn table(rows: &[Row], cap: u32) -> String {
             r.invalid,
             search,
             o.rss_kb as f64 / 1024.0,
-            o.setup_ms
+            o.setup_ms,
+            o.load
         )
         .expect("writing to a String");
     }
@@ -214,14 +215,14 @@ pub fn csv(rows: &[Row]) -> String {
     let mut s = String::from(
         "map,units,order,threads,mode,done,frames,wall_ms,cpu_ms,solve_ms,frame_max_ms,\
          frame_p99_ms,over_budget,paths,failed,cost_ratio,mean_cost,mean_optimal,mismatches,invalid,\
-         field_answers,search_bytes,peak_rss_kb,setup_ms\n",
+         field_answers,search_bytes,peak_rss_kb,setup_ms,load\n",
     );
     for r in rows {
         let o = &r.outcome;
         let valid = (o.paths.len() - r.invalid).max(1) as f64;
         writeln!(
             s,
-            "{},{},{},{},{},{},{},{:.3},{:.1},{:.3},{:.4},{:.4},{},{},{},{:.6},{:.4},{:.4},{},{},{},{},{},{:.1}",
+            "{},{},{},{},{},{},{},{:.3},{:.1},{:.3},{:.4},{:.4},{},{},{},{:.6},{:.4},{:.4},{},{},{},{},{},{:.1},{:.2}",
             r.case.map,
             r.case.units,
             r.case.order.name(),
@@ -245,9 +246,62 @@ pub fn csv(rows: &[Row]) -> String {
             o.field_answers,
             o.search_bytes,
             o.rss_kb,
-            o.setup_ms
+            o.setup_ms,
+            o.load
         )
         .expect("writing to a String");
     }
     s
+}
+
+/// Rows read back from [`csv`] (without the per-unit paths), to draw the chart again.
+pub fn rows_from_csv(text: &str) -> Result<Vec<Row>, String> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().ok_or("empty CSV")?.split(',').collect();
+    let mut rows = Vec::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let get = |name: &str| -> Result<&str, String> {
+            let i = header.iter().position(|h| *h == name);
+            i.and_then(|i| fields.get(i).copied())
+                .ok_or(format!("no {name} in {line}"))
+        };
+        let num = |name: &str| -> Result<f64, String> {
+            get(name)?
+                .parse::<f64>()
+                .map_err(|_| format!("bad {name} in {line}"))
+        };
+        let order = crate::Order::ALL
+            .into_iter()
+            .find(|o| Ok(o.name()) == get("order"));
+        let mode = Mode::ALL.into_iter().find(|m| Ok(m.name()) == get("mode"));
+        let case = Case {
+            map: get("map")?.to_string(),
+            units: num("units")? as usize,
+            order: order.ok_or(format!("bad order in {line}"))?,
+            threads: num("threads")? as usize,
+            mode: mode.ok_or(format!("bad mode in {line}"))?,
+        };
+        let outcome = Outcome {
+            done: num("done")? == 1.0,
+            frames: num("frames")? as u32,
+            wall_ms: num("wall_ms")?,
+            cpu_ms: num("cpu_ms")?,
+            solve_ms: num("solve_ms")?,
+            frame_max_ms: num("frame_max_ms")?,
+            frame_p99_ms: num("frame_p99_ms")?,
+            over_budget: num("over_budget")? as u32,
+            failed: num("failed")? as usize,
+            ..Outcome::default()
+        };
+        rows.push(Row {
+            case,
+            outcome,
+            cost: num("cost_ratio")?,
+            optimal: 1.0,
+            mismatches: num("mismatches")? as usize,
+            invalid: num("invalid")? as usize,
+        });
+    }
+    Ok(rows)
 }
