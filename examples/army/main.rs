@@ -1,0 +1,376 @@
+//! Army benchmark: 1,000 or 5,000 units spread over a 512 × 512 map get one order, and
+//! we count the frames, time, CPU and memory until every unit has its path, and how good
+//! the paths are, for per-unit search, shared goal fields and bevy_northstar 0.7.
+//!
+//! ```text
+//! cargo run --release --example army -- [--map NAME]... [--units N]... [--order move|formation]...
+//!     [--threads N]... [--mode per-unit|fields|northstar]... [--frames CAP] [--csv FILE]
+//!     [--chart FILE.png] [--check]
+//! cargo run --release --example army -- --chart-from FILE.csv --chart FILE.png
+//! ```
+//!
+//! Every option takes one value or a comma-separated list and may be repeated; without
+//! them the full matrix runs: maps AR0011SR and maze512-4-0 (MovingAI, from
+//! `$MOVINGAI_DIR` or `../shared/movingai`) and a generated countryside map with terrain
+//! weights, 1,000 and 5,000 units, a move order (every unit `PathRequest::new(point)`;
+//! the plugin claims distinct cells around the point) and a formation order (each unit
+//! its own cell in rings around the point), 1 and 2 solver threads, and three modes:
+//! per-unit search (`max_fields = 0`), shared fields (the default settings) and
+//! bevy_northstar. Headless (`MinimalPlugins`), default frame budget (2 ms).
+//!
+//! Each case runs in its own child process (the compute pool's thread count is fixed
+//! once per process, and so the peak memory is the case's own). The driver then checks
+//! every path against the unit's own optimal cost (the core's A* from the same start to
+//! the same end, same movement profile), prints a markdown table and optionally writes
+//! the rows as CSV and a chart. `--check` fails (exit 1) when one of our paths is invalid
+//! or not optimal, or a case of ours did not finish; `--chart-from` draws the chart again
+//! from a CSV without running anything: a cheap correctness run is
+//! `--map AR0011SR --units 1000 --threads 1 --mode per-unit,fields --check`.
+
+#[path = "../../crates/tilepath/examples/chart/axis.rs"]
+#[allow(dead_code)]
+mod axis;
+#[path = "../../crates/tilepath/examples/chart/canvas.rs"]
+#[allow(dead_code)]
+mod canvas;
+#[path = "../../crates/tilepath/examples/chart/font.rs"]
+mod font;
+#[path = "../../crates/tilepath/examples/chart/png.rs"]
+#[allow(dead_code)]
+mod png;
+
+mod chart;
+mod measure;
+mod northstar;
+mod ours;
+mod report;
+mod scene;
+#[cfg(test)]
+mod tests;
+
+use std::process::{Command, ExitCode, Stdio};
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::tasks::ComputeTaskPool;
+use bevy_tilepath::prelude::Cell;
+
+use measure::Outcome;
+use scene::{Army, MAPS, Scene};
+
+/// How the units are answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Our plugin, one search per unit (`TilepathSettings::max_fields = 0`).
+    PerUnit,
+    /// Our plugin with its default settings (shared goal fields on).
+    Fields,
+    /// bevy_northstar 0.7 with its defaults.
+    Northstar,
+}
+
+impl Mode {
+    const ALL: [Mode; 3] = [Mode::PerUnit, Mode::Fields, Mode::Northstar];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::PerUnit => "per-unit",
+            Mode::Fields => "fields",
+            Mode::Northstar => "northstar",
+        }
+    }
+}
+
+/// What the units are told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Every unit to the same point (our plugin claims distinct cells around it).
+    Move,
+    /// Each unit to its own cell of a formation around the point.
+    Formation,
+}
+
+impl Order {
+    const ALL: [Order; 2] = [Order::Move, Order::Formation];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Move => "move",
+            Order::Formation => "formation",
+        }
+    }
+
+    /// The goal cell given to unit `i`.
+    pub fn goal(self, army: &Army, i: usize) -> Cell {
+        match self {
+            Order::Move => army.target,
+            Order::Formation => army.slots[i],
+        }
+    }
+}
+
+/// One run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub map: String,
+    pub units: usize,
+    pub order: Order,
+    pub threads: usize,
+    pub mode: Mode,
+}
+
+/// A `MinimalPlugins` task pool plugin whose compute pool has exactly `threads` threads.
+pub fn task_pool(threads: usize) -> TaskPoolPlugin {
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = threads;
+    options.compute.max_threads = threads;
+    TaskPoolPlugin {
+        task_pool_options: options,
+    }
+}
+
+/// The command line.
+struct Options {
+    maps: Vec<String>,
+    units: Vec<usize>,
+    orders: Vec<Order>,
+    threads: Vec<usize>,
+    modes: Vec<Mode>,
+    frames: u32,
+    csv: Option<String>,
+    chart: Option<String>,
+    chart_from: Option<String>,
+    check: bool,
+    child: bool,
+}
+
+const USAGE: &str = "usage: army [--map NAME]... [--units N]... [--order move|formation]... \
+[--threads N]... [--mode per-unit|fields|northstar]... [--frames CAP] [--csv FILE] \
+[--chart FILE.png] [--check] | --chart-from FILE.csv --chart FILE.png";
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut o = Options {
+        maps: Vec::new(),
+        units: Vec::new(),
+        orders: Vec::new(),
+        threads: Vec::new(),
+        modes: Vec::new(),
+        frames: 20_000,
+        csv: None,
+        chart: None,
+        chart_from: None,
+        check: false,
+        child: false,
+    };
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        let list = |v: String| -> Vec<String> { v.split(',').map(str::to_string).collect() };
+        let count = |v: &str| v.parse::<usize>().ok().filter(|&n| n > 0);
+        match a.as_str() {
+            "--map" => {
+                for m in list(value()?) {
+                    if !MAPS.contains(&m.as_str()) {
+                        return Err(format!("unknown map {m}; one of {MAPS:?}"));
+                    }
+                    o.maps.push(m);
+                }
+            }
+            "--units" => {
+                for v in list(value()?) {
+                    o.units.push(count(&v).ok_or(format!("--units {v}"))?);
+                }
+            }
+            "--threads" => {
+                for v in list(value()?) {
+                    o.threads.push(count(&v).ok_or(format!("--threads {v}"))?);
+                }
+            }
+            "--order" => {
+                for v in list(value()?) {
+                    let order = Order::ALL.into_iter().find(|x| x.name() == v);
+                    o.orders.push(order.ok_or(format!("--order {v}"))?);
+                }
+            }
+            "--mode" => {
+                for v in list(value()?) {
+                    let mode = Mode::ALL.into_iter().find(|x| x.name() == v);
+                    o.modes.push(mode.ok_or(format!("--mode {v}"))?);
+                }
+            }
+            "--frames" => {
+                let v = value()?;
+                o.frames = count(&v).ok_or(format!("--frames {v}"))? as u32;
+            }
+            "--csv" => o.csv = Some(value()?),
+            "--chart" => o.chart = Some(value()?),
+            "--chart-from" => o.chart_from = Some(value()?),
+            "--check" => o.check = true,
+            "--child" => o.child = true,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if o.maps.is_empty() {
+        o.maps = MAPS.iter().map(|m| m.to_string()).collect();
+    }
+    if o.units.is_empty() {
+        o.units = vec![1_000, 5_000];
+    }
+    if o.orders.is_empty() {
+        o.orders = Order::ALL.to_vec();
+    }
+    if o.threads.is_empty() {
+        o.threads = vec![1, 2];
+    }
+    if o.modes.is_empty() {
+        o.modes = Mode::ALL.to_vec();
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let opts = match parse_args(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("error: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = if opts.child {
+        child(&opts)
+    } else if let Some(csv) = &opts.chart_from {
+        redraw(csv, opts.chart.as_deref().unwrap_or("army.png"))
+    } else {
+        drive(&opts)
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the one case the options name and prints its outcome.
+fn child(opts: &Options) -> Result<ExitCode, String> {
+    let case = Case {
+        map: opts.maps[0].clone(),
+        units: opts.units[0],
+        order: opts.orders[0],
+        threads: opts.threads[0],
+        mode: opts.modes[0],
+    };
+    let scene = Scene::load(&case.map)?;
+    let army = Army::new(&scene, &scene.map(), case.units);
+    let outcome = match case.mode {
+        Mode::Northstar => northstar::run(&scene, &army, &case, opts.frames),
+        _ => ours::run(&scene, &army, &case, opts.frames),
+    };
+    let pool = ComputeTaskPool::get().thread_num();
+    if pool != case.threads {
+        return Err(format!(
+            "the compute pool has {pool} threads, not {}",
+            case.threads
+        ));
+    }
+    print!("{}", outcome.to_text());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs every case of the matrix in a child process, then reports.
+fn drive(opts: &Options) -> Result<ExitCode, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let started = std::time::Instant::now();
+    let mut references = report::References::default();
+    let mut rows = Vec::new();
+    for map in &opts.maps {
+        let scene = Scene::load(map)?;
+        let cached = scene.map();
+        for &units in &opts.units {
+            let army = Army::new(&scene, &cached, units);
+            eprintln!(
+                "{map}: {units} units, point {:?}, formation radius {:.0}",
+                army.target,
+                army.slots
+                    .iter()
+                    .map(|s| f64::from(s.chebyshev(army.target)))
+                    .fold(0.0, f64::max)
+            );
+            for &order in &opts.orders {
+                for &threads in &opts.threads {
+                    for &mode in &opts.modes {
+                        let case = Case {
+                            map: map.clone(),
+                            units,
+                            order,
+                            threads,
+                            mode,
+                        };
+                        let outcome = run_child(&exe, &case, opts.frames)?;
+                        let row = references.row(&scene, &cached, case, outcome);
+                        eprintln!("  {}", row.summary());
+                        rows.push(row);
+                    }
+                }
+            }
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    println!("{}", report::table(&rows, opts.frames));
+    println!("full run: {wall:.0} s wall");
+    if let Some(path) = &opts.csv {
+        std::fs::write(path, report::csv(&rows)).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("wrote {path}");
+    }
+    if let Some(path) = &opts.chart {
+        let png = chart::render(&rows).ok_or("no rows to chart")?;
+        std::fs::write(path, png).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("wrote {path}");
+    }
+    if opts.check {
+        let bad: Vec<String> = rows
+            .iter()
+            .filter(|r| r.case.mode != Mode::Northstar)
+            .filter(|r| !r.outcome.done || r.mismatches > 0 || r.invalid > 0)
+            .map(|r| r.summary())
+            .collect();
+        if !bad.is_empty() {
+            eprintln!("check failed:\n  {}", bad.join("\n  "));
+            return Ok(ExitCode::FAILURE);
+        }
+        eprintln!("check passed: every path of ours valid and optimal");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the chart again from a CSV this program wrote.
+fn redraw(csv: &str, out: &str) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{csv}: {e}"))?;
+    let rows = report::rows_from_csv(&text)?;
+    let png = chart::render(&rows).ok_or("no rows to chart")?;
+    std::fs::write(out, png).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("wrote {out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `case` in a child process of this program and reads its outcome.
+fn run_child(exe: &std::path::Path, case: &Case, frames: u32) -> Result<Outcome, String> {
+    let output = Command::new(exe)
+        .args(["--child", "--map", &case.map])
+        .args(["--units", &case.units.to_string()])
+        .args(["--order", case.order.name()])
+        .args(["--threads", &case.threads.to_string()])
+        .args(["--mode", case.mode.name()])
+        .args(["--frames", &frames.to_string()])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if !output.status.success() {
+        return Err(format!("{case:?} failed: {}", output.status));
+    }
+    Outcome::parse(&String::from_utf8_lossy(&output.stdout))
+}

@@ -1,0 +1,123 @@
+//! One case on our plugin: `MinimalPlugins` + `TilepathPlugin`, the `NavGrid` inserted
+//! directly, one order to every unit, frames until every unit has an answer.
+
+use std::time::Instant;
+
+use bevy::prelude::*;
+use bevy_tilepath::prelude::{
+    MovementProfiles, NavGrid, PathRequest, PathResult, ProfileId, TilepathPlugin,
+    TilepathSettings, TilepathStats,
+};
+
+use crate::measure::{
+    Outcome, check_path, frame_stats, load_average, ms, peak_rss_kb, process_cpu,
+};
+use crate::scene::{Army, Scene};
+use crate::{Case, Mode, task_pool};
+
+/// Runs `case` (per-unit search or shared fields) and measures it.
+pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(task_pool(case.threads)),
+        TilepathPlugin::default(),
+    ));
+    let defaults = TilepathSettings::default();
+    app.insert_resource(TilepathSettings {
+        max_threads: case.threads,
+        max_fields: match case.mode {
+            Mode::PerUnit => 0,
+            _ => defaults.max_fields,
+        },
+        ..defaults
+    });
+    if let (Some(name), Some(movement)) = (scene.profile_name, &scene.movement) {
+        app.insert_resource(MovementProfiles::default().with(name, movement.clone()));
+    }
+    let units: Vec<Entity> = army
+        .starts
+        .iter()
+        .map(|c| {
+            app.world_mut()
+                .spawn(Transform::from_xyz(c.x as f32, c.y as f32, 0.0))
+                .id()
+        })
+        .collect();
+
+    // The map: cached scenario, profiles registered, the units' layer built.
+    let setup = Instant::now();
+    app.insert_resource(NavGrid::new(scene.map(), Vec2::ZERO, Vec2::ONE));
+    app.update();
+    let profile = match scene.profile_name {
+        Some(name) => app
+            .world()
+            .resource::<MovementProfiles>()
+            .id(name)
+            .expect("the profile was added"),
+        None => ProfileId::DEFAULT,
+    };
+    let grid = app.world().resource::<NavGrid>();
+    assert!(grid.scenario().layer_for(profile, 1).is_some());
+    let setup_ms = ms(setup.elapsed());
+
+    // The order.
+    let load = load_average();
+    let cpu = process_cpu();
+    let started = Instant::now();
+    for (i, &unit) in units.iter().enumerate() {
+        let goal = case.order.goal(army, i);
+        let mut request = PathRequest::new(goal);
+        if let Some(name) = scene.profile_name {
+            request = request.profile(name);
+        }
+        app.world_mut().entity_mut(unit).insert(request);
+    }
+    let mut times = Vec::new();
+    let mut out = Outcome {
+        setup_ms,
+        load,
+        ..Outcome::default()
+    };
+    let n = units.len() as u64;
+    while out.frames < frame_cap {
+        app.update();
+        out.frames += 1;
+        let stats = app.world().resource::<TilepathStats>();
+        times.push(stats.solve_time);
+        out.solve_ms += ms(stats.solve_time);
+        out.field_answers += stats.field_answers as u64;
+        out.search_bytes = out
+            .search_bytes
+            .max((stats.pathfinder_bytes + stats.field_bytes) as u64);
+        if stats.total_solved + stats.total_failed >= n && stats.pending == 0 {
+            out.done = true;
+            break;
+        }
+    }
+    out.wall_ms = ms(started.elapsed());
+    out.cpu_ms = ms(process_cpu().saturating_sub(cpu));
+    (out.frame_max_ms, out.frame_p99_ms, out.over_budget) = frame_stats(&times);
+    out.rss_kb = peak_rss_kb();
+
+    let map = app.world().resource::<NavGrid>().scenario();
+    let mut answered = 0;
+    for &unit in &units {
+        match app.world().get::<PathResult>(unit) {
+            Some(PathResult::Found(path)) => {
+                answered += 1;
+                let (mut checked, _) =
+                    check_path(map, profile, &path.cells, path.start, path.reached);
+                checked.valid &= (checked.cost - f64::from(path.cost)).abs() < 1e-3;
+                checked.cost = f64::from(path.cost);
+                out.paths.push(checked);
+            }
+            Some(PathResult::Failed(_)) => {
+                answered += 1;
+                out.failed += 1;
+            }
+            _ => {}
+        }
+    }
+    out.done &= answered == units.len();
+    out
+}
