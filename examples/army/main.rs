@@ -13,8 +13,9 @@
 //! them the full matrix runs: maps AR0011SR and maze512-4-0 (MovingAI, from
 //! `$MOVINGAI_DIR` or `../shared/movingai`) and a generated countryside map with terrain
 //! weights, 1,000 and 5,000 units, a move order (every unit `PathRequest::new(point)`;
-//! the plugin claims distinct cells around the point) and a formation order (each unit
-//! its own cell in rings around the point), 1 and 2 solver threads, and three modes:
+//! the plugin claims distinct cells around the point), a formation order (each unit
+//! its own cell in rings around the point) and a gather order (every unit to exactly
+//! the point, `claim_goal(false)`), 1 and 2 solver threads, and three modes:
 //! per-unit search (`max_fields = 0`), shared fields (the default settings) and
 //! bevy_northstar. Headless (`MinimalPlugins`), default frame budget (2 ms).
 //!
@@ -87,24 +88,33 @@ pub enum Order {
     Move,
     /// Each unit to its own cell of a formation around the point.
     Formation,
+    /// Every unit to exactly the point (`claim_goal(false)`: one shared goal cell, what a
+    /// gathering or attack order on one target asks).
+    Gather,
 }
 
 impl Order {
-    const ALL: [Order; 2] = [Order::Move, Order::Formation];
+    const ALL: [Order; 3] = [Order::Move, Order::Formation, Order::Gather];
 
     pub fn name(self) -> &'static str {
         match self {
             Order::Move => "move",
             Order::Formation => "formation",
+            Order::Gather => "gather",
         }
     }
 
     /// The goal cell given to unit `i`.
     pub fn goal(self, army: &Army, i: usize) -> Cell {
         match self {
-            Order::Move => army.target,
+            Order::Move | Order::Gather => army.target,
             Order::Formation => army.slots[i],
         }
+    }
+
+    /// Whether the plugin claims distinct cells around the goal.
+    pub fn claims(self) -> bool {
+        self != Order::Gather
     }
 }
 

@@ -66,7 +66,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let started = Instant::now();
     for (i, &unit) in units.iter().enumerate() {
         let goal = case.order.goal(army, i);
-        let mut request = PathRequest::new(goal);
+        let mut request = PathRequest::new(goal).claim_goal(case.order.claims());
         if let Some(name) = scene.profile_name {
             request = request.profile(name);
         }
