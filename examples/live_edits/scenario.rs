@@ -1,0 +1,438 @@
+//! The live-edits scenario: an army of steering units on a generated map whose tiles flip
+//! every frame, and what it measures (pending requests, waits, re-plans, solves, frozen
+//! units, arrivals, solve times). `main.rs` runs it from the command line; the plugin
+//! tests run a small version of it (`tests/plugin/live.rs`).
+//!
+//! # What is measured
+//!
+//! - **Pending**: [`TilepathStats::pending`] after each frame (requests still queued).
+//! - **Wait** of an answered request: the plugin frame of its answer minus the frame it
+//!   was last queued in ([`PathTicket::queued_frame`]): 0 when answered the frame it was
+//!   queued. A re-plan triggered while the request already waits keeps its place (and
+//!   its queued frame).
+//! - **Frozen unit-frame**: after a frame, a unit that has a goal (a [`PathRequest`]),
+//!   has not arrived (no [`Arrived`]), did not move in that frame (its translation is
+//!   bit-identical to the one before the frame) and has no path to follow: its
+//!   [`PathResult`] is `Pending` or `Failed`, or it is `Found` but the unit carries
+//!   [`Replanning`] (it waits for a re-plan, typically in front of a wall that cut its
+//!   path). A unit held back by the crowd while it has a current path is not frozen.
+//! - **Arrival**: a unit with [`Arrived`] whose answer is for its current request; it is
+//!   then sent to a new random free cell (so arrivals keep counting).
+//! - **Solve time**: [`TilepathStats::solve_time`] of every measured frame (frames
+//!   without work included).
+
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use bevy::app::PluginGroupBuilder;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::prelude::{
+    Arrived, CachedScenario, Cell, NavGrid, PathError, PathFailure, PathRequest, PathResult,
+    PathSolved, PathTicket, Replanning, Scenario, Steering, TilepathPlugin, TilepathSettings,
+    TilepathStats, TilepathSystems,
+};
+use bevy_tilepath::scenario::generate::{self, SplitMix64};
+
+/// World units per cell.
+pub const TILE: f32 = 16.0;
+/// Simulated time per frame.
+pub const FRAME: Duration = Duration::from_millis(16);
+
+/// What the scenario runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Steering units.
+    pub units: usize,
+    /// Side of the square map, in cells.
+    pub size: u32,
+    /// Measured frames (after the warm-up that answers the first orders).
+    pub frames: u32,
+    /// Tiles flipped per frame: half of them (rounded down) free cells that become walls,
+    /// the rest walls that open.
+    pub edits: usize,
+    /// Wall-clock solve budget per frame.
+    pub budget: Duration,
+    /// Count the budget in expansions instead ([`TilepathSettings::expansion_budget`]):
+    /// the run is then deterministic.
+    pub expansions: Option<u32>,
+    /// Seed of the map, the units, their goals and the edits.
+    pub seed: u64,
+    /// Unit speed in cells per second.
+    pub speed: f32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            units: 5_000,
+            size: 256,
+            frames: 600,
+            edits: 20,
+            budget: Duration::from_millis(2),
+            expansions: None,
+            seed: 11,
+            speed: 6.0,
+        }
+    }
+}
+
+/// Counters of the measured frames.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Metrics {
+    /// Measured frames so far.
+    pub frames: u32,
+    /// Pending requests after the last frame, and the most after any measured frame.
+    pub pending: usize,
+    pub max_pending: usize,
+    /// The longest wait of an answered request, in frames (see the module docs).
+    pub max_wait: u64,
+    /// Answers by wait: `waits[w]` answers waited `w` frames (the last bucket: longer).
+    pub waits: Vec<u64>,
+    /// Re-plans, answers (paths and failures), `PathSolved` messages.
+    pub replans: u64,
+    pub solves: u64,
+    pub solved_messages: u64,
+    /// Frozen unit-frames (see the module docs).
+    pub frozen: u64,
+    /// Unit-frames in which a unit with a current path did not move (crowds, stalls): for
+    /// information, not frozen.
+    pub idle: u64,
+    /// Units that reached the end of their path and got a new goal.
+    pub arrivals: u64,
+    /// Tiles flipped: free cells that became walls (and how many had a unit on them), walls
+    /// that opened.
+    pub walls_built: u64,
+    pub walls_on_units: u64,
+    pub walls_opened: u64,
+    /// Solve time of every measured frame.
+    pub solve_times: Vec<Duration>,
+    /// Re-plans and answers of every measured frame.
+    pub replans_per_frame: Vec<usize>,
+    pub solves_per_frame: Vec<usize>,
+}
+
+impl Metrics {
+    /// Quantile `q` (0..=1) of the solve times of frames `from..`.
+    pub fn solve_quantile(&self, from: usize, q: f64) -> Duration {
+        let mut times: Vec<Duration> = self.solve_times[from.min(self.solve_times.len())..].to_vec();
+        if times.is_empty() {
+            return Duration::ZERO;
+        }
+        times.sort_unstable();
+        let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
+        times[rank - 1]
+    }
+
+    /// Mean of `values[from..]`.
+    pub fn mean(values: &[usize], from: usize) -> f64 {
+        let part = &values[from.min(values.len())..];
+        if part.is_empty() {
+            0.0
+        } else {
+            part.iter().sum::<usize>() as f64 / part.len() as f64
+        }
+    }
+
+    /// Answers that waited more than `frames` frames.
+    pub fn waited_more_than(&self, frames: usize) -> u64 {
+        self.waits.iter().skip(frames + 1).sum()
+    }
+}
+
+/// What the scenario keeps between frames.
+#[derive(Resource)]
+struct Live {
+    /// Edits and new goals run only once the warm-up is over.
+    on: bool,
+    /// Plugin frames so far (counted like the plugin's queue: once per run of `Update`).
+    frame: u64,
+    rng: SplitMix64,
+    size: GridSize,
+    edits: usize,
+}
+
+/// A unit's position before the frame.
+#[derive(Component, Clone, Copy)]
+struct Before(Vec3);
+
+/// The scenario's app: `plugins` (`MinimalPlugins` with the task pool you want), the
+/// plugin in `Update`, the map, the units and their first goals. Run [`warm_up`] next.
+pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
+    let mut app = App::new();
+    app.add_plugins((plugins, TilepathPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    let size = GridSize::new(config.size, config.size);
+    let bits = generate::rts_level(size, config.seed);
+    let map = CachedScenario::from_bits(bits).expect("a supported map size");
+    let mut rng = SplitMix64::new(config.seed ^ 0x5EED);
+    let free: Vec<Cell> = (0..size.area())
+        .map(|i| size.cell(i))
+        .filter(|&c| !map.is_obstacle(c))
+        .collect();
+    let grid = NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE));
+    let mut taken = HashSet::new();
+    for _ in 0..config.units.min(free.len()) {
+        let start = loop {
+            let c = free[rng.below(free.len() as u32) as usize];
+            if taken.insert(c) {
+                break c;
+            }
+        };
+        let goal = free[rng.below(free.len() as u32) as usize];
+        app.world_mut().spawn((
+            Transform::from_translation(grid.agent_center(start, 1).extend(1.0)),
+            PathRequest::new(goal),
+            Steering::with_speed(config.speed * TILE),
+            Before(Vec3::ZERO),
+        ));
+    }
+    app.insert_resource(grid);
+    app.insert_resource(Live {
+        on: false,
+        frame: 0,
+        rng,
+        size,
+        edits: config.edits,
+    });
+    app.insert_resource(Metrics {
+        waits: vec![0; 64],
+        ..default()
+    });
+    app.add_systems(
+        Update,
+        (
+            (count_frame, remember_positions, edit_map)
+                .chain()
+                .before(TilepathSystems::SyncMap),
+            read_answers.after(TilepathSystems::Solve),
+            (count_units, new_goals)
+                .chain()
+                .after(TilepathSystems::Steer),
+        ),
+    );
+    app
+}
+
+/// Answers the first orders with no budget (the measured frames start with every unit
+/// walking), then sets the configured budget. Returns the warm-up frames.
+pub fn warm_up(app: &mut App, config: &Config) -> u32 {
+    app.insert_resource(TilepathSettings {
+        frame_budget: Duration::from_secs(3_600),
+        max_requests_per_frame: usize::MAX,
+        ..default()
+    });
+    let mut frames = 0;
+    loop {
+        app.update();
+        frames += 1;
+        let stats = app.world().resource::<TilepathStats>();
+        if stats.pending == 0 || frames >= 100 {
+            break;
+        }
+    }
+    let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+    *settings = TilepathSettings {
+        frame_budget: config.budget,
+        expansion_budget: config.expansions,
+        ..default()
+    };
+    app.world_mut().resource_mut::<Live>().on = true;
+    frames
+}
+
+/// Runs one measured frame.
+pub fn step(app: &mut App) {
+    app.update();
+}
+
+fn count_frame(mut live: ResMut<Live>) {
+    live.frame += 1;
+}
+
+fn remember_positions(mut units: Query<(&Transform, &mut Before)>) {
+    for (transform, mut before) in &mut units {
+        before.0 = transform.translation;
+    }
+}
+
+/// Flips `edits` random tiles in one edit: half of them free cells that become walls
+/// (with or without a unit on them), the rest walls that open.
+fn edit_map(mut live: ResMut<Live>, grid: Option<ResMut<NavGrid>>, mut metrics: ResMut<Metrics>) {
+    let Some(mut grid) = grid else {
+        return;
+    };
+    if !live.on {
+        return;
+    }
+    let live = &mut *live;
+    let size = live.size;
+    let walls = live.edits / 2;
+    let openings = live.edits - walls;
+    let mut chosen: Vec<(Cell, bool)> = Vec::with_capacity(live.edits);
+    let mut pick = |want_obstacle: bool, n: usize, chosen: &mut Vec<(Cell, bool)>| {
+        let mut found = 0;
+        for _ in 0..n * 200 {
+            if found == n {
+                break;
+            }
+            let c = Cell::new(
+                live.rng.below(size.width) as i32,
+                live.rng.below(size.height) as i32,
+            );
+            if grid.scenario().is_obstacle(c) == want_obstacle
+                && chosen.iter().all(|&(d, _)| d != c)
+            {
+                chosen.push((c, !want_obstacle));
+                found += 1;
+            }
+        }
+    };
+    pick(false, walls, &mut chosen);
+    pick(true, openings, &mut chosen);
+    for &(_, blocked) in &chosen {
+        if blocked {
+            metrics.walls_built += 1;
+        } else {
+            metrics.walls_opened += 1;
+        }
+    }
+    grid.apply_edits(chosen);
+}
+
+/// Counts the frame's `PathSolved` messages and the waits of the answers.
+fn read_answers(
+    live: Res<Live>,
+    mut solved: MessageReader<PathSolved>,
+    tickets: Query<&PathTicket>,
+    stats: Res<TilepathStats>,
+    mut metrics: ResMut<Metrics>,
+) {
+    if !live.on {
+        solved.clear();
+        return;
+    }
+    let metrics = &mut *metrics;
+    for message in solved.read() {
+        metrics.solved_messages += 1;
+        if let Ok(ticket) = tickets.get(message.entity) {
+            let wait = live.frame.saturating_sub(ticket.queued_frame());
+            metrics.max_wait = metrics.max_wait.max(wait);
+            let last = metrics.waits.len() - 1;
+            metrics.waits[(wait as usize).min(last)] += 1;
+        }
+    }
+    metrics.frames += 1;
+    metrics.pending = stats.pending;
+    metrics.max_pending = metrics.max_pending.max(stats.pending);
+    metrics.replans += stats.replanned as u64;
+    metrics.solves += (stats.solved + stats.failed) as u64;
+    metrics.solve_times.push(stats.solve_time);
+    metrics.replans_per_frame.push(stats.replanned);
+    metrics.solves_per_frame.push(stats.solved + stats.failed);
+}
+
+/// Counts frozen and idle units (see the module docs).
+fn count_units(
+    live: Res<Live>,
+    units: Query<(&Transform, &Before, &PathResult, Has<Arrived>, Has<Replanning>)>,
+    mut metrics: ResMut<Metrics>,
+) {
+    if !live.on {
+        return;
+    }
+    for (transform, before, result, arrived, replanning) in &units {
+        if arrived || transform.translation != before.0 {
+            continue;
+        }
+        match result {
+            PathResult::Found(_) if !replanning => metrics.idle += 1,
+            _ => metrics.frozen += 1,
+        }
+    }
+}
+
+/// Sends every unit that arrived (at the end of the path answering its current request)
+/// to a new random free cell.
+fn new_goals(
+    mut live: ResMut<Live>,
+    grid: Res<NavGrid>,
+    mut units: Query<(&mut PathRequest, &PathResult, &PathTicket), With<Arrived>>,
+    mut metrics: ResMut<Metrics>,
+) {
+    if !live.on {
+        return;
+    }
+    let size = live.size;
+    for (mut request, result, ticket) in &mut units {
+        if result.found().is_none() || ticket.request() != Some(&*request) {
+            continue;
+        }
+        let goal = loop {
+            let c = Cell::new(
+                live.rng.below(size.width) as i32,
+                live.rng.below(size.height) as i32,
+            );
+            if !grid.scenario().is_obstacle(c) {
+                break c;
+            }
+        };
+        request.goal = goal.into();
+        metrics.arrivals += 1;
+    }
+}
+
+/// Units whose request failed with `StartBlocked`, and units whose cell is blocked, now.
+pub fn blocked_units(app: &App) -> (usize, usize) {
+    let grid = app.world().resource::<NavGrid>();
+    let mut start_blocked = 0;
+    let mut in_walls = 0;
+    let mut query = app
+        .world()
+        .try_query::<(&Transform, &PathResult, &PathRequest)>()
+        .expect("registered components");
+    for (transform, result, request) in query.iter(app.world()) {
+        if matches!(
+            result,
+            PathResult::Failed(PathFailure::Search(PathError::StartBlocked { .. }))
+        ) {
+            start_blocked += 1;
+        }
+        let cell = grid.agent_cell(transform.translation.truncate(), request.diameter);
+        if cell.is_none_or(|c| grid.is_blocked(c, request.diameter)) {
+            in_walls += 1;
+        }
+    }
+    (start_blocked, in_walls)
+}
+
+/// The requests still queued now, and the oldest one's wait so far in frames.
+pub fn unanswered(app: &App) -> (usize, u64) {
+    let frame = app.world().resource::<Live>().frame;
+    let mut query = app
+        .world()
+        .try_query::<&PathTicket>()
+        .expect("registered components");
+    let mut count = 0;
+    let mut oldest = 0;
+    for ticket in query.iter(app.world()) {
+        if ticket.is_queued() {
+            count += 1;
+            oldest = oldest.max(frame.saturating_sub(ticket.queued_frame()));
+        }
+    }
+    (count, oldest)
+}
+
+/// The scenario's counters.
+pub fn metrics(app: &App) -> &Metrics {
+    app.world().resource::<Metrics>()
+}
+
+/// The plugin's counters.
+pub fn stats(app: &App) -> &TilepathStats {
+    app.world().resource::<TilepathStats>()
+}
