@@ -205,6 +205,13 @@ pub struct TilepathSettings {
     /// cost as the unit's own optimal search, in O(path length) and no search per unit.
     /// Later requests to a goal whose field is cached use it too. 8 by default.
     pub field_min_requests: usize,
+    /// Off by default (measured slower in the army benchmark: see the README). When on,
+    /// requests of a group order that end on their own cells near a shared goal (claimed
+    /// cells around a requested goal, formation slots within 16 cells of one another)
+    /// join one field and, on weighted layers, run A* guided by its distances (exact, see
+    /// `Pathfinder::find_guided`); off, only requests with exactly the same goal cell
+    /// share a field.
+    pub guided_fields: bool,
     /// At most this many shared fields are kept (least recently used dropped first); 0
     /// turns shared fields off. A field holds about 13 bytes per map cell (3.3 MiB on a
     /// 512 × 512 map) and is dropped when the map or the profiles change. 4 by default.
@@ -226,6 +233,7 @@ impl Default for TilepathSettings {
             default_algorithm: Algorithm::Auto,
             default_limits: Limits::UNLIMITED,
             field_min_requests: 8,
+            guided_fields: false,
             max_fields: 4,
             replan_on_change: true,
         }

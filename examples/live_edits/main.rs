@@ -32,10 +32,7 @@ fn parse() -> Result<(Config, usize, u32), String> {
     let mut every = 100;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        let mut value = || {
-            args.next()
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
         let number = |v: String| v.parse::<f64>().map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
             "--units" => config.units = number(value()?)? as usize,
@@ -123,11 +120,7 @@ fn main() {
     for frame in 1..=config.frames {
         scenario::step(&mut app);
         if frame % every == 0 || frame == config.frames {
-            checkpoint(
-                scenario::metrics(&app),
-                window,
-                scenario::unanswered(&app),
-            );
+            checkpoint(scenario::metrics(&app), window, scenario::unanswered(&app));
             window = frame as usize;
         }
     }
@@ -136,7 +129,11 @@ fn main() {
     let (start_blocked, in_walls) = scenario::blocked_units(&app);
     let (queued, oldest) = scenario::unanswered(&app);
     let frames = m.frames.max(1) as f64;
-    println!("--- after {} frames ({:.1} s) ---", m.frames, started.elapsed().as_secs_f64());
+    println!(
+        "--- after {} frames ({:.1} s) ---",
+        m.frames,
+        started.elapsed().as_secs_f64()
+    );
     println!(
         "pending requests: max {}, end {} (oldest still queued: {oldest} frames)",
         m.max_pending, queued
@@ -162,10 +159,7 @@ fn main() {
         "units StartBlocked at the end: {start_blocked}; standing in a wall: {in_walls}; arrivals: {}",
         m.arrivals
     );
-    println!(
-        "walls built: {}, opened: {}",
-        m.walls_built, m.walls_opened
-    );
+    println!("walls built: {}, opened: {}", m.walls_built, m.walls_opened);
     println!(
         "solve time per frame: p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; plugin totals since \
          the start: paths {} failures {} re-plans {}",

@@ -118,7 +118,8 @@ pub struct Metrics {
 impl Metrics {
     /// Quantile `q` (0..=1) of the solve times of frames `from..`.
     pub fn solve_quantile(&self, from: usize, q: f64) -> Duration {
-        let mut times: Vec<Duration> = self.solve_times[from.min(self.solve_times.len())..].to_vec();
+        let mut times: Vec<Duration> =
+            self.solve_times[from.min(self.solve_times.len())..].to_vec();
         if times.is_empty() {
             return Duration::ZERO;
         }
@@ -336,9 +337,16 @@ fn read_answers(
 }
 
 /// Counts frozen and idle units (see the module docs).
+#[allow(clippy::type_complexity)]
 fn count_units(
     live: Res<Live>,
-    units: Query<(&Transform, &Before, &PathResult, Has<Arrived>, Has<Replanning>)>,
+    units: Query<(
+        &Transform,
+        &Before,
+        &PathResult,
+        Has<Arrived>,
+        Has<Replanning>,
+    )>,
     mut metrics: ResMut<Metrics>,
 ) {
     if !live.on {

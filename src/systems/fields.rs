@@ -170,12 +170,20 @@ impl Fields {
             else {
                 continue;
             };
-            let Some(key) = FieldKey::of(query, field_goal(map, query, job.ends))
-                .filter(|key| reaches(map, query, key.goal))
+            let goal = if settings.guided_fields {
+                field_goal(map, query, job.ends)
+            } else {
+                query.goal
+            };
+            let Some(key) = FieldKey::of(query, goal).filter(|key| reaches(map, query, key.goal))
             else {
                 continue;
             };
-            let joined = self.join(key, query.goal);
+            let joined = if settings.guided_fields {
+                self.join(key, query.goal)
+            } else {
+                None
+            };
             let key = joined.unwrap_or(key);
             if key.goal != query.goal && !weighted(map, query) {
                 // Guided A* beats the unit's own search only where that search is an A*

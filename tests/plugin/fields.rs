@@ -420,6 +420,9 @@ fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() 
     assert!(formation.len() > 40);
     for members in [&claimed, &formation] {
         let mut with = field_app(true);
+        with.world_mut()
+            .resource_mut::<TilepathSettings>()
+            .guided_fields = true;
         let mut without = field_app(false);
         let units = spawn(&mut with, members);
         let same = spawn(&mut without, members);
