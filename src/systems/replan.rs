@@ -83,11 +83,13 @@ pub(crate) struct ReplanState {
     terrain: HashSet<Cell>,
     /// Cells that became passable or cheaper, per layer.
     opened: Opened,
-    /// Per map cell: `stamp` when the cell lies within `near_reach` cells (Chebyshev) of
+    /// One bit per map cell (row-major), set when the cell lies within `near_reach` cells
+    /// (Chebyshev) of
     /// an obstacle the log added (a step onto a cell farther from every new wall cannot
     /// have been cut, for an agent up to `2 * (near_reach - 1) + 1` cells wide).
-    near: Vec<u32>,
-    stamp: u32,
+    near: Vec<u64>,
+    /// The words of `near` with bits set, cleared at the next run.
+    near_set: Vec<usize>,
     near_reach: u32,
     /// True when the log added obstacles.
     walled: bool,
@@ -327,15 +329,15 @@ impl ReplanState {
         };
         self.opened.collect(&self.log, grid);
         let size = grid.size();
-        if self.near.len() != size.area() {
-            self.near = vec![0; size.area()];
-            self.stamp = 0;
+        let words = size.area().div_ceil(64);
+        if self.near.len() != words {
+            self.near = vec![0; words];
+            self.near_set.clear();
         }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.near.fill(0);
-            self.stamp = 1;
+        for &w in &self.near_set {
+            self.near[w] = 0;
         }
+        self.near_set.clear();
         self.near_reach = self.widest.max(1) / 2 + 1;
         let r = i64::from(self.near_reach);
         for change in &self.log {
@@ -345,7 +347,9 @@ impl ReplanState {
                 }
                 self.walled = true;
                 for n in CellRect::from_cell(c).grow_clip(r, r, size).cells() {
-                    self.near[size.index(n)] = self.stamp;
+                    let i = size.index(n);
+                    self.near[i / 64] |= 1 << (i % 64);
+                    self.near_set.push(i / 64);
                 }
             }
         }
@@ -386,8 +390,14 @@ impl ReplanState {
         }
         let diameter = request.diameter;
         let at = unit_position(cx, entity, place).and_then(|p| grid.agent_cell(p, diameter));
-        let on = at.and_then(|c| path.cells.iter().position(|&x| x == c));
         let hint = progress.and_then(|p| next_cell(grid, path, p, diameter));
+        let on = at.and_then(|c| {
+            // Usually next to the waypoint the unit heads for.
+            let near = hint.map_or(0..0, |h| h..(h + 3).min(path.cells.len()));
+            near.clone()
+                .find(|&i| path.cells[i] == c)
+                .or_else(|| path.cells.iter().position(|&x| x == c))
+        });
         let ahead = match (on, hint) {
             (Some(i), Some(h)) => i.min(h),
             (Some(i), None) => i,
@@ -466,9 +476,12 @@ impl ReplanState {
             return true; // wider than the marks cover
         }
         let size = grid.size();
-        cells
-            .iter()
-            .any(|&c| size.contains(c) && self.near[size.index(c)] == self.stamp)
+        cells.iter().any(|&c| {
+            size.contains(c) && {
+                let i = size.index(c);
+                self.near[i / 64] >> (i % 64) & 1 == 1
+            }
+        })
     }
 }
 
