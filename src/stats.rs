@@ -42,9 +42,11 @@ pub struct TilepathStats {
     /// change of the profiles), stalled steering units and markers inserted by the user.
     pub replanned: usize,
     /// Found paths that a new wall cut ahead of their unit and that were repaired in
-    /// place in the last frame: a detour of exactly the old cost was spliced in (so the
-    /// path is still optimal, see the README), the result replaced and a
+    /// place in the last frame: a detour of exactly the cut stretch's cost was spliced in
+    /// (optimal, see the README's "Live map edits"), the result replaced and a
     /// [`crate::components::PathSolved`] sent at once, without going through the queue.
+    /// (A path repaired while its request waits in the improvement lane costs what the
+    /// old one had left; the queued improvement still follows.)
     pub repaired: usize,
     /// Cells expanded in the last frame: by the slices of searches that ran (finished or
     /// not) and by shared fields growing. Under
