@@ -998,6 +998,12 @@ pub struct PathTicket {
 }
 
 impl PathTicket {
+    /// The first [`PathTicket::order`] of the improvement lane: re-plans queued only
+    /// because a newly opened (or cheaper) cell may shorten a path that is still valid.
+    /// They wait behind every request that needs an answer (new, changed, retried or
+    /// cut), which keeps units that have no path to follow moving first.
+    pub const IMPROVEMENT: u64 = 1 << 63;
+
     /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
     /// request keeps its claimed slot; a new request has none until one is assigned.
     pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
@@ -1033,8 +1039,16 @@ impl PathTicket {
         self.queued = false;
     }
 
+    /// Records that the answer was repaired in place in `frame` (see
+    /// [`crate::stats::TilepathStats::repaired`]): as if queued and answered that frame.
+    pub(crate) fn repaired(&mut self, frame: u64) {
+        self.queued_frame = frame;
+        self.queued = false;
+    }
+
     /// The plugin frame (count of runs of the plugin's schedule) in which the request was
-    /// last queued.
+    /// last queued, or its path last repaired in place (a repair answers in the frame of
+    /// the edit).
     pub fn queued_frame(&self) -> u64 {
         self.queued_frame
     }
@@ -1042,6 +1056,12 @@ impl PathTicket {
     /// Position in the queue: requests are served in increasing order.
     pub fn order(&self) -> u64 {
         self.order
+    }
+
+    /// True when the request was last queued in the improvement lane (see
+    /// [`PathTicket::IMPROVEMENT`]).
+    pub fn is_improvement(&self) -> bool {
+        self.order >= Self::IMPROVEMENT
     }
 
     /// True while the request waits in the queue.

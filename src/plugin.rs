@@ -221,6 +221,13 @@ pub struct TilepathSettings {
     /// change may have fixed (blocked or unreachable goals, unknown profiles, no map
     /// yet).
     pub replan_on_change: bool,
+    /// Expansions the local repairs of one frame may spend, all together: a path that a
+    /// new wall cuts ahead of its unit is first repaired in place by a small search
+    /// around the cut (kept only when the detour costs exactly what the cut stretch did,
+    /// so the path stays optimal), in the re-planning step, outside the solve budget.
+    /// Once this is spent, cut paths go to the queue. 0 turns repairs off. 16,384 by
+    /// default.
+    pub repair_budget: u32,
 }
 
 impl Default for TilepathSettings {
@@ -236,6 +243,7 @@ impl Default for TilepathSettings {
             guided_fields: false,
             max_fields: 4,
             replan_on_change: true,
+            repair_budget: 16_384,
         }
     }
 }

@@ -41,6 +41,13 @@ pub struct TilepathStats {
     /// (off-map starts and goals only on a new map, resize or move; unknown profiles on a
     /// change of the profiles), stalled steering units and markers inserted by the user.
     pub replanned: usize,
+    /// Found paths that a new wall cut ahead of their unit and that were repaired in
+    /// place in the last frame: a detour of exactly the cut stretch's cost was spliced in
+    /// (optimal, see the README's "Live map edits"), the result replaced and a
+    /// [`crate::components::PathSolved`] sent at once, without going through the queue.
+    /// (A path repaired while its request waits in the improvement lane costs what the
+    /// old one had left; the queued improvement still follows.)
+    pub repaired: usize,
     /// Cells expanded in the last frame: by the slices of searches that ran (finished or
     /// not) and by shared fields growing. Under
     /// [`crate::plugin::TilepathSettings::expansion_budget`] this is what the budget
@@ -50,6 +57,10 @@ pub struct TilepathStats {
     pub total_expanded: u64,
     /// Wall-clock time of the last frame's solve step.
     pub solve_time: Duration,
+    /// Wall-clock time of the last frame's re-planning after map edits (finding the
+    /// paths and failures an edit concerns, and repairing paths in place). It is not
+    /// part of the solve step's budget: repairs are local searches capped in expansions.
+    pub replan_time: Duration,
     /// Per-frame solve times since the plugin started (frames in which the solve step had
     /// work), with their maximum and quantiles.
     pub solve_times: SolveTimeHistogram,
@@ -78,6 +89,8 @@ pub struct TilepathStats {
     pub total_failed: u64,
     /// Re-plans since the plugin started.
     pub total_replanned: u64,
+    /// Paths repaired in place since the plugin started.
+    pub total_repaired: u64,
     /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
     /// thread (at most [`crate::plugin::TilepathSettings::max_threads`] and the compute
     /// pool's thread count), the suspended searches, and as many spares.

@@ -4,7 +4,7 @@
 //! ```sh
 //! cargo run --release --example live_edits -- [--units 5000] [--size 256] [--frames 600]
 //!     [--edits 20] [--budget-ms 2] [--expansions N] [--threads 2] [--seed 11]
-//!     [--speed 6] [--every 100]
+//!     [--speed 6] [--every 100] [--max-requests 64]
 //! ```
 //!
 //! The map is `tilepath::scenario::generate::rts_level(size, seed)`; units start on
@@ -44,6 +44,8 @@ fn parse() -> Result<(Config, usize, u32), String> {
             "--threads" => threads = (number(value()?)? as usize).max(1),
             "--seed" => config.seed = number(value()?)? as u64,
             "--speed" => config.speed = number(value()?)? as f32,
+            "--max-requests" => config.max_requests = Some(number(value()?)? as usize),
+            "--default-max-requests" => config.max_requests = None,
             "--every" => every = (number(value()?)? as u32).max(1),
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
@@ -57,24 +59,30 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// One checkpoint line: the window is the frames since the last checkpoint.
-fn checkpoint(m: &Metrics, window: usize, unanswered: (usize, u64)) {
+fn checkpoint(m: &Metrics, window: usize, unanswered: scenario::Unanswered) {
     println!(
-        "frame {:>4}: pending {:>5} (max {:>5}, oldest {:>3} frames) | longest wait {:>3} | \
-         re-plans/frame {:>6.1} | solves/frame {:>6.1} | frozen {:>7} | arrivals {:>6} | \
-         PathSolved {:>7} | solve ms p50 {:.2} p99 {:.2} max {:.2}",
+        "frame {:>4}: pending {:>5} (max {:>5}; improvements {:>5}; oldest {:>3}/{:>3} frames) | \
+         longest wait {:>3} | re-plans/frame {:>6.1} | solves/frame {:>6.1} | repairs {:>6} | \
+         frozen {:>7} | arrivals {:>6} | PathSolved {:>7} | solve ms p50 {:.2} p99 {:.2} max {:.2} | \
+         re-plan ms p50 {:.2} max {:.2}",
         m.frames,
         m.pending,
         m.max_pending,
-        unanswered.1,
+        unanswered.improvements,
+        unanswered.oldest,
+        unanswered.oldest_improvement,
         m.max_wait,
         Metrics::mean(&m.replans_per_frame, window),
         Metrics::mean(&m.solves_per_frame, window),
+        m.repairs,
         m.frozen,
         m.arrivals,
         m.solved_messages,
         ms(m.solve_quantile(window, 0.5)),
         ms(m.solve_quantile(window, 0.99)),
         ms(m.solve_quantile(window, 1.0)),
+        ms(m.replan_quantile(window, 0.5)),
+        ms(m.replan_quantile(window, 1.0)),
     );
 }
 
@@ -88,7 +96,7 @@ fn main() {
             eprintln!(
                 "usage: live_edits [--units N] [--size N] [--frames N] [--edits N] \
                  [--budget-ms MS] [--expansions N] [--threads N] [--seed N] [--speed CELLS_PER_S] \
-                 [--every N]"
+                 [--every N] [--max-requests N]"
             );
             std::process::exit(2);
         }
@@ -106,13 +114,16 @@ fn main() {
     };
     println!(
         "live_edits: {} units on a {}x{} rts_level map (seed {}), {} tiles flipped per frame, \
-         budget {budget} per frame, {threads} solver threads, {} cells/s, 16 ms frames; \
-         warm-up {warm} frames ({:.1} s)",
+         budget {budget} per frame, {} requests per frame, {threads} solver threads, {} cells/s, \
+         16 ms frames; warm-up {warm} frames ({:.1} s)",
         config.units,
         config.size,
         config.size,
         config.seed,
         config.edits,
+        config
+            .max_requests
+            .map_or("default".to_string(), |n| n.to_string()),
         config.speed,
         started.elapsed().as_secs_f64(),
     );
@@ -127,7 +138,7 @@ fn main() {
     let m = scenario::metrics(&app);
     let stats = scenario::stats(&app);
     let (start_blocked, in_walls) = scenario::blocked_units(&app);
-    let (queued, oldest) = scenario::unanswered(&app);
+    let unanswered = scenario::unanswered(&app);
     let frames = m.frames.max(1) as f64;
     println!(
         "--- after {} frames ({:.1} s) ---",
@@ -135,8 +146,13 @@ fn main() {
         started.elapsed().as_secs_f64()
     );
     println!(
-        "pending requests: max {}, end {} (oldest still queued: {oldest} frames)",
-        m.max_pending, queued
+        "pending requests: max {}, end {} (oldest still queued: {} frames), of which \
+         improvements (re-plans of valid paths a cell opened near): {} (oldest {} frames)",
+        m.max_pending,
+        unanswered.count,
+        unanswered.oldest,
+        unanswered.improvements,
+        unanswered.oldest_improvement
     );
     println!(
         "longest wait of an answered request: {} frames; answers waiting more than 30 frames: {}",
@@ -144,11 +160,15 @@ fn main() {
         m.waited_more_than(30)
     );
     println!(
-        "re-plans: {} ({:.1} per frame); answers: {} ({:.1} per frame); PathSolved messages: {}",
+        "re-plans: {} ({:.1} per frame); repaired in place: {} ({:.1} per frame); solver answers: \
+         {} ({:.1} per frame, {:.0} cells expanded per answer); PathSolved messages: {}",
         m.replans,
         m.replans as f64 / frames,
+        m.repairs,
+        m.repairs as f64 / frames,
         m.solves,
         m.solves as f64 / frames,
+        m.expanded as f64 / m.solves.max(1) as f64,
         m.solved_messages
     );
     println!(
@@ -161,11 +181,15 @@ fn main() {
     );
     println!("walls built: {}, opened: {}", m.walls_built, m.walls_opened);
     println!(
-        "solve time per frame: p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; plugin totals since \
+        "solve time per frame: p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; re-planning time \
+         (outside the budget): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; plugin totals since \
          the start: paths {} failures {} re-plans {}",
         ms(m.solve_quantile(0, 0.5)),
         ms(m.solve_quantile(0, 0.99)),
         ms(m.solve_quantile(0, 1.0)),
+        ms(m.replan_quantile(0, 0.5)),
+        ms(m.replan_quantile(0, 0.99)),
+        ms(m.replan_quantile(0, 1.0)),
         stats.total_solved,
         stats.total_failed,
         stats.total_replanned

@@ -8,8 +8,10 @@
 //! - **Pending**: [`TilepathStats::pending`] after each frame (requests still queued).
 //! - **Wait** of an answered request: the plugin frame of its answer minus the frame it
 //!   was last queued in ([`PathTicket::queued_frame`]): 0 when answered the frame it was
-//!   queued. A re-plan triggered while the request already waits keeps its place (and
-//!   its queued frame).
+//!   queued, and for a path repaired in place (answered in the frame of the edit). A
+//!   re-plan triggered while the request already waits keeps its place (and its queued
+//!   frame). Re-plans that may only improve a valid path wait in a lane of their own
+//!   (`PathTicket::is_improvement`), counted apart.
 //! - **Frozen unit-frame**: after a frame, a unit that has a goal (a [`PathRequest`]),
 //!   has not arrived (no [`Arrived`]), did not move in that frame (its translation is
 //!   bit-identical to the one before the frame) and has no path to follow: its
@@ -63,6 +65,8 @@ pub struct Config {
     pub seed: u64,
     /// Unit speed in cells per second.
     pub speed: f32,
+    /// [`TilepathSettings::max_requests_per_frame`] (`None`: the plugin's default).
+    pub max_requests: Option<usize>,
 }
 
 impl Default for Config {
@@ -76,6 +80,9 @@ impl Default for Config {
             expansions: None,
             seed: 11,
             speed: 6.0,
+            // The plugin's default (4096) has the solve step prepare thousands of queued
+            // requests per frame, which takes the whole 2 ms before any search runs.
+            max_requests: Some(64),
         }
     }
 }
@@ -92,8 +99,11 @@ pub struct Metrics {
     pub max_wait: u64,
     /// Answers by wait: `waits[w]` answers waited `w` frames (the last bucket: longer).
     pub waits: Vec<u64>,
-    /// Re-plans, answers (paths and failures), `PathSolved` messages.
+    /// Re-plans, paths repaired in place, answers of the solver (paths and failures),
+    /// cells the solver expanded, `PathSolved` messages.
     pub replans: u64,
+    pub repairs: u64,
+    pub expanded: u64,
     pub solves: u64,
     pub solved_messages: u64,
     /// Frozen unit-frames (see the module docs).
@@ -110,6 +120,8 @@ pub struct Metrics {
     pub walls_opened: u64,
     /// Solve time of every measured frame.
     pub solve_times: Vec<Duration>,
+    /// Re-planning time (finding what edits concern, repairs) of every measured frame.
+    pub replan_times: Vec<Duration>,
     /// Re-plans and answers of every measured frame.
     pub replans_per_frame: Vec<usize>,
     pub solves_per_frame: Vec<usize>,
@@ -118,8 +130,16 @@ pub struct Metrics {
 impl Metrics {
     /// Quantile `q` (0..=1) of the solve times of frames `from..`.
     pub fn solve_quantile(&self, from: usize, q: f64) -> Duration {
-        let mut times: Vec<Duration> =
-            self.solve_times[from.min(self.solve_times.len())..].to_vec();
+        Self::quantile(&self.solve_times, from, q)
+    }
+
+    /// Quantile `q` (0..=1) of the re-planning times of frames `from..`.
+    pub fn replan_quantile(&self, from: usize, q: f64) -> Duration {
+        Self::quantile(&self.replan_times, from, q)
+    }
+
+    fn quantile(all: &[Duration], from: usize, q: f64) -> Duration {
+        let mut times: Vec<Duration> = all[from.min(all.len())..].to_vec();
         if times.is_empty() {
             return Duration::ZERO;
         }
@@ -241,6 +261,9 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
         expansion_budget: config.expansions,
         ..default()
     };
+    if let Some(n) = config.max_requests {
+        settings.max_requests_per_frame = n;
+    }
     app.world_mut().resource_mut::<Live>().on = true;
     frames
 }
@@ -262,7 +285,12 @@ fn remember_positions(mut units: Query<(&Transform, &mut Before)>) {
 
 /// Flips `edits` random tiles in one edit: half of them free cells that become walls
 /// (with or without a unit on them), the rest walls that open.
-fn edit_map(mut live: ResMut<Live>, grid: Option<ResMut<NavGrid>>, mut metrics: ResMut<Metrics>) {
+fn edit_map(
+    mut live: ResMut<Live>,
+    grid: Option<ResMut<NavGrid>>,
+    units: Query<&Transform, With<PathRequest>>,
+    mut metrics: ResMut<Metrics>,
+) {
     let Some(mut grid) = grid else {
         return;
     };
@@ -294,9 +322,14 @@ fn edit_map(mut live: ResMut<Live>, grid: Option<ResMut<NavGrid>>, mut metrics: 
     };
     pick(false, walls, &mut chosen);
     pick(true, openings, &mut chosen);
-    for &(_, blocked) in &chosen {
+    let occupied: HashSet<Cell> = units
+        .iter()
+        .filter_map(|t| grid.agent_cell(t.translation.truncate(), 1))
+        .collect();
+    for &(cell, blocked) in &chosen {
         if blocked {
             metrics.walls_built += 1;
+            metrics.walls_on_units += u64::from(occupied.contains(&cell));
         } else {
             metrics.walls_opened += 1;
         }
@@ -319,7 +352,9 @@ fn read_answers(
     let metrics = &mut *metrics;
     for message in solved.read() {
         metrics.solved_messages += 1;
-        if let Ok(ticket) = tickets.get(message.entity) {
+        // (A path repaired while its request waits in the improvement lane is not the
+        // request's answer yet: its ticket stays queued.)
+        if let Some(ticket) = tickets.get(message.entity).ok().filter(|t| !t.is_queued()) {
             let wait = live.frame.saturating_sub(ticket.queued_frame());
             metrics.max_wait = metrics.max_wait.max(wait);
             let last = metrics.waits.len() - 1;
@@ -330,25 +365,26 @@ fn read_answers(
     metrics.pending = stats.pending;
     metrics.max_pending = metrics.max_pending.max(stats.pending);
     metrics.replans += stats.replanned as u64;
+    metrics.repairs += stats.repaired as u64;
+    metrics.expanded += stats.expanded;
     metrics.solves += (stats.solved + stats.failed) as u64;
     metrics.solve_times.push(stats.solve_time);
+    metrics.replan_times.push(stats.replan_time);
     metrics.replans_per_frame.push(stats.replanned);
     metrics.solves_per_frame.push(stats.solved + stats.failed);
 }
 
+/// What [`count_units`] reads of a unit.
+type UnitState = (
+    &'static Transform,
+    &'static Before,
+    &'static PathResult,
+    Has<Arrived>,
+    Has<Replanning>,
+);
+
 /// Counts frozen and idle units (see the module docs).
-#[allow(clippy::type_complexity)]
-fn count_units(
-    live: Res<Live>,
-    units: Query<(
-        &Transform,
-        &Before,
-        &PathResult,
-        Has<Arrived>,
-        Has<Replanning>,
-    )>,
-    mut metrics: ResMut<Metrics>,
-) {
+fn count_units(live: Res<Live>, units: Query<UnitState>, mut metrics: ResMut<Metrics>) {
     if !live.on {
         return;
     }
@@ -417,22 +453,45 @@ pub fn blocked_units(app: &App) -> (usize, usize) {
     (start_blocked, in_walls)
 }
 
-/// The requests still queued now, and the oldest one's wait so far in frames.
-pub fn unanswered(app: &App) -> (usize, u64) {
+/// Requests still queued now.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unanswered {
+    /// Requests queued, and the longest any of them has waited so far, in frames.
+    pub count: usize,
+    pub oldest: u64,
+    /// Of those, re-plans that may only improve a valid path (see
+    /// `PathTicket::IMPROVEMENT`; they wait behind the others), and their longest wait.
+    pub improvements: usize,
+    pub oldest_improvement: u64,
+}
+
+/// The requests still queued now (see [`Unanswered`]).
+pub fn unanswered(app: &App) -> Unanswered {
     let frame = app.world().resource::<Live>().frame;
     let mut query = app
         .world()
         .try_query::<&PathTicket>()
         .expect("registered components");
-    let mut count = 0;
-    let mut oldest = 0;
+    let mut out = Unanswered::default();
     for ticket in query.iter(app.world()) {
         if ticket.is_queued() {
-            count += 1;
-            oldest = oldest.max(frame.saturating_sub(ticket.queued_frame()));
+            let wait = frame.saturating_sub(ticket.queued_frame());
+            if is_improvement(ticket) {
+                out.improvements += 1;
+                out.oldest_improvement = out.oldest_improvement.max(wait);
+            } else {
+                out.count += 1;
+                out.oldest = out.oldest.max(wait);
+            }
         }
     }
-    (count, oldest)
+    out.count += out.improvements;
+    out
+}
+
+/// True for a re-plan queued in the improvement lane.
+fn is_improvement(ticket: &PathTicket) -> bool {
+    ticket.is_improvement()
 }
 
 /// The scenario's counters.

@@ -1,21 +1,25 @@
 //! Queueing new or changed requests, and re-planning paths that a map edit invalidated.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
+use super::openings::{Opened, Walker};
 use super::prepare::world_position;
+use super::repair::{self, Repairer};
 use crate::components::{
-    FoundPath, NavGrid, NavGridChanged, PathFailure, PathRequest, PathResult, PathTicket,
-    Replanning,
+    FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult, PathSolved,
+    PathTicket, Replanning,
 };
-use crate::grid::{Cell, Connectivity, Cost, GridSize, cost_to_f64};
+use crate::grid::Cell;
 use crate::plugin::TilepathSettings;
-use crate::scenario::{CellRect, ProfileId, Scenario};
+use crate::profiles::MovementProfiles;
+use crate::scenario::{CellRect, Scenario};
 use crate::search::PathError;
 use crate::stats::TilepathStats;
+use crate::steering::SteeringProgress;
 
 /// Queues every request inserted or changed since the last run whose value differs from
 /// the one already queued or answered (its result becomes `Pending`), and every request
@@ -42,6 +46,7 @@ pub(crate) fn queue_changed_requests(
     queue.frame += 1;
     let stats = &mut *stats;
     (stats.solved, stats.failed, stats.replanned, stats.expanded) = (0, 0, 0, 0);
+    stats.repaired = 0;
     stats.solve_time = Default::default();
     order.clear();
     order.extend(changed.iter().map(|(entity, ..)| entity));
@@ -59,7 +64,10 @@ pub(crate) fn queue_changed_requests(
             if replanning.is_some() {
                 commands.entity(entity).remove::<Replanning>();
             }
-        } else if replanning.is_some_and(|r| r.is_added()) && !ticket.is_queued() {
+        } else if replanning.is_some_and(|r| r.is_added())
+            && (!ticket.is_queued() || ticket.is_improvement())
+        {
+            // (An improvement waiting in the queue becomes urgent.)
             queue.enqueue(entity, request.clone(), &mut ticket);
             stats.replanned += 1;
         }
@@ -72,265 +80,123 @@ pub(crate) struct ReplanState {
     had_grid: bool,
     last_generation: u64,
     log: Vec<NavGridChanged>,
-    flipped: HashSet<Cell>,
     terrain: HashSet<Cell>,
-    requeue: Vec<(u64, Entity)>,
-    /// Cells that became passable or may have become cheaper (obstacles removed, terrain
-    /// changed), with the generation of their change.
-    openings: Vec<(u64, Cell)>,
-    /// Per change with openings: its generation, the bounding box of its openings and
-    /// their range in `openings`.
-    opened_areas: Vec<(u64, CellRect, std::ops::Range<usize>)>,
-    /// Nearest reachable cell to a partial path's requested goal on the current map, by
-    /// (profile, diameter, component, requested goal).
-    nearest: HashMap<(ProfileId, u32, u32, Cell), Option<Cell>>,
+    /// Cells that became passable or cheaper, per layer.
+    opened: Opened,
+    /// One bit per map cell (row-major), set when the cell lies within `near_reach` cells
+    /// (Chebyshev) of
+    /// an obstacle the log added (a step onto a cell farther from every new wall cannot
+    /// have been cut, for an agent up to `2 * (near_reach - 1) + 1` cells wide).
+    near: Vec<u64>,
+    /// The words of `near` with bits set, cleared at the next run.
+    near_set: Vec<usize>,
+    near_reach: u32,
+    /// True when the log added obstacles.
+    walled: bool,
+    /// The widest agent seen, so that `near` covers it next time.
+    widest: u32,
+    /// Requests to queue, in queue order, and whether they only may improve a path.
+    requeue: Vec<(u64, Entity, bool)>,
+    /// Expansions left for this frame's repairs.
+    repair_left: u32,
+    /// Repaired paths, and whether their request waits in the improvement lane.
+    repaired: Vec<(Entity, FoundPath, bool)>,
+    repairer: Repairer,
 }
 
-/// Octile distance (fixed point) from `cell` to the nearest cell of `rect`.
-fn to_rect(cell: Cell, rect: CellRect) -> Cost {
-    let clamp = |v: i32, lo: i32, hi: i32| v.clamp(lo, (hi - 1).max(lo));
-    let near = Cell::new(
-        clamp(cell.x, rect.min.x, rect.max.x),
-        clamp(cell.y, rect.min.y, rect.max.y),
-    );
-    Connectivity::Octile.heuristic(cell, near)
+/// What the logged changes mean for one answered request.
+enum Verdict {
+    Keep,
+    /// Plan again, ahead of improvements.
+    Requeue,
+    /// Plan again when nothing more urgent waits: a cell opened where a cheaper way
+    /// might pass, the path is still valid.
+    Improve,
+    /// A new wall cut the path and a detour of the same cost was spliced in. `improve`:
+    /// a cell opened where a cheaper way might pass, so the request also waits (or goes
+    /// on waiting) in the improvement lane.
+    Repaired {
+        path: FoundPath,
+        improve: bool,
+    },
 }
 
-/// The anchor cells of an agent of `diameter` whose footprint covers `cell`.
-fn anchors_over(cell: Cell, diameter: u32) -> CellRect {
-    let d = i64::from(diameter.max(1));
-    let (before, after) = ((d - 1) / 2, d / 2);
-    let c = |v: i32, by: i64| {
-        (i64::from(v) + by).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-    };
-    CellRect {
-        min: Cell::new(c(cell.x, -after), c(cell.y, -after)),
-        max: Cell::new(c(cell.x, before + 1), c(cell.y, before + 1)),
+/// The requests the re-planner reads, and whose answers it repairs.
+type Requests<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static PathRequest,
+        &'static mut PathResult,
+        &'static mut PathTicket,
+        Has<Replanning>,
+        Option<&'static SteeringProgress>,
+        Place,
+    ),
+>;
+
+/// Where a unit is: its `Transform`, and whether it has a parent (then its world
+/// position is composed with its ancestors').
+type Place = (Option<&'static Transform>, Has<ChildOf>);
+
+/// The world position of a unit (see [`world_position`]), read straight from its
+/// `Transform` when it has no parent.
+fn unit_position(
+    cx: &Context<'_, '_, '_>,
+    entity: Entity,
+    (transform, child): (Option<&Transform>, bool),
+) -> Option<Vec2> {
+    match transform {
+        Some(t) if !child => Some(t.translation.truncate()).filter(|p| p.is_finite()),
+        _ => world_position(cx.transforms, entity).ok(),
     }
 }
 
-/// What [`ReplanState::shortcut`] needs to know of a unit besides its path.
-struct Walker<'a> {
-    grid: &'a NavGrid,
-    /// The unit's anchor cell now, when it has a position on the map.
-    at: Option<Cell>,
-    diameter: u32,
+/// What the review of one request needs besides the request.
+struct Context<'a, 'w, 's> {
+    grid: Option<&'a NavGrid>,
+    transforms: &'a TransformHelper<'w, 's>,
+    settings: &'a TilepathSettings,
+    profiles: &'a MovementProfiles,
+    /// A new grid appeared or the grid went: everything is planned again.
+    everything: bool,
+    whole_map: bool,
+    profiles_changed: bool,
+    /// Obstacles or terrain changed.
+    edited: bool,
 }
 
-impl ReplanState {
-    /// True when a change of the log covers the whole map.
-    fn whole_map(&self) -> bool {
-        self.log.iter().any(|change| change.whole_map)
-    }
-
-    /// True when `path` (for an agent of `diameter`) may be invalid or no longer the
-    /// cheapest after the logged changes: a change covered the whole map or re-registered
-    /// the path's profile; an obstacle flipped within the agent's footprint of a path
-    /// cell or of a corner a diagonal step passes; or a terrain changed within the
-    /// footprint plus one cell of those (the path crosses it, so its cost changed, or
-    /// passes next to it, so a cheaper way or a newly blocked footprint may be there).
-    /// Bounding boxes are checked first.
-    fn invalidates(&self, path: &FoundPath, diameter: u32, size: GridSize) -> bool {
-        let (mut near_flip, mut near_terrain) = (false, false);
-        for change in &self.log {
-            if change.generation <= path.generation {
-                continue;
-            }
-            if change.whole_map || change.profiles.contains(&path.profile) {
-                return true;
-            }
-            if change.cells.is_empty() && change.terrain.is_empty() {
-                continue;
-            }
-            let rect = affected(change.area, diameter.saturating_add(2), size);
-            if !rect.is_empty() && path.cells.iter().any(|&c| rect.contains(c)) {
-                near_flip |= !change.cells.is_empty();
-                near_terrain |= !change.terrain.is_empty();
-            }
-        }
-        let reach = (diameter / 2) as i32;
-        (near_flip && touches(&path.cells, reach, |c| self.flipped.contains(&c)))
-            || (near_terrain && touches(&path.cells, reach + 1, |c| self.terrain.contains(&c)))
-    }
-}
-
-impl ReplanState {
-    /// Collects the cells of the log that became passable or whose terrain changed, and
-    /// their bounding box per change.
-    fn collect_openings(&mut self, grid: &NavGrid) {
-        self.openings.clear();
-        self.opened_areas.clear();
-        self.nearest.clear();
-        for change in &self.log {
-            let first = self.openings.len();
-            let opened = change
-                .cells
-                .iter()
-                .filter(|&&c| !grid.scenario().is_obstacle(c));
-            self.openings.extend(
-                opened
-                    .chain(&change.terrain)
-                    .map(|&c| (change.generation, c)),
-            );
-            if let Some(&(_, c)) = self.openings.get(first) {
-                let mut area = CellRect::from_cell(c);
-                for &(_, c) in &self.openings[first..] {
-                    area.include(c);
-                }
-                self.opened_areas
-                    .push((change.generation, area, first..self.openings.len()));
-            }
-        }
-    }
-
-    /// True when a cell opened since `path` was planned could make it shorter: for a
-    /// path to its goal, when the cheapest conceivable route through an opened cell
-    /// (octile distances from the unit to the cell and from the cell to the path's end,
-    /// times the profile's smallest weight) costs less than what is left of the path;
-    /// for a partial path, when a reachable cell nearer to the requested goal exists now.
-    /// Each change's bounding box is tried first (against the path's whole cost, then
-    /// its remaining cost), its cells only when the box passes.
-    fn shortcut(&mut self, path: &FoundPath, walker: &Walker) -> bool {
-        if !self
-            .opened_areas
-            .iter()
-            .any(|(generation, ..)| *generation > path.generation)
-        {
-            return false;
-        }
-        let scenario = walker.grid.scenario();
-        let (Some(layer), Some(weights)) = (
-            scenario.layer_for(path.profile, walker.diameter),
-            scenario.weights(path.profile),
-        ) else {
-            return false;
-        };
-        if path.partial {
-            let label = layer.components().label(path.reached);
-            if label == 0 {
-                return true;
-            }
-            let key = (path.profile, walker.diameter, label, path.requested);
-            let nearest = *self
-                .nearest
-                .entry(key)
-                .or_insert_with(|| layer.nearest_reachable(path.reached, path.requested));
-            let d = |c: Cell| Connectivity::Octile.heuristic(c, path.requested);
-            return nearest.is_some_and(|n| d(n) < d(path.reached));
-        }
-        let from = walker
-            .at
-            .filter(|at| path.cells.contains(at))
-            .unwrap_or(path.start);
-        let goal = path.reached;
-        let min_weight = Cost::from(weights.min().max(1));
-        let reach = i64::from(walker.diameter / 2);
-        let bound = |area: CellRect| {
-            let area = CellRect {
-                min: Cell::new(
-                    (i64::from(area.min.x) - reach) as i32,
-                    (i64::from(area.min.y) - reach) as i32,
-                ),
-                max: Cell::new(
-                    (i64::from(area.max.x) + reach) as i32,
-                    (i64::from(area.max.y) + reach) as i32,
-                ),
-            };
-            (to_rect(from, area) + to_rect(goal, area)) * min_weight
-        };
-        let total = f64::from(path.cost);
-        let mut remaining: Option<Cost> = None;
-        for (generation, area, cells) in &self.opened_areas {
-            if *generation <= path.generation || cost_to_f64(bound(*area)) >= total + 1e-3 {
-                continue;
-            }
-            let remaining = *remaining.get_or_insert_with(|| {
-                let at = path.cells.iter().position(|&c| c == from).unwrap_or(0);
-                weights.path_cost(&path.cells[at..]).unwrap_or(Cost::MAX)
-            });
-            if bound(*area) >= remaining {
-                continue;
-            }
-            let helps = self.openings[cells.clone()].iter().any(|&(_, c)| {
-                walker.grid.weight(c, path.profile).is_some()
-                    && bound(anchors_over(c, walker.diameter)) < remaining
-            });
-            if helps {
-                return true;
-            }
-        }
-        false
-    }
-}
-
-/// Cells whose freedom may have changed for an agent of `diameter` after the obstacles of
-/// `area` changed (the footprint reaches at most `diameter / 2` cells from its anchor).
-fn affected(area: CellRect, diameter: u32, size: GridSize) -> CellRect {
-    area.expand_clip((diameter / 2) as i32, size)
-}
-
-/// True when `flipped` holds a cell within Chebyshev distance `r` of a cell of `path`, or
-/// of one of the two cells a diagonal step of `path` passes between.
-fn touches(path: &[Cell], r: i32, flipped: impl Fn(Cell) -> bool) -> bool {
-    let near = |c: Cell| {
-        (c.y - r..=c.y + r).any(|y| (c.x - r..=c.x + r).any(|x| flipped(Cell::new(x, y))))
-    };
-    path.iter().any(|&c| near(c))
-        || path.windows(2).any(|w| {
-            w[0].x != w[1].x
-                && w[0].y != w[1].y
-                && (near(Cell::new(w[1].x, w[0].y)) || near(Cell::new(w[0].x, w[1].y)))
-        })
-}
-
-/// True when the logged changes may turn `failure` into a path: obstacle and terrain
-/// edits can unblock a start or goal or connect them; a change of the movement profiles
-/// can define a missing profile (or change what blocks); only a new map, resize or move
-/// can bring an off-map start or goal onto the map (or a missing map back).
-fn may_fix(failure: &PathFailure, whole_map: bool, profiles: bool) -> bool {
-    match failure {
-        PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
-            whole_map
-        }
-        PathFailure::UnknownProfile | PathFailure::Search(PathError::UnknownProfile { .. }) => {
-            whole_map || profiles
-        }
-        other => other.depends_on_map(),
-    }
-}
-
-/// Announces the grid's changes as [`NavGridChanged`] messages, sends found paths that
-/// cross a changed cell (for their agent's diameter) or that a newly opened (or cheaper)
-/// cell could shorten (see [`ReplanState::shortcut`]) back to the queue, and retries
-/// failures a map change may have fixed; both keep their [`PathResult`] and get
-/// [`Replanning`] until the new answer. Requests already queued are left in place (they
-/// will be solved on the current map). When the grid disappears, every answered request
-/// is queued again (and then fails with `NoMap`).
+/// Announces the grid's changes as [`NavGridChanged`] messages and brings the answers up
+/// to date with them: found paths that a new wall cuts ahead of their unit are repaired
+/// in place when a detour of equal cost exists (a new [`PathResult`] and a
+/// [`PathSolved`] at once, see [`super::repair`]), and sent back to the queue otherwise;
+/// found paths near changed terrain, planned with a changed profile, or that a newly
+/// opened (or cheaper) cell could shorten (see [`Opened::shortcut`]) go back to the
+/// queue; failures go back when the change can change their answer (see
+/// [`retry`]). Queued requests keep their [`PathResult`] and get [`Replanning`] until
+/// the new answer; requests already queued are left in place (they will be solved on the
+/// current map). When the grid disappears, every answered request is queued again (and
+/// then fails with `NoMap`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn replan_paths(
     mut commands: Commands,
     mut grid: Option<ResMut<NavGrid>>,
     settings: Res<TilepathSettings>,
+    profiles: Res<MovementProfiles>,
     mut queue: ResMut<PathQueue>,
-    mut requests: Query<(
-        Entity,
-        &PathRequest,
-        &PathResult,
-        &mut PathTicket,
-        Has<Replanning>,
-    )>,
+    mut requests: Requests,
     mut state: Local<ReplanState>,
     mut stats: ResMut<TilepathStats>,
     mut announce: MessageWriter<NavGridChanged>,
+    mut solved: MessageWriter<PathSolved>,
     transforms: TransformHelper,
 ) {
+    let started = std::time::Instant::now();
     let state = &mut *state;
     state.log.clear();
-    let (everything, size) = match grid.as_mut() {
-        None => {
-            let lost = std::mem::replace(&mut state.had_grid, false);
-            (lost, None)
-        }
+    let everything = match grid.as_mut() {
+        None => std::mem::replace(&mut state.had_grid, false),
         Some(grid) => {
             let fresh =
                 !state.had_grid || grid.is_added() || grid.generation() < state.last_generation;
@@ -350,87 +216,387 @@ pub(crate) fn replan_paths(
             } else {
                 grid.take_changes(&mut state.log);
             }
-            (fresh, Some(grid.size()))
+            fresh
         }
     };
     if settings.replan_on_change && (everything || !state.log.is_empty()) {
-        let walkers = grid.as_deref().map(|grid| (grid, &transforms));
-        requeue_invalidated(state, everything, size, walkers, &mut requests);
+        let context = Context {
+            grid: grid.as_deref(),
+            transforms: &transforms,
+            settings: &settings,
+            profiles: &profiles,
+            everything,
+            whole_map: everything || state.log.iter().any(|c| c.whole_map),
+            profiles_changed: state.log.iter().any(|c| !c.profiles.is_empty()),
+            edited: state
+                .log
+                .iter()
+                .any(|c| !c.cells.is_empty() || !c.terrain.is_empty()),
+        };
+        state.review(&context, &requests);
         stats.replanned += state.requeue.len();
-        for &(_, entity) in &state.requeue {
-            if let Ok((entity, request, result, mut ticket, replanning)) = requests.get_mut(entity)
+        for &(_, entity, improvement) in &state.requeue {
+            if let Ok((entity, request, result, mut ticket, replanning, _, _)) =
+                requests.get_mut(entity)
             {
+                if improvement {
+                    // The path stays valid: no `Replanning`, the unit has a path to follow.
+                    queue.enqueue_improvement(entity, request.clone(), &mut ticket);
+                    continue;
+                }
                 queue.enqueue(entity, request.clone(), &mut ticket);
                 if !replanning && !result.is_pending() {
                     commands.entity(entity).insert(Replanning);
                 }
             }
         }
+        for (entity, path, improve) in state.repaired.drain(..) {
+            if let Ok((_, _, mut result, mut ticket, _, _, _)) = requests.get_mut(entity) {
+                if !improve {
+                    ticket.repaired(queue.frame);
+                }
+                solved.write(PathSolved {
+                    entity,
+                    outcome: Ok(path.length),
+                });
+                *result = PathResult::Found(path);
+                stats.repaired += 1;
+            }
+        }
     }
     stats.total_replanned += stats.replanned as u64;
+    stats.total_repaired += stats.repaired as u64;
+    stats.replan_time = started.elapsed();
     announce.write_batch(state.log.drain(..));
 }
 
-/// Fills `state.requeue` with the answered requests that the logged changes (or the grid
-/// appearing or disappearing, `everything`) may have made stale, in queue order.
-fn requeue_invalidated(
-    state: &mut ReplanState,
-    everything: bool,
-    size: Option<GridSize>,
-    walkers: Option<(&NavGrid, &TransformHelper)>,
-    requests: &mut Query<(
-        Entity,
-        &PathRequest,
-        &PathResult,
-        &mut PathTicket,
-        Has<Replanning>,
-    )>,
-) {
-    let whole_map = everything || state.whole_map();
-    state.flipped.clear();
-    state
-        .flipped
-        .extend(state.log.iter().flat_map(|c| c.cells.iter().copied()));
-    state.terrain.clear();
-    state
-        .terrain
-        .extend(state.log.iter().flat_map(|c| c.terrain.iter().copied()));
-    let profiles_changed = state.log.iter().any(|c| !c.profiles.is_empty());
-    match walkers {
-        Some((grid, _)) if !everything => state.collect_openings(grid),
-        _ => {
-            state.openings.clear();
-            state.opened_areas.clear();
+impl ReplanState {
+    /// Sorts every answered request that is not queued into keep, re-plan (`requeue`, in
+    /// queue order) or repaired (`repaired`).
+    fn review(&mut self, cx: &Context<'_, '_, '_>, requests: &Requests) {
+        self.prepare(cx);
+        self.repair_left = cx.settings.repair_budget;
+        self.requeue.clear();
+        self.repaired.clear();
+        for (entity, request, result, ticket, _, progress, place) in requests.iter() {
+            let place = (place.0, place.1);
+            self.widest = self.widest.max(request.diameter);
+            // Queued requests wait for their answer, except improvements: a cut makes
+            // them urgent.
+            let improving = ticket.is_queued() && ticket.is_improvement();
+            if ticket.is_queued() && !improving {
+                continue;
+            }
+            let verdict = match result {
+                PathResult::Pending => Verdict::Keep,
+                PathResult::Failed(_) if improving => Verdict::Keep,
+                PathResult::Failed(failure) => {
+                    if retry(failure, entity, place, request, ticket, cx) {
+                        Verdict::Requeue
+                    } else {
+                        Verdict::Keep
+                    }
+                }
+                PathResult::Found(path) => {
+                    self.review_path(cx, entity, place, request, path, progress, improving)
+                }
+            };
+            match verdict {
+                Verdict::Keep => {}
+                Verdict::Requeue => self.requeue.push((ticket.order(), entity, false)),
+                Verdict::Improve => self.requeue.push((ticket.order(), entity, true)),
+                Verdict::Repaired { path, improve } => {
+                    if improve && !improving {
+                        self.requeue.push((ticket.order(), entity, true));
+                    }
+                    self.repaired.push((entity, path, improve));
+                }
+            }
+        }
+        self.requeue.sort_unstable();
+    }
+
+    /// Collects what the log changed: terrain cells, opened cells, and the cells near new
+    /// walls.
+    fn prepare(&mut self, cx: &Context<'_, '_, '_>) {
+        self.terrain.clear();
+        self.terrain
+            .extend(self.log.iter().flat_map(|c| c.terrain.iter().copied()));
+        self.walled = false;
+        let Some(grid) = cx.grid.filter(|_| !cx.everything) else {
+            self.opened.clear();
+            return;
+        };
+        self.opened.collect(&self.log, grid);
+        let size = grid.size();
+        let words = size.area().div_ceil(64);
+        if self.near.len() != words {
+            self.near = vec![0; words];
+            self.near_set.clear();
+        }
+        for &w in &self.near_set {
+            self.near[w] = 0;
+        }
+        self.near_set.clear();
+        self.near_reach = self.widest.max(1) / 2 + 1;
+        let r = i64::from(self.near_reach);
+        for change in &self.log {
+            for &c in &change.cells {
+                if !grid.scenario().is_obstacle(c) {
+                    continue;
+                }
+                self.walled = true;
+                for n in CellRect::from_cell(c).grow_clip(r, r, size).cells() {
+                    let i = size.index(n);
+                    self.near[i / 64] |= 1 << (i % 64);
+                    self.near_set.push(i / 64);
+                }
+            }
         }
     }
-    state.requeue.clear();
-    for (entity, request, result, ticket, _) in requests.iter() {
-        if ticket.is_queued() {
-            continue;
+
+    /// What the logged changes mean for the found `path` of `entity` (see
+    /// [`replan_paths`]).
+    #[allow(clippy::too_many_arguments)]
+    fn review_path(
+        &mut self,
+        cx: &Context<'_, '_, '_>,
+        entity: Entity,
+        place: (Option<&Transform>, bool),
+        request: &PathRequest,
+        path: &FoundPath,
+        progress: Option<&SteeringProgress>,
+        improving: bool,
+    ) -> Verdict {
+        let newer = |c: &&NavGridChanged| c.generation > path.generation;
+        let whole = self
+            .log
+            .iter()
+            .filter(newer)
+            .any(|c| c.whole_map || c.profiles.contains(&path.profile));
+        let Some(grid) = cx.grid else {
+            return Verdict::Requeue; // the grid went
+        };
+        if cx.everything || whole {
+            return Verdict::Requeue;
         }
-        let stale = match result {
-            PathResult::Pending => false,
-            PathResult::Failed(failure) => may_fix(failure, whole_map, profiles_changed),
-            PathResult::Found(path) => {
-                everything
-                    || size.is_some_and(|size| state.invalidates(path, request.diameter, size))
-                    || !state.opened_areas.is_empty()
-                        && walkers.is_some_and(|(grid, transforms)| {
-                            let at = world_position(transforms, entity)
-                                .ok()
-                                .and_then(|p| grid.agent_cell(p, request.diameter));
-                            let walker = Walker {
-                                grid,
-                                at,
-                                diameter: request.diameter,
-                            };
-                            state.shortcut(path, &walker)
-                        })
+        if !self
+            .log
+            .iter()
+            .filter(newer)
+            .any(|c| !c.cells.is_empty() || !c.terrain.is_empty())
+        {
+            return Verdict::Keep;
+        }
+        let diameter = request.diameter;
+        let at = unit_position(cx, entity, place).and_then(|p| grid.agent_cell(p, diameter));
+        let hint = progress.and_then(|p| next_cell(grid, path, p, diameter));
+        let on = at.and_then(|c| {
+            // Usually next to the waypoint the unit heads for.
+            let near = hint.map_or(0..0, |h| h..(h + 3).min(path.cells.len()));
+            near.clone()
+                .find(|&i| path.cells[i] == c)
+                .or_else(|| path.cells.iter().position(|&x| x == c))
+        });
+        let ahead = match (on, hint) {
+            (Some(i), Some(h)) => i.min(h),
+            (Some(i), None) => i,
+            (None, Some(h)) => h,
+            (None, None) => 0,
+        };
+        let reach = (diameter / 2) as i32;
+        let rest = &path.cells[ahead.min(path.cells.len())..];
+        if !self.terrain.is_empty() && touches(rest, reach + 1, |c| self.terrain.contains(&c)) {
+            return Verdict::Requeue;
+        }
+        // A unit walking out of a wall that opened: a new plan would start where it stands.
+        if path.start_moved()
+            && on.is_none()
+            && at.is_some_and(|c| {
+                self.opened.contains(c) && !grid.is_blocked_for(c, diameter, path.profile)
+            })
+        {
+            return Verdict::Requeue;
+        }
+        let walker = Walker {
+            grid,
+            on,
+            diameter,
+            connectivity: request.connectivity,
+        };
+        // Improvements already queued go on waiting for their answer.
+        let shortcut = improving || self.opened.shortcut(path, &walker);
+        let improve = if shortcut && !improving {
+            Verdict::Improve
+        } else {
+            Verdict::Keep
+        };
+        if !self.walled || !self.near_cut(grid, rest, diameter) {
+            return improve;
+        }
+        let Some(layer) = grid.scenario().layer_for(path.profile, diameter) else {
+            return Verdict::Requeue;
+        };
+        if repair::cut(layer, &path.cells, ahead).is_none() {
+            return improve;
+        }
+        // Cut ahead of the unit: splice a detour of the same cost in (exact requests
+        // walking their path, see `repair`), or plan again.
+        let repairable = !path.partial
+            && self.repair_left > 0
+            && repair::repairable(
+                request,
+                cx.settings.default_algorithm,
+                cx.settings.default_limits,
+            );
+        let Some(i) = on.filter(|_| repairable) else {
+            return Verdict::Requeue;
+        };
+        let repaired = match repair::cut(layer, &path.cells, i) {
+            // Only cells between the waypoint the unit heads for and the unit were cut.
+            None => self.repairer.rest(grid, path, request, i),
+            Some(cut) => {
+                let left = &mut self.repair_left;
+                self.repairer.splice(grid, path, request, i, cut, left)
             }
         };
-        if stale {
-            state.requeue.push((ticket.order(), entity));
+        match repaired {
+            Some(path) => Verdict::Repaired {
+                path,
+                improve: shortcut,
+            },
+            None => Verdict::Requeue,
         }
     }
-    state.requeue.sort_unstable();
+
+    /// True when a step of `cells` (for an agent of `diameter`) may have been cut by a new
+    /// wall: a cell of it lies near one (see `ReplanState::near`).
+    fn near_cut(&self, grid: &NavGrid, cells: &[Cell], diameter: u32) -> bool {
+        if diameter / 2 + 1 > self.near_reach {
+            return true; // wider than the marks cover
+        }
+        let size = grid.size();
+        cells.iter().any(|&c| {
+            size.contains(c) && {
+                let i = size.index(c);
+                self.near[i / 64] >> (i % 64) & 1 == 1
+            }
+        })
+    }
+}
+
+/// The index in `path.cells` of the cell before the waypoint the unit heads for, when
+/// its steering follows `path`.
+fn next_cell(
+    grid: &NavGrid,
+    path: &FoundPath,
+    progress: &SteeringProgress,
+    diameter: u32,
+) -> Option<usize> {
+    let previous = progress.next_waypoint().checked_sub(1)?;
+    if path.waypoints.len() == path.cells.len() {
+        return Some(previous.min(path.cells.len().saturating_sub(1)));
+    }
+    let cell = grid.agent_cell(*path.waypoints.get(previous)?, diameter)?;
+    path.cells.iter().position(|&c| c == cell)
+}
+
+/// True when `flipped` holds a cell within Chebyshev distance `r` of a cell of `path`, or
+/// of one of the two cells a diagonal step of `path` passes between.
+fn touches(path: &[Cell], r: i32, flipped: impl Fn(Cell) -> bool) -> bool {
+    let near = |c: Cell| {
+        (c.y - r..=c.y + r).any(|y| (c.x - r..=c.x + r).any(|x| flipped(Cell::new(x, y))))
+    };
+    path.iter().any(|&c| near(c))
+        || path.windows(2).any(|w| {
+            w[0].x != w[1].x
+                && w[0].y != w[1].y
+                && (near(Cell::new(w[1].x, w[0].y)) || near(Cell::new(w[0].x, w[1].y)))
+        })
+}
+
+/// True when the logged changes can change the answer `failure`: a new map, resize or
+/// move for every failure that depends on the map (only these can bring an off-map start
+/// or goal onto the map, or a missing map back); a change of the movement profiles for
+/// those and unknown profiles; and an edit of obstacles or terrain for a blocked start,
+/// a blocked goal or an unreachable goal only when the search would now answer
+/// differently (see [`predicted_failure`]).
+fn retry(
+    failure: &PathFailure,
+    entity: Entity,
+    place: (Option<&Transform>, bool),
+    request: &PathRequest,
+    ticket: &PathTicket,
+    cx: &Context<'_, '_, '_>,
+) -> bool {
+    match failure {
+        PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
+            cx.whole_map
+        }
+        PathFailure::UnknownProfile | PathFailure::Search(PathError::UnknownProfile { .. }) => {
+            cx.whole_map || cx.profiles_changed
+        }
+        other if !other.depends_on_map() => false,
+        _ if cx.whole_map || cx.profiles_changed => true,
+        _ if !cx.edited => false,
+        PathFailure::Search(error) => {
+            let Some(grid) = cx.grid else {
+                return true;
+            };
+            predicted_failure(grid, entity, place, request, ticket, cx) != Some(*error)
+        }
+        _ => true,
+    }
+}
+
+/// The failure a search for `request` would answer on the current map before searching
+/// (a blocked start or goal, an unreachable goal), `None` when it would search (or fail
+/// for another reason, which a retry reports).
+fn predicted_failure(
+    grid: &NavGrid,
+    entity: Entity,
+    place: (Option<&Transform>, bool),
+    request: &PathRequest,
+    ticket: &PathTicket,
+    cx: &Context<'_, '_, '_>,
+) -> Option<PathError> {
+    let diameter = request.diameter;
+    let profile = cx.profiles.resolve(request.profile.as_deref())?;
+    let layer = grid.scenario().layer_for(profile, diameter)?;
+    let position = unit_position(cx, entity, place)?;
+    let mut start = grid.agent_cell(position, diameter)?;
+    let requested = match request.goal {
+        PathGoal::Cell(cell) => cell,
+        PathGoal::World(p) => grid.agent_cell(p, diameter)?,
+    };
+    if !grid.size().contains(requested) {
+        return None;
+    }
+    let (goal, radius) = match ticket.slot() {
+        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
+        _ => (requested, request.goal_radius),
+    };
+    if layer.is_blocked(start) {
+        let blocked = PathError::StartBlocked {
+            cell: start,
+            diameter,
+        };
+        if !request.nearest_start {
+            return Some(blocked);
+        }
+        start = layer.nearest_free(start, |_| true)?;
+    }
+    let label = layer.components().label(start);
+    let r = i64::from(radius);
+    let area = CellRect::from_cell(goal).grow_clip(r, r, grid.size());
+    if request.nearest_goal || area.cells().any(|c| layer.components().label(c) == label) {
+        return None;
+    }
+    if radius == 0 && layer.is_blocked(goal) {
+        return Some(PathError::GoalBlocked {
+            cell: goal,
+            diameter,
+        });
+    }
+    Some(PathError::Unreachable)
 }

@@ -7,6 +7,7 @@ mod common;
 mod debug;
 mod fields;
 mod goals;
+mod live;
 mod replan;
 mod solve;
 mod steer;

@@ -1,0 +1,268 @@
+//! Cells that became passable or cheaper, and whether one of them can shorten a found path.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use super::repair::cannot_shorten;
+use crate::components::{FoundPath, NavGrid, NavGridChanged};
+use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT, cost_to_f64};
+use crate::scenario::{CellRect, ProfileId, Scenario, footprint};
+
+/// Octile distance (fixed point) from `cell` to the nearest cell of `rect`.
+fn to_rect(cell: Cell, rect: CellRect) -> Cost {
+    let clamp = |v: i32, lo: i32, hi: i32| v.clamp(lo, (hi - 1).max(lo));
+    let near = Cell::new(
+        clamp(cell.x, rect.min.x, rect.max.x),
+        clamp(cell.y, rect.min.y, rect.max.y),
+    );
+    Connectivity::Octile.heuristic(cell, near)
+}
+
+/// The anchor cells of an agent of `diameter` whose footprint covers `cell`.
+pub(crate) fn anchors_over(cell: Cell, diameter: u32) -> CellRect {
+    let d = i64::from(diameter.max(1));
+    let (before, after) = ((d - 1) / 2, d / 2);
+    let c = |v: i32, by: i64| {
+        (i64::from(v) + by).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    };
+    CellRect {
+        min: Cell::new(c(cell.x, -after), c(cell.y, -after)),
+        max: Cell::new(c(cell.x, before + 1), c(cell.y, before + 1)),
+    }
+}
+
+/// What a shortcut check needs to know of a unit besides its path.
+pub(crate) struct Walker<'a> {
+    pub(crate) grid: &'a NavGrid,
+    /// The index in the path of the unit's anchor cell, when the unit stands on its path.
+    pub(crate) on: Option<usize>,
+    pub(crate) diameter: u32,
+    pub(crate) connectivity: Connectivity,
+}
+
+/// The openings of one layer (profile, diameter) and move set that may shorten a path.
+#[derive(Default)]
+pub(crate) struct Openings {
+    /// Cells with the generation of their change: obstacles removed that free at least one
+    /// cell of the layer and that [`cannot_shorten`] does not rule out, and every cell
+    /// whose terrain changed.
+    cells: Vec<(u64, Cell)>,
+    /// Per change with such cells: its generation, their bounding box and their range in
+    /// `cells`.
+    areas: Vec<(u64, CellRect, Range<usize>)>,
+}
+
+/// The cells the logged changes opened or made cheaper, sorted by layer.
+#[derive(Default)]
+pub(crate) struct Opened {
+    /// Obstacle cells the log removed that are free now, with their change's generation.
+    cells: Vec<(u64, Cell)>,
+    set: HashSet<Cell>,
+    /// Cells whose terrain changed, with their change's generation.
+    terrain: Vec<(u64, Cell)>,
+    /// Per (profile, diameter, octile moves): what may shorten a path.
+    layers: HashMap<(ProfileId, u32, bool), Openings>,
+    /// Nearest reachable cell to a partial path's requested goal on the current map, by
+    /// (profile, diameter, component, requested goal).
+    nearest: HashMap<(ProfileId, u32, u32, Cell), Option<Cell>>,
+}
+
+impl Opened {
+    /// Collects the cells of `log` that became passable or whose terrain changed.
+    pub(crate) fn collect(&mut self, log: &[NavGridChanged], grid: &NavGrid) {
+        self.clear();
+        for change in log {
+            let opened = change
+                .cells
+                .iter()
+                .filter(|&&c| !grid.scenario().is_obstacle(c));
+            self.cells.extend(opened.map(|&c| (change.generation, c)));
+            self.terrain
+                .extend(change.terrain.iter().map(|&c| (change.generation, c)));
+        }
+        self.set.extend(self.cells.iter().map(|&(_, c)| c));
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.cells.clear();
+        self.set.clear();
+        self.terrain.clear();
+        self.layers.clear();
+        self.nearest.clear();
+    }
+
+    /// True when nothing was opened or made cheaper.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.cells.is_empty() && self.terrain.is_empty()
+    }
+
+    /// True when `cell` is an obstacle cell the log removed.
+    pub(crate) fn contains(&self, cell: Cell) -> bool {
+        self.set.contains(&cell)
+    }
+
+    /// The openings that may shorten a path on the layer of `profile` and `diameter` with
+    /// `connectivity`, computed once per run.
+    fn layer(
+        &mut self,
+        grid: &NavGrid,
+        profile: ProfileId,
+        diameter: u32,
+        connectivity: Connectivity,
+    ) -> &Openings {
+        let octile = connectivity == Connectivity::Octile;
+        let key = (profile, diameter, octile);
+        if !self.layers.contains_key(&key) {
+            let openings = self.openings(grid, profile, diameter, octile);
+            self.layers.insert(key, openings);
+        }
+        &self.layers[&key]
+    }
+
+    fn openings(
+        &self,
+        grid: &NavGrid,
+        profile: ProfileId,
+        diameter: u32,
+        octile: bool,
+    ) -> Openings {
+        let mut out = Openings::default();
+        let scenario = grid.scenario();
+        let (Some(layer), Some(weights)) = (
+            scenario.layer_for(profile, diameter),
+            scenario.weights(profile),
+        ) else {
+            return out;
+        };
+        // Cells of the layer that a removed obstacle freed.
+        let size = grid.size();
+        let freed = |a: Cell| {
+            !layer.is_blocked(a)
+                && footprint(a, diameter)
+                    .grow_clip(0, 0, size)
+                    .cells()
+                    .any(|c| self.set.contains(&c))
+        };
+        let mut kept: Vec<(u64, Cell)> = Vec::new();
+        for &(generation, c) in &self.cells {
+            let anchors = anchors_over(c, diameter).grow_clip(0, 0, size);
+            let mut freed_any = false;
+            let mut may_help = false;
+            for a in anchors.cells().filter(|&a| !layer.is_blocked(a)) {
+                freed_any = true;
+                if !cannot_shorten(layer, weights, a, octile, |x| x != a && freed(x)) {
+                    may_help = true;
+                    break;
+                }
+            }
+            if freed_any && may_help {
+                kept.push((generation, c));
+            }
+        }
+        kept.extend(self.terrain.iter().copied());
+        kept.sort_by_key(|&(generation, _)| generation);
+        let mut start = 0;
+        while start < kept.len() {
+            let generation = kept[start].0;
+            let end = start + kept[start..].partition_point(|&(g, _)| g == generation);
+            let mut area = CellRect::from_cell(kept[start].1);
+            for &(_, c) in &kept[start..end] {
+                area.include(c);
+            }
+            out.areas.push((generation, area, start..end));
+            start = end;
+        }
+        out.cells = kept;
+        out
+    }
+
+    /// True when a cell opened since `path` was planned could make it cheaper: for a path
+    /// to its goal, when the cheapest conceivable route through an opened cell (octile
+    /// distances from the unit to the cell and from the cell to the path's end, times the
+    /// profile's smallest weight, less what a diagonal step past the cell's corner saves)
+    /// costs less than what is left of the path; for a partial
+    /// path, when a reachable cell nearer to the requested goal exists now. Opened
+    /// obstacle cells that free no cell of the unit's layer, or that [`cannot_shorten`]
+    /// any path, are left out. Each change's bounding box is tried first (against the
+    /// path's whole cost, then its remaining cost), its cells only when the box passes.
+    pub(crate) fn shortcut(&mut self, path: &FoundPath, walker: &Walker) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        let grid = walker.grid;
+        let openings = self.layer(grid, path.profile, walker.diameter, walker.connectivity);
+        if !openings
+            .areas
+            .iter()
+            .any(|(generation, ..)| *generation > path.generation)
+        {
+            return false;
+        }
+        let scenario = grid.scenario();
+        let (Some(layer), Some(weights)) = (
+            scenario.layer_for(path.profile, walker.diameter),
+            scenario.weights(path.profile),
+        ) else {
+            return false;
+        };
+        if path.partial {
+            let label = layer.components().label(path.reached);
+            if label == 0 {
+                return true;
+            }
+            let key = (path.profile, walker.diameter, label, path.requested);
+            let nearest = *self
+                .nearest
+                .entry(key)
+                .or_insert_with(|| layer.nearest_reachable(path.reached, path.requested));
+            let d = |c: Cell| Connectivity::Octile.heuristic(c, path.requested);
+            return nearest.is_some_and(|n| d(n) < d(path.reached));
+        }
+        let on = walker.on.unwrap_or(0);
+        let from = path.cells.get(on).copied().unwrap_or(path.start);
+        let goal = path.reached;
+        let min_weight = Cost::from(weights.min().max(1));
+        // A route may pass an opened cell as the corner of a diagonal step without
+        // entering it: its two ends are each one straight step from the cell, so the
+        // route costs at least the octile bound through the cell minus two straight steps
+        // plus one diagonal.
+        let corner = match walker.connectivity {
+            Connectivity::Octile => (2 * STRAIGHT - DIAGONAL) * min_weight,
+            Connectivity::Cardinal => 0,
+        };
+        let reach = i64::from(walker.diameter / 2);
+        let bound = |area: CellRect| {
+            let area = CellRect {
+                min: Cell::new(
+                    (i64::from(area.min.x) - reach) as i32,
+                    (i64::from(area.min.y) - reach) as i32,
+                ),
+                max: Cell::new(
+                    (i64::from(area.max.x) + reach) as i32,
+                    (i64::from(area.max.y) + reach) as i32,
+                ),
+            };
+            ((to_rect(from, area) + to_rect(goal, area)) * min_weight).saturating_sub(corner)
+        };
+        let total = f64::from(path.cost);
+        let mut remaining: Option<Cost> = None;
+        for (generation, area, cells) in &openings.areas {
+            if *generation <= path.generation || cost_to_f64(bound(*area)) >= total + 1e-3 {
+                continue;
+            }
+            let remaining = *remaining
+                .get_or_insert_with(|| weights.path_cost(&path.cells[on..]).unwrap_or(Cost::MAX));
+            if bound(*area) >= remaining {
+                continue;
+            }
+            let helps = openings.cells[cells.clone()].iter().any(|&(_, c)| {
+                grid.weight(c, path.profile).is_some()
+                    && bound(anchors_over(c, walker.diameter)) < remaining
+            });
+            if helps {
+                return true;
+            }
+        }
+        false
+    }
+}
