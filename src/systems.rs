@@ -1,6 +1,7 @@
 //! The plugin's request pipeline: queueing, re-planning after map edits, parallel solving.
 
 mod fields;
+mod jobs;
 mod openings;
 mod prepare;
 mod repair;

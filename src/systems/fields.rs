@@ -11,13 +11,12 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::slices::Budget;
-use super::solve::{Ends, Guide, Job, Work};
+use super::jobs::{Budget, Ends, FieldKey, Guide, Job, Work};
 use crate::components::{FoundPath, NavGrid};
-use crate::grid::{Cell, Connectivity, cost_to_f64, path_length};
+use crate::grid::{Cell, cost_to_f64, path_length};
 use crate::plugin::TilepathSettings;
 use crate::scenario::{CachedScenario, ProfileId};
-use crate::search::{Algorithm, DistanceField, Limits, PathQuery as SearchQuery};
+use crate::search::{DistanceField, PathQuery as SearchQuery};
 use crate::smoothing;
 
 /// Cells of a path read off a field per expansion charged to an expansion budget.
@@ -32,39 +31,10 @@ const GUIDE_RADIUS: i32 = 16;
 /// [`GUIDE_RADIUS`].
 type Bucket = (ProfileId, u32, i32, i32);
 
-/// What a field is for: requests with this goal, profile and diameter share it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct FieldKey {
-    goal: Cell,
-    profile: ProfileId,
-    diameter: u32,
-}
-
-impl FieldKey {
-    /// The key of a field toward `goal` that could serve `query` exactly as its own
-    /// search would, when the query allows: an exact algorithm, octile moves, no limits,
-    /// a single goal cell.
-    fn of(query: &SearchQuery, goal: Cell) -> Option<Self> {
-        let exact = matches!(
-            query.algorithm,
-            Algorithm::Auto | Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
-        );
-        (exact
-            && query.connectivity == Connectivity::Octile
-            && query.limits == Limits::UNLIMITED
-            && query.goal_radius == 0)
-            .then_some(Self {
-                goal,
-                profile: query.profile,
-                diameter: query.diameter,
-            })
-    }
-
-    /// The bucket of the field index that holds a field toward `goal`.
-    fn bucket(&self, goal: Cell) -> Bucket {
-        let b = |v: i32| v.div_euclid(GUIDE_RADIUS);
-        (self.profile, self.diameter, b(goal.x), b(goal.y))
-    }
+/// The bucket of the field index that holds a field toward `goal`.
+fn bucket(key: &FieldKey, goal: Cell) -> Bucket {
+    let b = |v: i32| v.div_euclid(GUIDE_RADIUS);
+    (key.profile, key.diameter, b(goal.x), b(goal.y))
 }
 
 /// One cached field and the members it serves this frame.
@@ -119,19 +89,25 @@ impl Fields {
     /// fields take free places or those of the least recently used fields not needed
     /// this frame; keys that find no place keep searching. Resumed guided searches find
     /// their field again, or go on unguided (starting over) when it is gone.
+    ///
+    /// A frame takes its requests in batches: `jobs[first..]` is the new batch (the
+    /// first one, `first == 0`, starts the frame's waiting lists afresh; later ones add
+    /// to them, and `field_min_requests` counts members within the batch).
     pub(crate) fn assign(
         &mut self,
         grid: &NavGrid,
         settings: &TilepathSettings,
         jobs: &mut [Job],
+        first: usize,
         frame: u64,
     ) {
-        for entry in &mut self.entries {
-            entry.waiting.clear();
-            entry.settled = 0;
-            entry.first_job = usize::MAX;
+        if first == 0 {
+            for entry in &mut self.entries {
+                entry.waiting.clear();
+                entry.first_job = usize::MAX;
+            }
         }
-        for job in jobs.iter_mut() {
+        for job in jobs[first..].iter_mut() {
             if let Work::Search {
                 slot: Some(_),
                 guide: guide @ Some(_),
@@ -157,11 +133,11 @@ impl Fields {
         self.members.clear();
         self.index.clear();
         for (at, entry) in self.entries.iter().enumerate() {
-            let bucket = entry.key.bucket(entry.key.goal);
+            let bucket = bucket(&entry.key, entry.key.goal);
             self.index.entry(bucket).or_default().push((at, entry.key));
         }
         let mut created = self.entries.len();
-        for (index, job) in jobs.iter().enumerate() {
+        for (index, job) in jobs.iter().enumerate().skip(first) {
             let Work::Search {
                 query,
                 slot: None,
@@ -195,7 +171,7 @@ impl Fields {
             }
             if joined.is_none() {
                 created += 1;
-                let list = self.index.entry(key.bucket(key.goal)).or_default();
+                let list = self.index.entry(bucket(&key, key.goal)).or_default();
                 list.push((created, key));
             }
             *self.counts.entry(key).or_default() += 1;
@@ -235,6 +211,7 @@ impl Fields {
         }
         for entry in &mut self.entries {
             let goal = entry.key.goal;
+            entry.settled = 0;
             entry
                 .waiting
                 .sort_unstable_by_key(|c| (c.chebyshev(goal), c.y, c.x));
@@ -248,12 +225,12 @@ impl Fields {
     fn join(&self, key: FieldKey, goal: Cell) -> Option<FieldKey> {
         let listed = self
             .index
-            .get(&key.bucket(key.goal))
+            .get(&bucket(&key, key.goal))
             .is_some_and(|list| list.iter().any(|&(_, other)| other == key));
         if listed {
             return Some(key);
         }
-        let (profile, diameter, bx, by) = key.bucket(goal);
+        let (profile, diameter, bx, by) = bucket(&key, goal);
         let near = (bx - 1..=bx + 1)
             .flat_map(|x| (by - 1..=by + 1).map(move |y| (profile, diameter, x, y)))
             .filter_map(|bucket| self.index.get(&bucket))

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 
-use super::solve::Ends;
+use super::jobs::Ends;
 use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest};
 use crate::grid::Cell;
 use crate::plugin::TilepathSettings;

@@ -8,27 +8,12 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
-use super::fields::{self, FieldKey, Fields};
-use super::solve::{Ends, Job, Work, found_path};
+use super::fields::{self, Fields};
+use super::jobs::{Budget, Ends, FieldKey, Job, Work, found_path};
 use crate::components::{FoundPath, NavGrid, PathFailure};
 use crate::grid::Cell;
 use crate::plugin::TilepathSettings;
 use crate::search::{DistanceField, PathError, PathQuery as SearchQuery, Pathfinder, Progress};
-
-/// What is left of the frame's budget.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Budget {
-    /// Wall-clock: work until this instant (`None`: no end).
-    Time {
-        /// When the frame's solve time is spent.
-        deadline: Option<Instant>,
-    },
-    /// Expansions left to spend this frame.
-    Expansions {
-        /// Expansions left.
-        left: u64,
-    },
-}
 
 /// What running one job of the frame gave.
 pub(crate) enum Outcome {

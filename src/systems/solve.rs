@@ -2,7 +2,8 @@
 //! frames, shared goal fields for group orders, parallel solver threads.
 //!
 //! A frame's work, in order:
-//! 1. requests are taken from the front of the queue (at most `max_requests_per_frame`);
+//! 1. requests are taken from the front of the queue in batches (64, then twice as many
+//!    each time, at most `max_requests_per_frame` in all) while the budget lasts;
 //!    input errors are answered at once; a request whose search was suspended resumes it;
 //! 2. requests that share a goal (see [`TilepathSettings::field_min_requests`]) join its
 //!    shared field, which grows until every one of their cells is settled (or the
@@ -10,6 +11,8 @@
 //! 3. the other requests, and those whose field reached them, are served in queue order
 //!    on the solver threads: a search runs until it ends or the budget does, and is then
 //!    suspended (its pathfinder kept in a pool) to be resumed next frame.
+//!
+//! Steps 2 and 3 run for each batch; the next batch is taken while budget is left.
 //!
 //! Under an expansion budget the frame's answers are those of serving the work one job
 //! after another with the expansions left: threads run ahead on later jobs, and a job
@@ -22,62 +25,17 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
-use super::fields::{FieldKey, Fields};
+use super::fields::Fields;
+use super::jobs::{Budget, Guide, Job, Work};
 use super::prepare::{prepare, world_position};
-use super::slices::{self, Budget, Outcome, Solvers, Suspended};
+use super::slices::{self, Outcome, Solvers, Suspended};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
-use crate::grid::{Cell, cost_to_f64};
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
-use crate::search::{PathQuery as SearchQuery, PathStats, Pathfinder};
+use crate::search::Pathfinder;
 use crate::stats::TilepathStats;
-
-/// One request taken from the queue this frame.
-#[derive(Debug)]
-pub(crate) struct Job {
-    pub(crate) entity: Entity,
-    pub(crate) order: u64,
-    pub(crate) work: Work,
-    /// What the answer reports about its ends (kept while the search is suspended).
-    pub(crate) ends: Ends,
-}
-
-/// What a path reports about its ends beyond the search's own answer: the unit's cell,
-/// the requested goal and whether it is out of reach (see [`FoundPath`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ends {
-    pub(crate) from: Cell,
-    pub(crate) requested: Cell,
-    pub(crate) partial: bool,
-}
-
-/// What a job needs.
-#[derive(Debug)]
-pub(crate) enum Work {
-    /// A search: new (`slot` is `None`) or suspended in an earlier frame (its pathfinder
-    /// is in `Solvers::slots[slot]`; the query is the one it started with), guided by a
-    /// shared field when `guide` is set (see [`Guide`]).
-    Search {
-        query: SearchQuery,
-        slot: Option<usize>,
-        guide: Option<Guide>,
-    },
-    /// A path read off the shared field with this index.
-    Field { field: usize, query: SearchQuery },
-}
-
-/// A shared field that guides a search to a goal near the field's own (a claimed cell or
-/// a formation slot of a group order): its distances bound the search from below, see
-/// `Pathfinder::find_guided`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Guide {
-    /// Which field, across frames.
-    pub(crate) key: FieldKey,
-    /// Its index among this frame's fields (`usize::MAX` until the frame resolves it).
-    pub(crate) field: usize,
-}
 
 /// The requests the solve system reads and answers.
 type Requests<'w, 's> = Query<
@@ -143,9 +101,93 @@ pub(crate) fn solve_paths(
     state.jobs.clear();
     state.answers.clear();
     let max_jobs = settings.max_requests_per_frame.max(1);
-    while state.jobs.len() < max_jobs {
-        let Some((order, entity)) = queue.entries.pop_front() else {
+    // Requests are taken in batches that double while the budget lasts: a frame that
+    // can answer a few requests does not prepare thousands first (and put them back).
+    let mut batch = FIRST_BATCH;
+    loop {
+        let first = state.jobs.len();
+        let want = batch.min(max_jobs - first);
+        let taken = take_jobs(
+            state,
+            grid.as_deref(),
+            want,
+            &settings,
+            &profiles,
+            &mut queue,
+            &mut requests,
+            &transforms,
+            &mut commands,
+            &mut solved,
+            &mut stats,
+        );
+        if let Some(grid) = grid.as_deref()
+            && state.jobs.len() > first
+        {
+            solve_jobs(
+                state,
+                grid,
+                &settings,
+                &mut budget,
+                first,
+                queue.frame,
+                &mut stats,
+            );
+        }
+        let spent = match budget {
+            Budget::Expansions { left } => left == 0,
+            Budget::Time { deadline } => deadline.is_some_and(|d| Instant::now() >= d),
+        };
+        if !taken || spent || state.jobs.len() >= max_jobs {
             break;
+        }
+        batch = batch.saturating_mul(2);
+    }
+    let had_work = !state.jobs.is_empty();
+    finish_jobs(
+        state,
+        &mut commands,
+        &mut queue,
+        &mut requests,
+        &mut solved,
+        &mut stats,
+    );
+    let (pathfinders, bytes) = state.solvers.memory();
+    stats.pathfinders = pathfinders;
+    stats.pathfinder_bytes = bytes;
+    stats.suspended = state.solvers.suspended.len();
+    stats.fields = state.fields.len();
+    stats.field_bytes = state.fields.memory_bytes();
+    finish_stats(&mut stats, &queue, &requests, started);
+    if had_work {
+        let time = stats.solve_time;
+        stats.solve_times.record(time);
+    }
+}
+
+/// Requests taken by the first batch of a frame; each further batch takes twice as many.
+const FIRST_BATCH: usize = 64;
+
+/// Takes up to `want` requests from the front of the queue as jobs (a suspended search
+/// resumes, a new request is prepared) and answers those whose input is unusable at
+/// once. Returns whether the queue had anything left to take.
+#[allow(clippy::too_many_arguments)]
+fn take_jobs(
+    state: &mut SolveState,
+    grid: Option<&NavGrid>,
+    want: usize,
+    settings: &TilepathSettings,
+    profiles: &MovementProfiles,
+    queue: &mut PathQueue,
+    requests: &mut Requests,
+    transforms: &TransformHelper,
+    commands: &mut Commands,
+    solved: &mut MessageWriter<PathSolved>,
+    stats: &mut TilepathStats,
+) -> bool {
+    let first = state.jobs.len();
+    while state.jobs.len() - first < want {
+        let Some((order, entity)) = queue.entries.pop_front() else {
+            return false;
         };
         let Ok((request, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
             continue;
@@ -173,14 +215,14 @@ pub(crate) fn solve_paths(
             });
             continue;
         }
-        let prepared = match grid.as_deref() {
+        let prepared = match grid {
             Some(grid) => prepare(
                 grid,
                 request,
                 ticket.slot(),
-                world_position(&transforms, entity),
-                &settings,
-                &profiles,
+                world_position(transforms, entity),
+                settings,
+                profiles,
             ),
             None => Err(PathFailure::NoMap),
         };
@@ -209,49 +251,29 @@ pub(crate) fn solve_paths(
             }
         }
     }
-    let had_work = !state.jobs.is_empty();
-    if let Some(grid) = grid.as_deref()
-        && had_work
-    {
-        solve_jobs(state, grid, &settings, &mut budget, queue.frame, &mut stats);
-    }
-    finish_jobs(
-        state,
-        &mut commands,
-        &mut queue,
-        &mut requests,
-        &mut solved,
-        &mut stats,
-    );
-    let (pathfinders, bytes) = state.solvers.memory();
-    stats.pathfinders = pathfinders;
-    stats.pathfinder_bytes = bytes;
-    stats.suspended = state.solvers.suspended.len();
-    stats.fields = state.fields.len();
-    stats.field_bytes = state.fields.memory_bytes();
-    finish_stats(&mut stats, &queue, &requests, started);
-    if had_work {
-        let time = stats.solve_time;
-        stats.solve_times.record(time);
-    }
+    !queue.entries.is_empty()
 }
 
-/// Grows the fields of this frame's jobs, runs the jobs that are ready on the solver
-/// threads and keeps what the budget allows: answers in `state.answers` (by job index),
-/// suspended searches in the pool.
+/// Grows the fields of the batch `state.jobs[first..]`, runs its jobs that are ready on
+/// the solver threads and keeps what the budget allows: answers in `state.answers` (by
+/// job index), suspended searches in the pool. Jobs of earlier batches that waited for
+/// a field are not run again this frame.
 fn solve_jobs(
     state: &mut SolveState,
     grid: &NavGrid,
     settings: &TilepathSettings,
     budget: &mut Budget,
+    first: usize,
     frame: u64,
     stats: &mut TilepathStats,
 ) {
-    state.fields.assign(grid, settings, &mut state.jobs, frame);
-    let grown = state.fields.grow(grid.scenario(), budget, false);
+    state
+        .fields
+        .assign(grid, settings, &mut state.jobs, first, frame);
+    let grown = state.fields.grow(grid.scenario(), budget, first > 0);
     stats.expanded += grown;
     state.items.clear();
-    for (index, job) in state.jobs.iter_mut().enumerate() {
+    for (index, job) in state.jobs.iter_mut().enumerate().skip(first) {
         let (at, query) = match job.work {
             Work::Field { field, query } => (field, query),
             Work::Search {
@@ -278,7 +300,7 @@ fn solve_jobs(
         }
         state.items.push(index);
     }
-    let progressed = grown > 0;
+    let progressed = grown > 0 || first > 0;
     if state.items.is_empty() {
         return;
     }
@@ -521,32 +543,4 @@ fn finish_stats(
         })
         .count();
     stats.solve_time = started.elapsed();
-}
-
-/// The [`FoundPath`] of the search that just ended on `pathfinder` with `stats`.
-pub(crate) fn found_path(
-    pathfinder: &Pathfinder,
-    grid: &NavGrid,
-    query: &SearchQuery,
-    stats: &PathStats,
-    ends: Ends,
-) -> FoundPath {
-    FoundPath {
-        cells: pathfinder.path().to_vec(),
-        from: ends.from,
-        start: stats.start,
-        requested: ends.requested,
-        reached: stats.reached,
-        partial: ends.partial,
-        waypoints: pathfinder
-            .waypoints()
-            .iter()
-            .map(|&cell| grid.agent_center(cell, query.diameter))
-            .collect(),
-        length: stats.length as f32,
-        cost: cost_to_f64(stats.cost) as f32,
-        profile: query.profile,
-        generation: grid.generation(),
-        expanded: stats.expanded,
-    }
 }

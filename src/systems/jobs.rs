@@ -1,0 +1,128 @@
+//! A frame's jobs: the requests taken from the queue, what each needs, the budget they
+//! run under, and the path a finished search answers with.
+
+use std::time::Instant;
+
+use bevy::prelude::*;
+
+use crate::components::{FoundPath, NavGrid};
+use crate::grid::{Cell, Connectivity, cost_to_f64};
+use crate::scenario::ProfileId;
+use crate::search::{Algorithm, Limits, PathQuery as SearchQuery, PathStats, Pathfinder};
+
+/// What is left of the frame's budget.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Budget {
+    /// Wall-clock: work until this instant (`None`: no end).
+    Time {
+        /// When the frame's solve time is spent.
+        deadline: Option<Instant>,
+    },
+    /// Expansions left to spend this frame.
+    Expansions {
+        /// Expansions left.
+        left: u64,
+    },
+}
+
+/// One request taken from the queue this frame.
+#[derive(Debug)]
+pub(crate) struct Job {
+    pub(crate) entity: Entity,
+    pub(crate) order: u64,
+    pub(crate) work: Work,
+    /// What the answer reports about its ends (kept while the search is suspended).
+    pub(crate) ends: Ends,
+}
+
+/// What a path reports about its ends beyond the search's own answer: the unit's cell,
+/// the requested goal and whether it is out of reach (see [`FoundPath`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ends {
+    pub(crate) from: Cell,
+    pub(crate) requested: Cell,
+    pub(crate) partial: bool,
+}
+
+/// What a job needs.
+#[derive(Debug)]
+pub(crate) enum Work {
+    /// A search: new (`slot` is `None`) or suspended in an earlier frame (its pathfinder
+    /// is in `Solvers::slots[slot]`; the query is the one it started with), guided by a
+    /// shared field when `guide` is set (see [`Guide`]).
+    Search {
+        query: SearchQuery,
+        slot: Option<usize>,
+        guide: Option<Guide>,
+    },
+    /// A path read off the shared field with this index.
+    Field { field: usize, query: SearchQuery },
+}
+
+/// A shared field that guides a search to a goal near the field's own (a claimed cell or
+/// a formation slot of a group order): its distances bound the search from below, see
+/// `Pathfinder::find_guided`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Guide {
+    /// Which field, across frames.
+    pub(crate) key: FieldKey,
+    /// Its index among this frame's fields (`usize::MAX` until the frame resolves it).
+    pub(crate) field: usize,
+}
+
+/// What a field is for: requests with this goal, profile and diameter share it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FieldKey {
+    pub(crate) goal: Cell,
+    pub(crate) profile: ProfileId,
+    pub(crate) diameter: u32,
+}
+
+impl FieldKey {
+    /// The key of a field toward `goal` that could serve `query` exactly as its own
+    /// search would, when the query allows: an exact algorithm, octile moves, no limits,
+    /// a single goal cell.
+    pub(crate) fn of(query: &SearchQuery, goal: Cell) -> Option<Self> {
+        let exact = matches!(
+            query.algorithm,
+            Algorithm::Auto | Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
+        );
+        (exact
+            && query.connectivity == Connectivity::Octile
+            && query.limits == Limits::UNLIMITED
+            && query.goal_radius == 0)
+            .then_some(Self {
+                goal,
+                profile: query.profile,
+                diameter: query.diameter,
+            })
+    }
+}
+
+/// The [`FoundPath`] of the search that just ended on `pathfinder` with `stats`.
+pub(crate) fn found_path(
+    pathfinder: &Pathfinder,
+    grid: &NavGrid,
+    query: &SearchQuery,
+    stats: &PathStats,
+    ends: Ends,
+) -> FoundPath {
+    FoundPath {
+        cells: pathfinder.path().to_vec(),
+        from: ends.from,
+        start: stats.start,
+        requested: ends.requested,
+        reached: stats.reached,
+        partial: ends.partial,
+        waypoints: pathfinder
+            .waypoints()
+            .iter()
+            .map(|&cell| grid.agent_center(cell, query.diameter))
+            .collect(),
+        length: stats.length as f32,
+        cost: cost_to_f64(stats.cost) as f32,
+        profile: query.profile,
+        generation: grid.generation(),
+        expanded: stats.expanded,
+    }
+}
