@@ -1004,6 +1004,14 @@ impl PathTicket {
     /// cut), which keeps units that have no path to follow moving first.
     pub const IMPROVEMENT: u64 = 1 << 63;
 
+    /// The first [`PathTicket::order`] of the deferred lane: re-plans of paths that a new
+    /// wall cut farther ahead of their unit than
+    /// [`TilepathSettings::defer_cuts_beyond`](crate::plugin::TilepathSettings::defer_cuts_beyond)
+    /// cells. The unit walks on meanwhile; the request waits behind every request that
+    /// needs an answer now and ahead of the improvements, and becomes urgent as soon as
+    /// its unit comes that near to the cut (or a nearer cut appears).
+    pub const DEFERRED: u64 = 1 << 62;
+
     /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
     /// request keeps its claimed slot; a new request has none until one is assigned.
     pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
@@ -1062,6 +1070,12 @@ impl PathTicket {
     /// [`PathTicket::IMPROVEMENT`]).
     pub fn is_improvement(&self) -> bool {
         self.order >= Self::IMPROVEMENT
+    }
+
+    /// True when the request was last queued in the deferred lane (see
+    /// [`PathTicket::DEFERRED`]).
+    pub fn is_deferred(&self) -> bool {
+        (Self::DEFERRED..Self::IMPROVEMENT).contains(&self.order)
     }
 
     /// True while the request waits in the queue.

@@ -228,6 +228,14 @@ pub struct TilepathSettings {
     /// Once this is spent, cut paths go to the queue. 0 turns repairs off. 16,384 by
     /// default.
     pub repair_budget: u32,
+    /// A path that a new wall cuts (and that is not repaired in place) farther than
+    /// this many cells ahead of its unit is re-planned in the deferred lane (see
+    /// [`PathTicket::DEFERRED`](crate::components::PathTicket::DEFERRED)): the unit walks
+    /// on, and the re-plan waits behind the requests of units that have no path to
+    /// follow until the unit comes within this many cells (Chebyshev) of the cut. Under
+    /// load this keeps units moving: the solver serves the cuts a unit is about to reach
+    /// first. 0 makes every cut urgent. 16 by default.
+    pub defer_cuts_beyond: u32,
 }
 
 impl Default for TilepathSettings {
@@ -244,6 +252,7 @@ impl Default for TilepathSettings {
             max_fields: 4,
             replan_on_change: true,
             repair_budget: 16_384,
+            defer_cuts_beyond: 16,
         }
     }
 }

@@ -67,6 +67,8 @@ pub struct Config {
     pub speed: f32,
     /// [`TilepathSettings::max_requests_per_frame`] (`None`: the plugin's default).
     pub max_requests: Option<usize>,
+    /// [`TilepathSettings::defer_cuts_beyond`] (`None`: the plugin's default).
+    pub defer_cuts: Option<u32>,
 }
 
 impl Default for Config {
@@ -80,9 +82,8 @@ impl Default for Config {
             expansions: None,
             seed: 11,
             speed: 6.0,
-            // The plugin's default (4096) has the solve step prepare thousands of queued
-            // requests per frame, which takes the whole 2 ms before any search runs.
-            max_requests: Some(64),
+            max_requests: None,
+            defer_cuts: None,
         }
     }
 }
@@ -263,6 +264,9 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     };
     if let Some(n) = config.max_requests {
         settings.max_requests_per_frame = n;
+    }
+    if let Some(n) = config.defer_cuts {
+        settings.defer_cuts_beyond = n;
     }
     app.world_mut().resource_mut::<Live>().on = true;
     frames

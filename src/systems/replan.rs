@@ -1,6 +1,6 @@
 //! Queueing new or changed requests, and re-planning paths that a map edit invalidated.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
@@ -67,7 +67,8 @@ pub(crate) fn queue_changed_requests(
         } else if replanning.is_some_and(|r| r.is_added())
             && (!ticket.is_queued() || ticket.is_improvement())
         {
-            // (An improvement waiting in the queue becomes urgent.)
+            // (An improvement waiting in the queue becomes urgent. A deferred re-plan got
+            // its `Replanning` from the plugin: it stays deferred.)
             queue.enqueue(entity, request.clone(), &mut ticket);
             stats.replanned += 1;
         }
@@ -95,8 +96,11 @@ pub(crate) struct ReplanState {
     walled: bool,
     /// The widest agent seen, so that `near` covers it next time.
     widest: u32,
-    /// Requests to queue, in queue order, and whether they only may improve a path.
-    requeue: Vec<(u64, Entity, bool)>,
+    /// Requests to queue, in queue order, and the lane each goes to.
+    requeue: Vec<(u64, Entity, Lane)>,
+    /// The requests waiting in the deferred lane, by ticket order: entity and the first
+    /// cut cell ahead of its unit.
+    deferred: BTreeMap<u64, (Entity, Cell)>,
     /// Expansions left for this frame's repairs.
     repair_left: u32,
     /// Repaired paths, and whether their request waits in the improvement lane.
@@ -104,11 +108,24 @@ pub(crate) struct ReplanState {
     repairer: Repairer,
 }
 
+/// The lane of the queue a re-plan goes to (see [`super::PathQueue`]).
+#[derive(Clone, Copy, Debug)]
+enum Lane {
+    Urgent,
+    /// A cut this far ahead: the cut cell.
+    Deferred(Cell),
+    Improvement,
+}
+
 /// What the logged changes mean for one answered request.
 enum Verdict {
     Keep,
     /// Plan again, ahead of improvements.
     Requeue,
+    /// A new wall cut the path farther ahead of its unit than
+    /// `TilepathSettings::defer_cuts_beyond` (first cut cell): plan again in the deferred
+    /// lane.
+    Defer(Cell),
     /// Plan again when nothing more urgent waits: a cell opened where a cheaper way
     /// might pass, the path is still valid.
     Improve,
@@ -143,13 +160,13 @@ type Place = (Option<&'static Transform>, Has<ChildOf>);
 /// The world position of a unit (see [`world_position`]), read straight from its
 /// `Transform` when it has no parent.
 fn unit_position(
-    cx: &Context<'_, '_, '_>,
+    transforms: &TransformHelper,
     entity: Entity,
     (transform, child): (Option<&Transform>, bool),
 ) -> Option<Vec2> {
     match transform {
         Some(t) if !child => Some(t.translation.truncate()).filter(|p| p.is_finite()),
-        _ => world_position(cx.transforms, entity).ok(),
+        _ => world_position(transforms, entity).ok(),
     }
 }
 
@@ -165,6 +182,8 @@ struct Context<'a, 'w, 's> {
     profiles_changed: bool,
     /// Obstacles or terrain changed.
     edited: bool,
+    /// The solver left urgent requests waiting last frame: cuts far ahead are deferred.
+    behind: bool,
 }
 
 /// Announces the grid's changes as [`NavGridChanged`] messages and brings the answers up
@@ -232,19 +251,27 @@ pub(crate) fn replan_paths(
                 .log
                 .iter()
                 .any(|c| !c.cells.is_empty() || !c.terrain.is_empty()),
+            behind: queue.behind,
         };
         state.review(&context, &requests);
         stats.replanned += state.requeue.len();
-        for &(_, entity, improvement) in &state.requeue {
+        for &(_, entity, lane) in &state.requeue {
             if let Ok((entity, request, result, mut ticket, replanning, _, _)) =
                 requests.get_mut(entity)
             {
-                if improvement {
-                    // The path stays valid: no `Replanning`, the unit has a path to follow.
-                    queue.enqueue_improvement(entity, request.clone(), &mut ticket);
-                    continue;
+                match lane {
+                    Lane::Improvement => {
+                        // The path stays valid: no `Replanning`, the unit has a path to
+                        // follow.
+                        queue.enqueue_improvement(entity, request.clone(), &mut ticket);
+                        continue;
+                    }
+                    Lane::Deferred(cut) => {
+                        queue.enqueue_deferred(entity, request.clone(), &mut ticket);
+                        state.deferred.insert(ticket.order(), (entity, cut));
+                    }
+                    Lane::Urgent => queue.enqueue(entity, request.clone(), &mut ticket),
                 }
-                queue.enqueue(entity, request.clone(), &mut ticket);
                 if !replanning && !result.is_pending() {
                     commands.entity(entity).insert(Replanning);
                 }
@@ -264,6 +291,18 @@ pub(crate) fn replan_paths(
             }
         }
     }
+    if let Some(grid) = grid.as_deref() {
+        promote_deferred(
+            state,
+            grid,
+            &settings,
+            &mut queue,
+            &mut requests,
+            &transforms,
+        );
+    } else {
+        state.deferred.clear();
+    }
     stats.total_replanned += stats.replanned as u64;
     stats.total_repaired += stats.repaired as u64;
     stats.replan_time = started.elapsed();
@@ -281,15 +320,16 @@ impl ReplanState {
         for (entity, request, result, ticket, _, progress, place) in requests.iter() {
             let place = (place.0, place.1);
             self.widest = self.widest.max(request.diameter);
-            // Queued requests wait for their answer, except improvements: a cut makes
-            // them urgent.
+            // Queued requests wait for their answer, except improvements (a cut makes
+            // them urgent) and deferred re-plans (a nearer cut does).
             let improving = ticket.is_queued() && ticket.is_improvement();
-            if ticket.is_queued() && !improving {
+            let deferred = ticket.is_queued() && ticket.is_deferred();
+            if ticket.is_queued() && !improving && !deferred {
                 continue;
             }
             let verdict = match result {
                 PathResult::Pending => Verdict::Keep,
-                PathResult::Failed(_) if improving => Verdict::Keep,
+                PathResult::Failed(_) if improving || deferred => Verdict::Keep,
                 PathResult::Failed(failure) => {
                     if retry(failure, entity, place, request, ticket, cx) {
                         Verdict::Requeue
@@ -298,22 +338,32 @@ impl ReplanState {
                     }
                 }
                 PathResult::Found(path) => {
-                    self.review_path(cx, entity, place, request, path, progress, improving)
+                    let lane = if deferred {
+                        Waiting::Deferred(ticket.order())
+                    } else if improving {
+                        Waiting::Improvement
+                    } else {
+                        Waiting::No
+                    };
+                    self.review_path(cx, entity, place, request, path, progress, lane)
                 }
             };
+            let order = ticket.order();
             match verdict {
                 Verdict::Keep => {}
-                Verdict::Requeue => self.requeue.push((ticket.order(), entity, false)),
-                Verdict::Improve => self.requeue.push((ticket.order(), entity, true)),
+                Verdict::Requeue => self.requeue.push((order, entity, Lane::Urgent)),
+                Verdict::Defer(cut) => self.requeue.push((order, entity, Lane::Deferred(cut))),
+                Verdict::Improve => self.requeue.push((order, entity, Lane::Improvement)),
                 Verdict::Repaired { path, improve } => {
                     if improve && !improving {
-                        self.requeue.push((ticket.order(), entity, true));
+                        self.requeue.push((order, entity, Lane::Improvement));
                     }
                     self.repaired.push((entity, path, improve));
                 }
             }
         }
-        self.requeue.sort_unstable();
+        self.requeue
+            .sort_unstable_by_key(|&(order, entity, _)| (order, entity));
     }
 
     /// Collects what the log changed: terrain cells, opened cells, and the cells near new
@@ -366,8 +416,9 @@ impl ReplanState {
         request: &PathRequest,
         path: &FoundPath,
         progress: Option<&SteeringProgress>,
-        improving: bool,
+        waiting: Waiting,
     ) -> Verdict {
+        let improving = matches!(waiting, Waiting::Improvement);
         let newer = |c: &&NavGridChanged| c.generation > path.generation;
         let whole = self
             .log
@@ -389,7 +440,8 @@ impl ReplanState {
             return Verdict::Keep;
         }
         let diameter = request.diameter;
-        let at = unit_position(cx, entity, place).and_then(|p| grid.agent_cell(p, diameter));
+        let at =
+            unit_position(cx.transforms, entity, place).and_then(|p| grid.agent_cell(p, diameter));
         let hint = progress.and_then(|p| next_cell(grid, path, p, diameter));
         let on = at.and_then(|c| {
             // Usually next to the waypoint the unit heads for.
@@ -406,6 +458,26 @@ impl ReplanState {
         };
         let reach = (diameter / 2) as i32;
         let rest = &path.cells[ahead.min(path.cells.len())..];
+        if let Waiting::Deferred(order) = waiting {
+            // Planned again anyway: only a cut nearer to the unit than the one it waits
+            // for matters.
+            let cut = grid
+                .scenario()
+                .layer_for(path.profile, diameter)
+                .and_then(|layer| repair::cut(layer, &path.cells, ahead));
+            let Some(cut) = cut else {
+                return Verdict::Keep;
+            };
+            return match defer_or_requeue(cx, path, ahead, cut.first) {
+                Verdict::Defer(cell) => {
+                    if let Some(entry) = self.deferred.get_mut(&order) {
+                        entry.1 = cell;
+                    }
+                    Verdict::Keep
+                }
+                other => other,
+            };
+        }
         if !self.terrain.is_empty() && touches(rest, reach + 1, |c| self.terrain.contains(&c)) {
             return Verdict::Requeue;
         }
@@ -437,9 +509,10 @@ impl ReplanState {
         let Some(layer) = grid.scenario().layer_for(path.profile, diameter) else {
             return Verdict::Requeue;
         };
-        if repair::cut(layer, &path.cells, ahead).is_none() {
+        let Some(first_cut) = repair::cut(layer, &path.cells, ahead) else {
             return improve;
-        }
+        };
+        let cut_verdict = defer_or_requeue(cx, path, ahead, first_cut.first);
         // Cut ahead of the unit: splice a detour of the same cost in (exact requests
         // walking their path, see `repair`), or plan again.
         let repairable = !path.partial
@@ -450,7 +523,7 @@ impl ReplanState {
                 cx.settings.default_limits,
             );
         let Some(i) = on.filter(|_| repairable) else {
-            return Verdict::Requeue;
+            return cut_verdict;
         };
         let repaired = match repair::cut(layer, &path.cells, i) {
             // Only cells between the waypoint the unit heads for and the unit were cut.
@@ -465,7 +538,7 @@ impl ReplanState {
                 path,
                 improve: shortcut,
             },
-            None => Verdict::Requeue,
+            None => cut_verdict,
         }
     }
 
@@ -483,6 +556,66 @@ impl ReplanState {
             }
         })
     }
+}
+
+/// How a reviewed request waits in the queue.
+#[derive(Clone, Copy, Debug)]
+enum Waiting {
+    /// Not queued.
+    No,
+    /// In the deferred lane, with this ticket order.
+    Deferred(u64),
+    /// In the improvement lane.
+    Improvement,
+}
+
+/// The verdict on a path cut at `cells[first]` for a unit at `cells[ahead]`: re-plan in
+/// the deferred lane when the solver is behind (see `PathQueue::behind`: it left urgent
+/// requests waiting last frame) and the cut lies
+/// farther than `TilepathSettings::defer_cuts_beyond` cells ahead of the unit (along the
+/// path), urgently otherwise.
+fn defer_or_requeue(
+    cx: &Context<'_, '_, '_>,
+    path: &FoundPath,
+    ahead: usize,
+    first: usize,
+) -> Verdict {
+    let beyond = cx.settings.defer_cuts_beyond as usize;
+    match path.cells.get(first) {
+        Some(&cell) if cx.behind && beyond > 0 && first.saturating_sub(ahead) > beyond => {
+            Verdict::Defer(cell)
+        }
+        _ => Verdict::Requeue,
+    }
+}
+
+/// Makes urgent the deferred re-plans whose unit came within
+/// `TilepathSettings::defer_cuts_beyond` cells (Chebyshev) of its cut, in queue order;
+/// forgets those answered or queued again since.
+fn promote_deferred(
+    state: &mut ReplanState,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    queue: &mut PathQueue,
+    requests: &mut Requests,
+    transforms: &TransformHelper,
+) {
+    let beyond = settings.defer_cuts_beyond;
+    state.deferred.retain(|&order, &mut (entity, cut)| {
+        let Ok((entity, request, _, mut ticket, _, _, place)) = requests.get_mut(entity) else {
+            return false;
+        };
+        if ticket.order() != order || !ticket.is_queued() {
+            return false;
+        }
+        let near = unit_position(transforms, entity, (place.0, place.1))
+            .and_then(|p| grid.agent_cell(p, request.diameter))
+            .is_none_or(|c| c.chebyshev(cut) <= beyond);
+        if near {
+            queue.enqueue(entity, request.clone(), &mut ticket);
+        }
+        !near
+    });
 }
 
 /// The index in `path.cells` of the cell before the waypoint the unit heads for, when
@@ -563,7 +696,7 @@ fn predicted_failure(
     let diameter = request.diameter;
     let profile = cx.profiles.resolve(request.profile.as_deref())?;
     let layer = grid.scenario().layer_for(profile, diameter)?;
-    let position = unit_position(cx, entity, place)?;
+    let position = unit_position(cx.transforms, entity, place)?;
     let mut start = grid.agent_cell(position, diameter)?;
     let requested = match request.goal {
         PathGoal::Cell(cell) => cell,

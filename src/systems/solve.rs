@@ -151,6 +151,16 @@ pub(crate) fn solve_paths(
         &mut solved,
         &mut stats,
     );
+    queue.behind = queue
+        .entries
+        .iter()
+        .take_while(|&&(order, _)| order < PathTicket::DEFERRED)
+        .take(64)
+        .any(|&(order, entity)| {
+            requests
+                .get(entity)
+                .is_ok_and(|(_, _, ticket, _)| ticket.order() == order && ticket.is_queued())
+        });
     let (pathfinders, bytes) = state.solvers.memory();
     stats.pathfinders = pathfinders;
     stats.pathfinder_bytes = bytes;
@@ -523,11 +533,7 @@ fn finish_jobs(
 }
 
 /// Adds this frame's answers to the totals and counts the requests still waiting.
-fn finish_stats(
-    stats: &mut TilepathStats,
-    requests: &Requests,
-    started: Instant,
-) {
+fn finish_stats(stats: &mut TilepathStats, requests: &Requests, started: Instant) {
     stats.total_solved += stats.solved as u64;
     stats.total_expanded += stats.expanded;
     stats.total_failed += stats.failed as u64;

@@ -7,6 +7,7 @@ mod common;
 mod debug;
 mod fields;
 mod goals;
+mod lanes;
 mod live;
 mod replan;
 mod solve;

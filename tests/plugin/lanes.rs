@@ -1,0 +1,161 @@
+//! Queue lanes: a path cut far ahead of its unit waits in the deferred lane while the
+//! solver is behind, the unit walks on, and the re-plan becomes urgent as the unit nears
+//! the cut.
+
+use bevy::prelude::*;
+use bevy_tilepath::prelude::{
+    Algorithm, Arrived, Cell, NavGrid, PathQuery, PathRequest, PathResult, PathTicket, Pathfinder,
+    Replanning, Steering, TilepathSettings,
+};
+
+use crate::common::{TILE, app, center_of, position};
+
+fn open_grid(width: usize, height: usize) -> NavGrid {
+    let rows = vec![".".repeat(width); height].join("\n");
+    NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap()
+}
+
+fn ticket(app: &App, unit: Entity) -> PathTicket {
+    app.world().get::<PathTicket>(unit).unwrap().clone()
+}
+
+fn cell_of(app: &App, unit: Entity) -> Cell {
+    let grid = app.world().resource::<NavGrid>();
+    grid.agent_cell(position(app, unit), 1).unwrap()
+}
+
+#[test]
+fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
+    let mut app = app();
+    app.insert_resource(open_grid(80, 40));
+    let walker = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(center_of(Cell::new(1, 2), 1).extend(1.0)),
+            PathRequest::new(Cell::new(78, 2)),
+            Steering::with_speed(4.0 * TILE),
+        ))
+        .id();
+    app.update();
+    assert!(
+        app.world()
+            .get::<PathResult>(walker)
+            .unwrap()
+            .found()
+            .is_some()
+    );
+    // A budget of 300 expansions a frame, and 28 Dijkstra searches over most of the map
+    // (about 3,000 expansions each, distinct goals: no shared field) queued first: the solver is behind for ~300 frames,
+    // longer than the walker takes to come within 16 cells of the cut below.
+    app.insert_resource(TilepathSettings {
+        expansion_budget: Some(300),
+        ..default()
+    });
+    for i in 0..28 {
+        app.world_mut().spawn((
+            Transform::from_translation(center_of(Cell::new(1 + i, 20), 1).extend(1.0)),
+            PathRequest::new(Cell::new(78, 10 + i))
+                .algorithm(Algorithm::Dijkstra)
+                .claim_goal(false),
+        ));
+    }
+    app.update();
+
+    // A wall across the walker's row, 30 cells ahead, open below row 5.
+    let x = cell_of(&app, walker).x + 30;
+    let wall: Vec<(Cell, bool)> = (0..=4).map(|y| (Cell::new(x, y), true)).collect();
+    app.world_mut()
+        .resource_mut::<NavGrid>()
+        .apply_edits(wall.iter().copied());
+    app.update();
+    let waiting = ticket(&app, walker);
+    assert!(waiting.is_queued() && waiting.is_deferred(), "{waiting:?}");
+    assert!(app.world().get::<Replanning>(walker).is_some());
+
+    // The unit walks on; the re-plan becomes urgent within 16 cells of the cut and is
+    // answered before the unit reaches it.
+    let mut promoted_at = None;
+    let mut answered_at = None;
+    for frame in 0..600 {
+        let before = position(&app, walker);
+        app.update();
+        let here = cell_of(&app, walker);
+        let t = ticket(&app, walker);
+        if promoted_at.is_none() && t.is_queued() && !t.is_deferred() {
+            promoted_at = Some(here);
+        }
+        if !t.is_queued() {
+            answered_at = Some(here);
+            break;
+        }
+        assert_ne!(
+            position(&app, walker),
+            before,
+            "frame {frame}: the walker stopped at {here} while its re-plan waited"
+        );
+    }
+    let promoted_at = promoted_at.expect("the deferred re-plan became urgent");
+    let answered_at = answered_at.expect("the re-plan was answered");
+    assert!(
+        promoted_at.chebyshev(Cell::new(x, 2)) <= 16,
+        "{promoted_at}"
+    );
+    assert!(
+        promoted_at.chebyshev(Cell::new(x, 2)) >= 14,
+        "{promoted_at}"
+    );
+    assert!(
+        answered_at.x < x,
+        "answered at {answered_at}, the cut is at x = {x}"
+    );
+    assert!(app.world().get::<Replanning>(walker).is_none());
+    let path = app
+        .world()
+        .get::<PathResult>(walker)
+        .unwrap()
+        .found()
+        .unwrap()
+        .clone();
+    assert!(wall.iter().all(|(c, _)| !path.cells.contains(c)));
+    let grid = app.world().resource::<NavGrid>();
+    let fresh = Pathfinder::new()
+        .find(
+            grid.scenario(),
+            &PathQuery::new(path.cells[0], *path.cells.last().unwrap()),
+        )
+        .unwrap();
+    let cost = grid.scenario().weights(path.profile).unwrap();
+    assert_eq!(cost.path_cost(&path.cells).unwrap(), fresh.cost);
+
+    // Once the solver has caught up, a cut far ahead is urgent again.
+    for _ in 0..300 {
+        app.update();
+        if app.world().get::<Arrived>(walker).is_some() {
+            break;
+        }
+        let far = cell_of(&app, walker).x + 25;
+        if far < 75 && ticket(&app, walker).order() < PathTicket::DEFERRED {
+            let pending = app
+                .world()
+                .resource::<bevy_tilepath::prelude::TilepathStats>();
+            if pending.pending == 0 {
+                let row = path_row(&app, walker, far);
+                app.world_mut()
+                    .resource_mut::<NavGrid>()
+                    .apply_edits([(Cell::new(far, row), true)]);
+                app.update();
+                let t = ticket(&app, walker);
+                assert!(!t.is_deferred(), "{t:?}");
+                return;
+            }
+        }
+    }
+    panic!("the solver never caught up");
+}
+
+/// The row of `unit`'s path at column `x`.
+fn path_row(app: &App, unit: Entity, x: i32) -> i32 {
+    let result = app.world().get::<PathResult>(unit).unwrap();
+    let path = result.found().unwrap();
+    path.cells.iter().find(|c| c.x == x).map_or(2, |c| c.y)
+}
