@@ -461,6 +461,9 @@ impl ReplanState {
         if let Waiting::Deferred(order) = waiting {
             // Planned again anyway: only a cut nearer to the unit than the one it waits
             // for matters.
+            if !self.walled || !self.near_cut(grid, rest, diameter) {
+                return Verdict::Keep;
+            }
             let cut = grid
                 .scenario()
                 .layer_for(path.profile, diameter)
