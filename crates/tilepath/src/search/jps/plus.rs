@@ -172,6 +172,10 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
     let mut dirs = SUCCESSORS[arrival][usize::from(around & 0x1ff)];
     let jumps = ctx.table.entries(i);
     let (gx, gy) = (ctx.goal.x - c.x, ctx.goal.y - c.y);
+    // First every successor's id, reading its record so that the cache misses of up to
+    // eight successors overlap; then the relaxations, which find them in cache.
+    let mut found = [(0u32, 0usize, 0i32); 8];
+    let mut n = 0;
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
@@ -198,11 +202,17 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
         } else {
             continue;
         };
-        let p = Cell::new(c.x + dx * steps, c.y + dy * steps);
         let pi = i.wrapping_add(ctx.offsets[d].wrapping_mul(steps as u32));
+        std::hint::black_box(s.is_seen(pi));
+        found[n] = (pi, d, steps);
+        n += 1;
+    }
+    for &(pi, d, steps) in &found[..n] {
+        let (dx, dy) = Direction::ALL[d].delta();
+        let p = Cell::new(c.x + dx * steps, c.y + dy * steps);
         let step = if d % 2 == 0 { STRAIGHT } else { DIAGONAL };
         let to_parent = Direction::ALL[(d + 4) % 8];
-        relax(s, j, ctx.goal, p, pi, g + step * steps as Cost, to_parent, f);
+        relax(s, j, ctx, p, pi, g + step * steps as Cost, to_parent, f);
     }
 }
 
@@ -216,7 +226,7 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
 fn relax(
     s: &mut SearchState,
     j: &mut JpsState,
-    goal: Cell,
+    ctx: &Ctx,
     p: Cell,
     pi: u32,
     g: Cost,
@@ -226,10 +236,12 @@ fn relax(
     if s.is_closed(pi) {
         return;
     }
-    let hp = h(p, goal);
+    let hp = h(p, ctx.goal);
     if !s.is_seen(pi) {
         s.open(pi, g, to_parent);
         if g + hp == f_now {
+            // Expanded soon: start loading its jumps now.
+            std::hint::black_box(ctx.table.entries(pi)[0]);
             j.next.push(pi);
         } else {
             s.heap().push(pi, g + hp, hp);
