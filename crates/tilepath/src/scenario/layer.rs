@@ -113,7 +113,7 @@ impl Layer {
     /// per cell the first time, O(1) after. Safe to call from many threads at once
     /// (one builds, the others wait for it); edits of the map keep it exact.
     pub fn build_jump_table(&self) -> &JumpTable {
-        self.jumps.get_or_init(|| JumpTable::build(&self.blocked))
+        self.jumps.get_or_init(|| JumpTable::new(&self.blocked))
     }
 
     /// Installs `table` as the layer's jump table if none is built (tests of tables

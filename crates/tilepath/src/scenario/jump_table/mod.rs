@@ -69,6 +69,34 @@ const SOUTH: usize = 2;
 const WEST: usize = 4;
 const NORTH: usize = 6;
 
+/// A byte per cell with a blocked border one cell wide, so that a build reads any cell
+/// next to the map without a bounds check.
+struct Padded {
+    width: usize,
+    free: Vec<bool>,
+}
+
+impl Padded {
+    fn new(bits: &BitGrid) -> Self {
+        let size = bits.size();
+        let width = size.width as usize + 2;
+        let mut free = vec![false; width * (size.height as usize + 2)];
+        for y in 0..size.height {
+            let row = (y as usize + 1) * width + 1;
+            for x in 0..size.width {
+                free[row + x as usize] = !bits.bit_unchecked(x, y);
+            }
+        }
+        Self { width, free }
+    }
+
+    /// True for a free on-map cell; `x` and `y` may be one past either edge.
+    #[inline(always)]
+    fn is_free(&self, x: i32, y: i32) -> bool {
+        self.free[(y + 1) as usize * self.width + (x + 1) as usize]
+    }
+}
+
 /// How far a jump goes from a cell in one direction; see the module docs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Jump {
@@ -125,12 +153,16 @@ impl fmt::Debug for JumpTable {
 }
 
 impl JumpTable {
-    /// The table of the layer whose blocked bits are `bits`. O(width × height).
-    pub(crate) fn build(bits: &BitGrid) -> Self {
+    /// The table of the cells whose blocked bits are `bits` (1 = blocked, as in a
+    /// [`Layer`](crate::scenario::Layer)). O(width × height), 16 bytes per cell.
+    ///
+    /// Layers build their own ([`Layer::build_jump_table`](crate::scenario::Layer::build_jump_table));
+    /// this is for grids kept outside a map, updated with [`JumpTable::update`].
+    pub fn new(bits: &BitGrid) -> Self {
         Self::build_capped(bits, MAX_JUMP as i16)
     }
 
-    /// [`JumpTable::build`] with jumps cut every `cap` steps (`cap >= 1`).
+    /// [`JumpTable::new`] with jumps cut every `cap` steps (`cap >= 1`).
     pub(crate) fn build_capped(bits: &BitGrid, cap: i16) -> Self {
         debug_assert!(cap >= 1);
         let size = bits.size();
@@ -140,36 +172,28 @@ impl JumpTable {
             entries: vec![[0; 8]; size.area()],
         };
         let (w, h) = (size.width as i32, size.height as i32);
-        // Each sweep visits a cell after the neighbour its entry extends; diagonals
-        // come last because they read the straight entries of the cell they step to.
-        for y in 0..h {
+        let free = Padded::new(bits);
+        let free = |x: i32, y: i32| free.is_free(x, y);
+        // Each entry is computed after the entry of the next cell in its direction, and
+        // a diagonal one after the straight entries of the cell it steps to: rows from
+        // the bottom for the directions going down (and along rows), then from the top
+        // for the ones going up. Two passes over the table.
+        for y in (0..h).rev() {
             for x in (0..w).rev() {
-                t.refresh(bits, x, y, EAST);
+                t.refresh(free, x, y, EAST);
             }
             for x in 0..w {
-                t.refresh(bits, x, y, WEST);
-            }
-        }
-        for y in (0..h).rev() {
-            for x in 0..w {
-                t.refresh(bits, x, y, SOUTH);
+                t.refresh(free, x, y, WEST);
+                t.refresh(free, x, y, SOUTH);
+                t.refresh(free, x, y, 1);
+                t.refresh(free, x, y, 3);
             }
         }
         for y in 0..h {
             for x in 0..w {
-                t.refresh(bits, x, y, NORTH);
-            }
-        }
-        for y in (0..h).rev() {
-            for x in 0..w {
-                t.refresh(bits, x, y, 1);
-                t.refresh(bits, x, y, 3);
-            }
-        }
-        for y in 0..h {
-            for x in 0..w {
-                t.refresh(bits, x, y, 5);
-                t.refresh(bits, x, y, 7);
+                t.refresh(free, x, y, NORTH);
+                t.refresh(free, x, y, 5);
+                t.refresh(free, x, y, 7);
             }
         }
         t
@@ -219,18 +243,18 @@ impl JumpTable {
     }
 
     /// Recomputes the entry of the on-map cell `(x, y)` in direction `d` from the
-    /// entry of the next cell in `d` (which must be current) and the bits around;
-    /// returns the old value.
-    #[inline]
-    fn refresh(&mut self, bits: &BitGrid, x: i32, y: i32, d: usize) -> i16 {
-        let new = self.compute(bits, x, y, d);
+    /// entry of the next cell in `d` (which must be current) and the cells around, free
+    /// where `free` says so (off-map cells must read blocked); returns the old value.
+    #[inline(always)]
+    fn refresh(&mut self, free: impl Fn(i32, i32) -> bool, x: i32, y: i32, d: usize) -> i16 {
+        let new = self.compute(free, x, y, d);
         let i = self.index(x, y);
         std::mem::replace(&mut self.entries[i][d], new)
     }
 
     /// The entry of the on-map cell `(x, y)` in direction `d`, from the next cell's.
-    fn compute(&self, bits: &BitGrid, x: i32, y: i32, d: usize) -> i16 {
-        let free = |x: i32, y: i32| !bits.get_unchecked_cell(x as u32, y as u32);
+    #[inline(always)]
+    fn compute(&self, free: impl Fn(i32, i32) -> bool, x: i32, y: i32, d: usize) -> i16 {
         if !free(x, y) {
             return 0;
         }

@@ -96,7 +96,7 @@ proptest! {
 fn long_lines_across_words_match_the_definition() {
     for (w, h) in [(200, 5), (5, 200), (130, 9)] {
         let bits = random_bits(GridSize::new(w, h), 8, u64::from(w * h));
-        assert_matches_reference(&JumpTable::build(&bits), &bits);
+        assert_matches_reference(&JumpTable::new(&bits), &bits);
     }
 }
 
@@ -172,7 +172,7 @@ fn batches_of_edits_keep_the_table_equal_to_a_fresh_build() {
         for diameter in [1, 3] {
             let layer = map.layer(diameter).unwrap();
             assert!(
-                layer.jump_table() == Some(&JumpTable::build(layer.bits())),
+                layer.jump_table() == Some(&JumpTable::new(layer.bits())),
                 "round {round} d={diameter} edits {edits:?}"
             );
         }

@@ -14,9 +14,16 @@ const DIAGONALS_READING: [[usize; 2]; 8] = {
     t
 };
 
+/// The cell-freedom test of `bits` (off-map cells blocked).
+fn free(bits: &BitGrid) -> impl Fn(i32, i32) -> bool + '_ {
+    |x, y| !bits.get_unchecked_cell(x as u32, y as u32)
+}
+
 impl JumpTable {
     /// Makes the table exact again after the cells in `changed` flipped between blocked
-    /// and free in `bits` (the layer's bits, already updated).
+    /// and free in `bits` (the grid the table was built from, already edited). Listing
+    /// a cell that did not flip costs time but does no harm; a flipped cell left out
+    /// leaves the table wrong. A map's layers call this on every edit.
     ///
     /// What a flip at `(x, y)` can change, and what is recomputed:
     ///
@@ -39,7 +46,16 @@ impl JumpTable {
     /// that is a few hundred entries, but on an open area one new obstacle can create
     /// jump points that change the diagonal entries of a large part of the map.
     /// Allocates one list of walk starts per call.
-    pub(crate) fn update(&mut self, bits: &BitGrid, changed: &[Cell]) {
+    ///
+    /// # Panics
+    ///
+    /// When `bits` is not the size of the table.
+    pub fn update(&mut self, bits: &BitGrid, changed: &[Cell]) {
+        assert_eq!(
+            bits.size(),
+            self.size,
+            "JumpTable::update: bits of another size"
+        );
         let mut seeds: Vec<(i32, i32, usize)> = Vec::new();
         for &c in changed {
             for off in -1..=1 {
@@ -71,7 +87,7 @@ impl JumpTable {
         let (mut x, mut y) = (x, y);
         let mut first = true;
         while self.contains(x, y) {
-            let old = self.refresh(bits, x, y, d);
+            let old = self.refresh(free(bits), x, y, d);
             let new = self.entries[self.index(x, y)][d];
             if old == new && !first {
                 return;
@@ -94,7 +110,7 @@ impl JumpTable {
         let (dx, dy) = DELTAS[d];
         let (mut x, mut y) = (x, y);
         while self.contains(x, y) {
-            let old = self.refresh(bits, x, y, d);
+            let old = self.refresh(free(bits), x, y, d);
             if old == self.entries[self.index(x, y)][d] {
                 return;
             }

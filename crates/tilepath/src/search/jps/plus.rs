@@ -135,8 +135,17 @@ pub(crate) fn search(
         if s.slice_spent() {
             return Ok(Step::Suspended);
         }
-        let Some(i) = j.next.pop().or_else(|| s.heap().pop()) else {
-            break;
+        let i = match j.next.pop() {
+            Some(i) => i,
+            None => {
+                let Some(i) = s.heap().pop() else { break };
+                // The heap's new top is likely expanded after this node: start loading
+                // its record and jumps now, to overlap with this expansion.
+                if let Some(top) = s.heap().peek() {
+                    std::hint::black_box((s.is_seen(top), ctx.table.entries(top)[0]));
+                }
+                i
+            }
         };
         if i == goal_i {
             return s.build_path(goal_i, UnitCosts).map(|()| Step::Found);
