@@ -22,7 +22,8 @@
 //! diameter, and the centre of `c` plus half a cell on x and on y for an even one.
 //!
 //! [`CachedScenario`] answers this in O(1) per cell from a true-clearance map (see
-//! [`clearance`]) and stores one [`Layer`] of blocked bits per diameter.
+//! [`clearance`]) and stores one [`Layer`] of blocked bits per diameter, with, once
+//! asked for, the layer's [`JumpTable`] for preprocessed jump point search.
 //!
 //! # Terrain
 //!

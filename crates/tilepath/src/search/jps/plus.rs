@@ -33,68 +33,66 @@ use crate::search::costs::{Step, UnitCosts};
 use crate::search::query::{PathError, PathQuery};
 use crate::search::state::SearchState;
 
-/// Directions worth jumping in from a node reached by a move in direction `a` (rows),
-/// for each 3 × 3 block of blocked bits around it (see `BitGrid::neighbourhood`): the
-/// natural direction and the forced ones, restricted to the legal moves; row 8 is the
-/// start, which jumps in every legal direction.
-static SUCCESSORS: [[u8; 512]; 9] = successors_table();
-
-const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
-    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
-}
+/// Directions worth jumping in from a node reached by a move in direction `a` (row
+/// `a`; row 8 is the start), for each set of legal moves from it (bit `d` set when the
+/// node's jump table entry in direction `d` is not `Wall(0)`): the natural direction
+/// and the forced ones, restricted to the legal moves.
+///
+/// The legal moves are all the pruning needs. After a straight move `a` the cell one
+/// step back is free (the move came through it), so the side cell `s` is free while the
+/// cell beside it one step back is blocked exactly when the straight move to `s` is
+/// legal and the diagonal move between `s` and back is not.
+static SUCCESSORS: [[u8; 256]; 9] = successors_table();
 
 const fn bit(direction: usize) -> u8 {
     1 << (direction % 8)
 }
 
-const fn successors_table() -> [[u8; 512]; 9] {
-    let mut table = [[0u8; 512]; 9];
-    let mut around = 0;
-    while around < 512 {
-        let mut legal = 0u8;
-        let mut d = 0;
-        while d < 8 {
-            let (dx, dy) = Direction::ALL[d].delta();
-            if free_in(around, dx, dy)
-                && (dx == 0 || dy == 0 || (free_in(around, dx, 0) && free_in(around, 0, dy)))
-            {
-                legal |= 1 << d;
-            }
-            d += 1;
-        }
-        table[8][around] = legal;
+const fn successors_table() -> [[u8; 256]; 9] {
+    let mut table = [[0u8; 256]; 9];
+    let mut legal = 0;
+    while legal < 256 {
+        table[8][legal] = legal as u8;
         let mut a = 0;
         while a < 8 {
             let set = if a % 2 == 1 {
                 bit(a) | bit(a + 7) | bit(a + 1)
             } else {
-                let (dx, dy) = Direction::ALL[a].delta();
+                // (side, diagonal between side and move, diagonal between side and back)
+                let sides = [(a + 6, a + 7, a + 5), (a + 2, a + 1, a + 3)];
                 let mut set = bit(a);
-                // The sides two turns away, and the diagonal between side and move.
-                let sides = [(a + 6, a + 7), (a + 2, a + 1)];
                 let mut k = 0;
                 while k < 2 {
-                    let (side, diagonal) = sides[k];
-                    let (sx, sy) = Direction::ALL[side % 8].delta();
-                    if free_in(around, sx, sy) && !free_in(around, sx - dx, sy - dy) {
-                        set |= bit(side) | bit(diagonal);
+                    let (side, ahead, back) = sides[k];
+                    if legal as u8 & bit(side) != 0 && legal as u8 & bit(back) == 0 {
+                        set |= bit(side) | bit(ahead);
                     }
                     k += 1;
                 }
                 set
             };
-            table[a][around] = set & legal;
+            table[a][legal] = set & legal as u8;
             a += 1;
         }
-        around += 1;
+        legal += 1;
     }
     table
+}
+
+/// The legal moves from a cell as a bit set over direction indices: its jumps that are
+/// not `Wall(0)`.
+#[inline(always)]
+fn legal_moves(jumps: &[i16; 8]) -> u8 {
+    let mut legal = 0;
+    for (d, &k) in jumps.iter().enumerate() {
+        legal |= u8::from(k != 0) << d;
+    }
+    legal
 }
 
 /// Id offsets of one step per direction, and the search's fixed inputs.
 struct Ctx<'a> {
     table: &'a JumpTable,
-    layer: &'a Layer,
     goal: Cell,
     offsets: [u32; 8],
 }
@@ -118,7 +116,6 @@ pub(crate) fn search(
     debug_assert_eq!(table.size(), layer.size());
     let ctx = Ctx {
         table,
-        layer,
         goal: query.goal,
         offsets: s.step_offsets(),
     };
@@ -177,9 +174,8 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
     } else {
         s.to_parent(i).opposite() as usize
     };
-    let around = ctx.layer.bits().neighbourhood(c.x as u32, c.y as u32);
-    let mut dirs = SUCCESSORS[arrival][usize::from(around & 0x1ff)];
     let jumps = ctx.table.entries(i);
+    let mut dirs = SUCCESSORS[arrival][usize::from(legal_moves(jumps))];
     let (gx, gy) = (ctx.goal.x - c.x, ctx.goal.y - c.y);
     // First every successor's id, reading its record so that the cache misses of up to
     // eight successors overlap; then the relaxations, which find them in cache.
