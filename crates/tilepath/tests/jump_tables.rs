@@ -134,7 +134,10 @@ fn auto_uses_jps_plus_once_the_table_is_built_with_the_same_costs() {
         .map(|i| PathQuery::new(Cell::new(i, i % 60), Cell::new(119 - i, (i * 7) % 60)))
         .collect();
     let before: Vec<_> = queries.iter().map(|q| pf.find(&map, q)).collect();
-    assert!(map.layer(1).unwrap().jump_table().is_none(), "Auto builds no table");
+    assert!(
+        map.layer(1).unwrap().jump_table().is_none(),
+        "Auto builds no table"
+    );
     map.build_jump_tables();
     let mut answered = 0;
     for (q, jps) in queries.iter().zip(before) {
@@ -170,5 +173,8 @@ fn a_sliced_auto_search_keeps_its_algorithm_when_a_table_is_built_between_slices
     let Ok(Progress::Done(stats)) = progress else {
         panic!("{progress:?}")
     };
-    assert_eq!(stats, expected, "the search that started as JPS ends as JPS");
+    assert_eq!(
+        stats, expected,
+        "the search that started as JPS ends as JPS"
+    );
 }

@@ -242,6 +242,29 @@ impl CachedScenario {
     /// [`Algorithm::JpsPlus`](crate::search::Algorithm::JpsPlus) builds it on its first
     /// query anyway; building it ahead keeps that cost out of a frame, and lets
     /// [`Algorithm::Auto`](crate::search::Algorithm::Auto) use JPS+ on the layer.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::scenario::ProfileId;
+    ///
+    /// let mut map = CachedScenario::from_ascii("
+    ///     .....
+    ///     ..#..
+    ///     .....
+    /// ").unwrap();
+    /// map.build_jump_table(ProfileId::DEFAULT, 1).unwrap();
+    /// let query = PathQuery::new(Cell::new(0, 1), Cell::new(4, 1)).algorithm(Algorithm::JpsPlus);
+    /// let mut pf = Pathfinder::new();
+    /// // Around the wall: two diagonal steps and two straight ones.
+    /// assert_eq!(pf.find(&map, &query).unwrap().length, 2.0 + 2.0 * 2f64.sqrt());
+    /// // The edit updates the table in place; the row is now straight through.
+    /// map.set_obstacle(Cell::new(2, 1), false);
+    /// assert!(map.layer(1).unwrap().jump_table().is_some());
+    /// assert_eq!(pf.find(&map, &query).unwrap().length, 4.0);
+    /// // Auto uses the built table: same answer, same path.
+    /// let auto = pf.find(&map, &query.algorithm(Algorithm::Auto)).unwrap();
+    /// assert_eq!(auto.length, 4.0);
+    /// ```
     pub fn build_jump_table(&self, profile: ProfileId, diameter: u32) -> Option<&JumpTable> {
         self.layer_for(profile, diameter)
             .map(Layer::build_jump_table)

@@ -264,7 +264,7 @@ impl JumpTable {
             return 0;
         }
         let next = &self.entries[self.index(nx, ny)];
-        if d % 2 == 0 {
+        if d & 1 == 0 {
             // The next cell is forced when a side cell is free and the one behind it is not.
             let forced = [(-dy, dx), (dy, -dx)]
                 .into_iter()

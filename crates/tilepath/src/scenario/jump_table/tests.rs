@@ -27,12 +27,12 @@ fn reference(bits: &BitGrid, cap: i16, c: Cell, d: usize) -> i16 {
     let (mut x, mut y) = (c.x, c.y);
     loop {
         let (nx, ny) = (x + dx, y + dy);
-        let legal = free(nx, ny) && (d % 2 == 0 || (free(nx, y) && free(x, ny)));
+        let legal = free(nx, ny) && (d & 1 == 0 || (free(nx, y) && free(x, ny)));
         if !legal {
             return cut(false, k);
         }
         k += 1;
-        let stop = if d % 2 == 0 {
+        let stop = if d & 1 == 0 {
             [(-dy, dx), (dy, -dx)]
                 .into_iter()
                 .any(|(sx, sy)| free(nx + sx, ny + sy) && !free(x + sx, y + sy))
@@ -165,7 +165,7 @@ fn batches_of_edits_keep_the_table_equal_to_a_fresh_build() {
                     x0 + (rng.next_u64() % 10) as i32,
                     y0 + (rng.next_u64() % 10) as i32,
                 );
-                (c, rng.next_u64() % 3 != 0)
+                (c, !rng.chance(1, 3))
             })
             .collect();
         map.apply(edits.iter().copied());

@@ -82,7 +82,14 @@ impl JumpTable {
     /// Recomputes the straight entries in direction `d` from `(x, y)` backwards (against
     /// `d`) until one comes out unchanged after the first; records the diagonal walks
     /// to start where an entry changed sign.
-    fn sweep(&mut self, bits: &BitGrid, x: i32, y: i32, d: usize, seeds: &mut Vec<(i32, i32, usize)>) {
+    fn sweep(
+        &mut self,
+        bits: &BitGrid,
+        x: i32,
+        y: i32,
+        d: usize,
+        seeds: &mut Vec<(i32, i32, usize)>,
+    ) {
         let (dx, dy) = DELTAS[d];
         let (mut x, mut y) = (x, y);
         let mut first = true;

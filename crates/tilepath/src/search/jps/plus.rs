@@ -55,7 +55,7 @@ const fn successors_table() -> [[u8; 256]; 9] {
         table[8][legal] = legal as u8;
         let mut a = 0;
         while a < 8 {
-            let set = if a % 2 == 1 {
+            let set = if a & 1 == 1 {
                 bit(a) | bit(a + 7) | bit(a + 1)
             } else {
                 // (side, diagonal between side and move, diagonal between side and back)
@@ -188,8 +188,9 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
         let (dx, dy) = Direction::ALL[d].delta();
         // Steps to the goal (straight) or to the goal's row or column (diagonal) when
         // the goal is ahead in this direction, 0 otherwise.
-        let to_goal = if d % 2 == 0 {
-            if (dx != 0 && gy == 0 && gx.signum() == dx) || (dy != 0 && gx == 0 && gy.signum() == dy)
+        let to_goal = if d & 1 == 0 {
+            if (dx != 0 && gy == 0 && gx.signum() == dx)
+                || (dy != 0 && gx == 0 && gy.signum() == dy)
             {
                 gx.abs() + gy.abs()
             } else {
@@ -215,7 +216,7 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
     for &(pi, d, steps) in &found[..n] {
         let (dx, dy) = Direction::ALL[d].delta();
         let p = Cell::new(c.x + dx * steps, c.y + dy * steps);
-        let step = if d % 2 == 0 { STRAIGHT } else { DIAGONAL };
+        let step = if d & 1 == 0 { STRAIGHT } else { DIAGONAL };
         let to_parent = Direction::ALL[(d + 4) % 8];
         relax(s, j, ctx, p, pi, g + step * steps as Cost, to_parent, f);
     }

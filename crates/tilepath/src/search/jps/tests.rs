@@ -22,7 +22,10 @@ fn compare(pf: &mut Pathfinder, map: &CachedScenario, query: PathQuery) -> Optio
     let expected = render(map, pf.path());
     let mut answers = [Algorithm::Jps, Algorithm::JpsPlus].map(|algorithm| {
         let found = pf.find(map, &query.algorithm(algorithm));
-        let drawing = format!("{algorithm}:\n{}Dijkstra:\n{expected}", render(map, pf.path()));
+        let drawing = format!(
+            "{algorithm}:\n{}Dijkstra:\n{expected}",
+            render(map, pf.path())
+        );
         match (reference, found) {
             (Ok(r), Ok(j)) => {
                 assert_eq!(
