@@ -200,7 +200,7 @@ pub struct PathQuery {
     pub smooth: bool,
     /// Arrive within this many cells (Chebyshev) of `goal`: the search stops at the
     /// first cell of the square `goal ± goal_radius` it reaches (for A*, Dijkstra and
-    /// Auto the cheapest one; JPS runs A* for it). 0 means the goal cell itself.
+    /// Auto the cheapest one; JPS and JPS+ run A* for it). 0 means the goal cell itself.
     pub goal_radius: u32,
     /// When no cell of the goal area can be reached (blocked for the agent, or in
     /// another component), plan to the reachable cell nearest to `goal` instead
