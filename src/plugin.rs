@@ -192,8 +192,8 @@ pub struct TilepathSettings {
     /// this many (or the pool's thread count, whichever is smaller) alive.
     pub max_threads: usize,
     /// Algorithm of requests that do not name one: [`Algorithm::Auto`] by default (JPS
-    /// where every passable cell weighs the same for the request's profile, A*
-    /// otherwise; both exact).
+    /// where every passable cell weighs the same for the request's profile, JPS+ there
+    /// when the layer's jump table is built, A* otherwise; all exact).
     pub default_algorithm: Algorithm,
     /// Limits of requests that do not set their own.
     pub default_limits: Limits,

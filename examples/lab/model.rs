@@ -13,7 +13,9 @@ use crate::view::{EXPLORED, FREE, GOAL, PATH, START, WALL};
 use crate::{MAP_FILES, Options};
 
 /// The algorithms with a panel: every one of `Algorithm::ALL` except `Auto`, which on
-/// these maps (no terrain, so every layer is uniform) is exactly `Jps`.
+/// these maps (no terrain, so every layer is uniform) is exactly `Jps`, and `JpsPlus`,
+/// the same search with its jumps read from a precomputed table (same costs, nearly the
+/// same jump points: its panel would repeat the JPS one).
 pub const PANELS: [Algorithm; 8] = [
     Algorithm::AStar,
     Algorithm::Jps,
@@ -24,8 +26,8 @@ pub const PANELS: [Algorithm; 8] = [
     Algorithm::BestFirst,
     Algorithm::Evasion,
 ];
-// Every algorithm but `Auto` has a panel (a new algorithm must get one).
-const _: () = assert!(PANELS.len() + 1 == Algorithm::ALL.len());
+// Every algorithm but `Auto` and `JpsPlus` has a panel (a new algorithm must get one).
+const _: () = assert!(PANELS.len() + 2 == Algorithm::ALL.len());
 
 /// One selectable map with its current start and goal.
 pub struct MapEntry {

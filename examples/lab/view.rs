@@ -257,6 +257,7 @@ fn display_name(algorithm: Algorithm) -> &'static str {
         Algorithm::Auto => "Auto",
         Algorithm::AStar => "A*",
         Algorithm::Jps => "JPS",
+        Algorithm::JpsPlus => "JPS+",
         Algorithm::Dijkstra => "Dijkstra",
         Algorithm::Bfs => "BFS",
         Algorithm::Dfs => "DFS",

@@ -85,7 +85,11 @@ impl FieldKey {
     pub(crate) fn of(query: &SearchQuery, goal: Cell) -> Option<Self> {
         let exact = matches!(
             query.algorithm,
-            Algorithm::Auto | Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
+            Algorithm::Auto
+                | Algorithm::AStar
+                | Algorithm::Jps
+                | Algorithm::JpsPlus
+                | Algorithm::Dijkstra
         );
         (exact
             && query.connectivity == Connectivity::Octile

@@ -6,8 +6,8 @@
 //!     [--check] [--smooth] [--limit N] [--sample N] SCEN...
 //! ```
 //!
-//! NAME is one of our algorithms (`auto`, `astar`, `jps`, `dijkstra`, `bfs`, `dfs`,
-//! `iddfs`, `best-first`, `evasion`) or a peer run side by side on the same queries and
+//! NAME is one of our algorithms (`auto`, `astar`, `jps`, `jps-plus`, `dijkstra`, `bfs`,
+//! `dfs`, `iddfs`, `best-first`, `evasion`) or a peer run side by side on the same queries and
 //! the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
 //! weighted ones with `--terrain`, successors in a stack-allocated `SmallVec`; its
 //! expansions are its successor calls) and `gp-jps` (the `grid_pathfinding` crate's JPS,
@@ -37,6 +37,11 @@
 //! per algorithm (default: all of ours) on a generated SIZE × SIZE clutter map
 //! (`generate::random_rects`, seed 1) after 8 queries between far-apart free cells,
 //! and prints bytes per cell and MiB.
+//!
+//! `--jump-tables` instead measures the JPS+ jump table of each SCEN's map (layer of
+//! `--diameter`): build time, bytes per cell, time per single-cell edit of the
+//! incremental update (2,000 random flips, checked against a fresh build at the end),
+//! and the time of a whole `CachedScenario::apply` with and without the table.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -55,6 +60,8 @@ use tilepath::search::validate_path;
 mod counting_alloc;
 use counting_alloc::allocations;
 
+#[path = "movingai/jump_tables.rs"]
+mod jump_tables;
 #[path = "movingai/memory.rs"]
 mod memory;
 #[path = "movingai/peers.rs"]
@@ -124,6 +131,7 @@ struct Options {
     limit: Option<usize>,
     sample: usize,
     memory: Option<u32>,
+    jump_tables: bool,
     scens: Vec<PathBuf>,
 }
 
@@ -151,6 +159,7 @@ fn parse_args() -> Result<Options, String> {
         limit: None,
         sample: 1,
         memory: None,
+        jump_tables: false,
         scens: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -209,6 +218,7 @@ fn parse_args() -> Result<Options, String> {
                 )
             }
             "--check" => o.check = true,
+            "--jump-tables" => o.jump_tables = true,
             "--smooth" => o.smooth = true,
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -248,7 +258,7 @@ fn spec_entry(spec: &str, e: &tilepath::scenario::movingai_terrain::TerrainSpecE
         .map_or(String::new(), |t| format!(" (entry {t:?})"))
 }
 
-const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]...";
+const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]...\n       movingai --jump-tables [--diameter D] [--maps DIR] SCEN...";
 
 fn main() -> ExitCode {
     let opts = match parse_args() {
@@ -263,6 +273,9 @@ fn main() -> ExitCode {
     };
     if let Some(side) = opts.memory {
         return memory::memory_table(side, &opts.runners);
+    }
+    if opts.jump_tables {
+        return jump_tables::jump_table_report(&opts.scens, opts.maps.as_deref(), opts.diameter);
     }
     if opts.terrain.is_some() || opts.reference.is_some() {
         let terrain = opts

@@ -199,6 +199,7 @@ fn sliced_searches_end_exactly_like_whole_ones() {
             Algorithm::Auto,
             Algorithm::AStar,
             Algorithm::Jps,
+            Algorithm::JpsPlus,
             Algorithm::Dijkstra,
             Algorithm::BestFirst,
             Algorithm::Bfs,

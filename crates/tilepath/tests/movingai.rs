@@ -1,10 +1,10 @@
 //! MovingAI conformance: our optimal algorithms reproduce every stored optimal length.
 //!
 //! Runs over all scen files of `../shared/movingai` (or `$MOVINGAI_DIR`); the crate is
-//! built with opt-level 3 even in the test profile (see Cargo.toml). JPS is checked on
-//! every problem; the slower searches on an evenly spread sample of every file, to keep
+//! built with opt-level 3 even in the test profile (see Cargo.toml). JPS and JPS+ are
+//! checked on every problem; the slower searches on an evenly spread sample of every file, to keep
 //! CI within minutes. The runner checks them all:
-//! `cargo run --release --example movingai -- --algo astar --algo jps --algo dijkstra --check ../shared/movingai/scen/*.scen`.
+//! `cargo run --release --example movingai -- --algo astar --algo jps --algo jps-plus --algo dijkstra --check ../shared/movingai/scen/*.scen`.
 
 mod common;
 
@@ -84,12 +84,18 @@ fn jps_reproduces_every_stored_optimal_length() {
 }
 
 #[test]
+fn jps_plus_reproduces_every_stored_optimal_length() {
+    assert_conformant(Algorithm::JpsPlus, 1, 1);
+}
+
+#[test]
 fn dijkstra_reproduces_stored_optimal_lengths_on_a_sample() {
     assert_conformant(Algorithm::Dijkstra, 1, 23);
 }
 
 #[test]
-fn astar_and_jps_equal_dijkstra_for_diameter_3_on_a_sample() {
+fn astar_jps_and_jps_plus_equal_dijkstra_for_diameter_3_on_a_sample() {
     assert_conformant(Algorithm::AStar, 3, 29);
     assert_conformant(Algorithm::Jps, 3, 29);
+    assert_conformant(Algorithm::JpsPlus, 3, 29);
 }

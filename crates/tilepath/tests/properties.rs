@@ -305,6 +305,10 @@ differential!(
     Algorithm::Jps
 );
 differential!(
+    jps_plus_costs_equal_the_oracle_and_paths_are_valid,
+    Algorithm::JpsPlus
+);
+differential!(
     auto_costs_equal_the_oracle_and_paths_are_valid,
     Algorithm::Auto
 );

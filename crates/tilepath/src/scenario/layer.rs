@@ -4,9 +4,11 @@ use super::bitgrid::BitGrid;
 use super::clearance::{self, CLEARANCE_CAP};
 use super::components::Components;
 use super::footprint::footprint;
+use super::jump_table::JumpTable;
 use super::profile::ProfileId;
 use super::rect::CellRect;
 use crate::grid::{Cell, Direction, GridSize};
+use std::sync::OnceLock;
 
 /// Largest agent diameter with a [`Layer`] (and an O(1)
 /// [`Scenario::is_blocked`](crate::scenario::Scenario::is_blocked)): 63 cells, the
@@ -15,13 +17,15 @@ pub const MAX_DIAMETER: u32 = CLEARANCE_CAP as u32;
 
 /// Everything a search needs for agents of one diameter and one movement profile:
 /// which cells they cannot stand on (row-major and transposed bits, 1 = blocked) and
-/// connected components.
+/// connected components; and, once asked for, its [`JumpTable`] for
+/// [`Algorithm::JpsPlus`](crate::search::Algorithm::JpsPlus).
 ///
 /// A cell is blocked when the agent's [`footprint`](crate::scenario::footprint) there
 /// holds an obstacle, a terrain the profile blocks, or leaves the map.
 ///
 /// Memory: 2 bits per cell (the two bit grids) plus 4 bytes per cell of component
-/// labels, so about 4.25 bytes per cell per built layer.
+/// labels, so about 4.25 bytes per cell per built layer; 16 bytes per cell more once
+/// its jump table is built.
 #[derive(Clone, Debug)]
 pub struct Layer {
     profile: ProfileId,
@@ -29,6 +33,7 @@ pub struct Layer {
     blocked: BitGrid,
     blocked_columns: BitGrid,
     components: Components,
+    jumps: OnceLock<JumpTable>,
 }
 
 impl Layer {
@@ -58,6 +63,7 @@ impl Layer {
             blocked_columns: blocked.transposed(),
             components: Components::new(&blocked),
             blocked,
+            jumps: OnceLock::new(),
         }
     }
 
@@ -95,6 +101,26 @@ impl Layer {
     #[inline]
     pub fn components(&self) -> &Components {
         &self.components
+    }
+
+    /// The layer's jump table when it has been built, `None` otherwise. O(1).
+    #[inline]
+    pub fn jump_table(&self) -> Option<&JumpTable> {
+        self.jumps.get()
+    }
+
+    /// The layer's jump table, built now if it was not: O(width × height) and 16 bytes
+    /// per cell the first time, O(1) after. Safe to call from many threads at once
+    /// (one builds, the others wait for it); edits of the map keep it exact.
+    pub fn build_jump_table(&self) -> &JumpTable {
+        self.jumps.get_or_init(|| JumpTable::new(&self.blocked))
+    }
+
+    /// Installs `table` as the layer's jump table if none is built (tests of tables
+    /// with short jump pieces).
+    #[cfg(test)]
+    pub(crate) fn use_jump_table(&self, table: JumpTable) {
+        let _ = self.jumps.set(table);
     }
 
     /// True when the agent cannot stand on `cell` (off-map cells are blocked).
@@ -176,7 +202,8 @@ const fn legal_moves_table() -> [u8; 512] {
 
 impl Layer {
     /// Sets the freedom of every cell of `area` from `clearance` and returns (through
-    /// `changed`) the cells whose freedom flipped, then updates the components.
+    /// `changed`) the cells whose freedom flipped, then updates the components and, when
+    /// built, the jump table (only the entries the flips can change).
     pub(crate) fn update(&mut self, clearance: &[u8], area: CellRect, changed: &mut Vec<Cell>) {
         changed.clear();
         let size = self.size();
@@ -189,5 +216,10 @@ impl Layer {
             }
         }
         self.components.update(&self.blocked, changed);
+        if !changed.is_empty()
+            && let Some(jumps) = self.jumps.get_mut()
+        {
+            jumps.update(&self.blocked, changed);
+        }
     }
 }

@@ -22,7 +22,8 @@
 //! diameter, and the centre of `c` plus half a cell on x and on y for an even one.
 //!
 //! [`CachedScenario`] answers this in O(1) per cell from a true-clearance map (see
-//! [`clearance`]) and stores one [`Layer`] of blocked bits per diameter.
+//! [`clearance`]) and stores one [`Layer`] of blocked bits per diameter, with, once
+//! asked for, the layer's [`JumpTable`] for preprocessed jump point search.
 //!
 //! # Terrain
 //!
@@ -38,6 +39,7 @@ mod components;
 mod error;
 mod footprint;
 pub mod generate;
+mod jump_table;
 mod layer;
 mod lines;
 pub mod movingai;
@@ -54,6 +56,7 @@ pub use clearance::CLEARANCE_CAP;
 pub use components::Components;
 pub use error::{MapError, checked_size};
 pub use footprint::footprint;
+pub use jump_table::{Jump, JumpTable, MAX_JUMP};
 pub use layer::{Layer, MAX_DIAMETER};
 pub use profile::{MovementProfile, ProfileId, TerrainId, step_cost};
 pub use rect::CellRect;

@@ -54,6 +54,7 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
         Algorithm::Auto
             | Algorithm::AStar
             | Algorithm::Jps
+            | Algorithm::JpsPlus
             | Algorithm::Dijkstra
             | Algorithm::BestFirst
     );

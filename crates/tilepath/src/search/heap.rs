@@ -157,6 +157,12 @@ impl IndexedHeap {
         self.entries.first().map(|e| (e.key, Cost::from(e.tie)))
     }
 
+    /// The node with the smallest `(key, tie)`, without removing it. O(1).
+    #[inline]
+    pub fn peek(&self) -> Option<u32> {
+        self.entries.first().map(|e| e.node)
+    }
+
     /// Removes and returns the node with the smallest `(key, tie)`. O(log n).
     #[inline]
     pub fn pop(&mut self) -> Option<u32> {

@@ -10,6 +10,8 @@
 //!   imports no algorithm.
 //! - `astar`, `jps`, `uninformed`, `evasion`: one algorithm family each, with its own
 //!   state struct for the buffers only it needs, taking the shared state explicitly.
+//!   `jps` holds online JPS and, in `jps::plus`, JPS+, which reads the jump table a
+//!   [`Layer`](crate::scenario::Layer) keeps ([`JumpTable`](crate::scenario::JumpTable)).
 //! - `ends`: a query's ends on a layer (bounds, blocked starts and goals moved to the
 //!   nearest standable or reachable cell, reachability by components); no algorithm.
 //! - `pathfinder`: checks a query, holds the shared state and one state per family, and

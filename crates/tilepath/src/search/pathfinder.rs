@@ -59,6 +59,7 @@ pub struct PathStats {
 /// |---|---|---|---|
 /// | A* | 12.07 | 193.1 | records 8, heap positions 4 |
 /// | JPS | 12.04 | 192.6 | records 8, heap positions 4 |
+/// | JPS+ | 12.04 | 192.6 | records 8, heap positions 4 (its jump table, 16 bytes per cell, is the map's) |
 /// | Dijkstra | 12.01 | 192.2 | records 8, heap positions 4 |
 /// | best-first | 12.02 | 192.3 | records 8, heap positions 4 |
 /// | BFS | 12.01 | 192.1 | records 8, levels 4 |
@@ -271,7 +272,15 @@ impl Pathfinder {
                 .ok_or(PathError::InvalidDiameter {
                     diameter: query.diameter,
                 })?;
-        let settled = ends::settle(layer, query)?;
+        let mut settled = ends::settle(layer, query)?;
+        // Auto runs JPS+ where online JPS would run and the layer's table is built; the
+        // choice is pinned in the query so that a resumed search keeps it.
+        if settled.algorithm == Algorithm::Auto
+            && Self::resolve(&settled, &weights) == Algorithm::Jps
+            && layer.jump_table().is_some()
+        {
+            settled.algorithm = Algorithm::JpsPlus;
+        }
         if settled.in_goal_area(settled.start) {
             self.state.path.push(settled.start);
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
@@ -295,7 +304,7 @@ impl Pathfinder {
             && query.goal_radius == 0
             && matches!(
                 Self::resolve(query, weights),
-                Algorithm::AStar | Algorithm::Jps
+                Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus
             );
         let divisor = weights.uniform().map_or(1, Cost::from);
         fits.then(|| Landmark::new(field, query.goal, divisor, frozen))
@@ -438,15 +447,19 @@ impl Pathfinder {
     }
 
     /// The algorithm that runs for `query` on a layer with `weights`: [`Algorithm::Auto`]
-    /// resolved, and [`Algorithm::Jps`] replaced by A* where it would not be exact
-    /// (cardinal moves, or a layer whose passable cells weigh differently).
+    /// resolved, and [`Algorithm::Jps`] and [`Algorithm::JpsPlus`] replaced by A* where
+    /// they would not be exact (cardinal moves, a goal area, or a layer whose passable
+    /// cells weigh differently). `Auto` resolves to `Jps` here, which does not look at
+    /// the layer; [`Pathfinder::find`] runs it as `JpsPlus` on a layer whose jump table
+    /// is built ([`crate::scenario::Layer::jump_table`]), with the same costs.
     pub fn resolve(query: &PathQuery, weights: &Weights<'_>) -> Algorithm {
         let jps_fits = query.connectivity == Connectivity::Octile
             && weights.uniform().is_some()
             && query.goal_radius == 0;
         match query.algorithm {
             Algorithm::Auto | Algorithm::Jps if jps_fits => Algorithm::Jps,
-            Algorithm::Auto | Algorithm::Jps => Algorithm::AStar,
+            Algorithm::JpsPlus if jps_fits => Algorithm::JpsPlus,
+            Algorithm::Auto | Algorithm::Jps | Algorithm::JpsPlus => Algorithm::AStar,
             other => other,
         }
     }
@@ -496,6 +509,10 @@ impl Pathfinder {
             Algorithm::Dijkstra => astar::search(s, a, layer, query, dijkstra, costs, resume, None),
             Algorithm::BestFirst => astar::search(s, a, layer, query, greedy, costs, resume, None),
             Algorithm::Jps => jps::search(s, &mut self.jps, layer, query, resume),
+            Algorithm::JpsPlus => {
+                let table = layer.build_jump_table();
+                jps::plus::search(s, &mut self.jps, layer, table, query, resume)
+            }
             Algorithm::Bfs => found(uninformed::bfs(s, &mut self.uninformed, layer, query)),
             Algorithm::Dfs => found(uninformed::dfs(s, &mut self.uninformed, layer, query)),
             Algorithm::Iddfs => found(uninformed::iddfs(s, &mut self.uninformed, layer, query)),

@@ -11,9 +11,11 @@ use std::time::Duration;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
-    /// The fastest exact search for the query: [`Algorithm::Jps`] on octile queries
-    /// whose layer is uniform (every passable cell weighs the same, as on maps without
-    /// terrain), [`Algorithm::AStar`] otherwise. Optimal. The default.
+    /// The fastest exact search for the query: on octile queries whose layer is uniform
+    /// (every passable cell weighs the same, as on maps without terrain),
+    /// [`Algorithm::JpsPlus`] when the layer's jump table is already built and
+    /// [`Algorithm::Jps`] when it is not (Auto never builds a table); [`Algorithm::AStar`]
+    /// otherwise. Optimal. The default.
     #[default]
     Auto,
     /// A* with the octile heuristic (times the profile's smallest weight present on the
@@ -23,6 +25,16 @@ pub enum Algorithm {
     /// moves over a uniform layer: on a cardinal query or a layer whose passable cells
     /// weigh differently it runs [`Algorithm::AStar`] instead (same optimal cost).
     Jps,
+    /// Preprocessed jump point search (JPS+, Harabor and Grastien 2014): the same
+    /// search as [`Algorithm::Jps`], but every jump is one read of the layer's
+    /// [`JumpTable`](crate::scenario::JumpTable) (8 distances per cell, 16 bytes per
+    /// cell, shared by every pathfinder) instead of a scan. Optimal. The first query on
+    /// a layer builds its table, O(width × height); build it ahead with
+    /// [`CachedScenario::build_jump_tables`](crate::scenario::CachedScenario::build_jump_tables).
+    /// Map edits update built tables incrementally. Same fallback as `Jps`: on a cardinal
+    /// query, a goal area or a non-uniform layer it runs [`Algorithm::AStar`] (and builds
+    /// no table).
+    JpsPlus,
     /// Dijkstra: A* without a heuristic. Optimal, explores the most.
     Dijkstra,
     /// Breadth-first search: fewest steps, not shortest length.
@@ -39,10 +51,11 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in a stable order.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Auto,
         Algorithm::AStar,
         Algorithm::Jps,
+        Algorithm::JpsPlus,
         Algorithm::Dijkstra,
         Algorithm::Bfs,
         Algorithm::Dfs,
@@ -57,6 +70,7 @@ impl Algorithm {
             Algorithm::Auto => "auto",
             Algorithm::AStar => "astar",
             Algorithm::Jps => "jps",
+            Algorithm::JpsPlus => "jps-plus",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
             Algorithm::Dfs => "dfs",
@@ -70,7 +84,11 @@ impl Algorithm {
     pub const fn is_optimal(self) -> bool {
         matches!(
             self,
-            Algorithm::Auto | Algorithm::AStar | Algorithm::Jps | Algorithm::Dijkstra
+            Algorithm::Auto
+                | Algorithm::AStar
+                | Algorithm::Jps
+                | Algorithm::JpsPlus
+                | Algorithm::Dijkstra
         )
     }
 }
@@ -108,6 +126,7 @@ impl FromStr for Algorithm {
                 a.name() == s
                     || (s == "a*" && *a == Algorithm::AStar)
                     || (s == "best_first" && *a == Algorithm::BestFirst)
+                    || ((s == "jps+" || s == "jps_plus") && *a == Algorithm::JpsPlus)
             })
             .ok_or(UnknownAlgorithm(s))
     }
@@ -181,7 +200,7 @@ pub struct PathQuery {
     pub smooth: bool,
     /// Arrive within this many cells (Chebyshev) of `goal`: the search stops at the
     /// first cell of the square `goal ± goal_radius` it reaches (for A*, Dijkstra and
-    /// Auto the cheapest one; JPS runs A* for it). 0 means the goal cell itself.
+    /// Auto the cheapest one; JPS and JPS+ run A* for it). 0 means the goal cell itself.
     pub goal_radius: u32,
     /// When no cell of the goal area can be reached (blocked for the agent, or in
     /// another component), plan to the reachable cell nearest to `goal` instead

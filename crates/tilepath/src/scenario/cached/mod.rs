@@ -9,6 +9,7 @@ pub use edit::{MapChange, MapEdit};
 
 use super::bitgrid::BitGrid;
 use super::clearance;
+use super::jump_table::JumpTable;
 use super::layer::{Layer, MAX_DIAMETER, fits};
 use super::profile::{MovementProfile, ProfileId, TerrainId};
 use super::weights::Weights;
@@ -38,7 +39,8 @@ use profiles::ProfileSlot;
 /// Obstacles 1 bit per cell and true clearance 1 byte per cell; terrain ids 1 byte per
 /// cell once a terrain other than 0 is set; per profile that blocks some terrain, its
 /// own obstacle bits and clearance (1.125 bytes per cell, once one of its layers is
-/// built); per built layer about 4.25 bytes per cell (see [`Layer`]).
+/// built); per built layer about 4.25 bytes per cell (see [`Layer`]), and 16 bytes per
+/// cell more for a layer whose [`JumpTable`] is built.
 ///
 /// ```
 /// use tilepath::prelude::*;
@@ -230,6 +232,53 @@ impl CachedScenario {
             return None;
         }
         Some(self.built_layer(profile, diameter))
+    }
+
+    /// The jump table of the layer for `profile` and `diameter`
+    /// ([`Layer::build_jump_table`]), building the layer and the table if needed;
+    /// `None` where [`CachedScenario::layer_for`] has no layer. O(width × height) the
+    /// first time, 16 bytes per cell; edits keep it exact from then on.
+    ///
+    /// [`Algorithm::JpsPlus`](crate::search::Algorithm::JpsPlus) builds it on its first
+    /// query anyway; building it ahead keeps that cost out of a frame, and lets
+    /// [`Algorithm::Auto`](crate::search::Algorithm::Auto) use JPS+ on the layer.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::scenario::ProfileId;
+    ///
+    /// let mut map = CachedScenario::from_ascii("
+    ///     .....
+    ///     ..#..
+    ///     .....
+    /// ").unwrap();
+    /// map.build_jump_table(ProfileId::DEFAULT, 1).unwrap();
+    /// let query = PathQuery::new(Cell::new(0, 1), Cell::new(4, 1)).algorithm(Algorithm::JpsPlus);
+    /// let mut pf = Pathfinder::new();
+    /// // Around the wall: two diagonal steps and two straight ones.
+    /// assert_eq!(pf.find(&map, &query).unwrap().length, 2.0 + 2.0 * 2f64.sqrt());
+    /// // The edit updates the table in place; the row is now straight through.
+    /// map.set_obstacle(Cell::new(2, 1), false);
+    /// assert!(map.layer(1).unwrap().jump_table().is_some());
+    /// assert_eq!(pf.find(&map, &query).unwrap().length, 4.0);
+    /// // Auto uses the built table: same answer, same path.
+    /// let auto = pf.find(&map, &query.algorithm(Algorithm::Auto)).unwrap();
+    /// assert_eq!(auto.length, 4.0);
+    /// ```
+    pub fn build_jump_table(&self, profile: ProfileId, diameter: u32) -> Option<&JumpTable> {
+        self.layer_for(profile, diameter)
+            .map(Layer::build_jump_table)
+    }
+
+    /// Builds the jump table of every layer built so far (see
+    /// [`CachedScenario::build_jump_table`]); layers built later get none until asked.
+    /// O(width × height) per layer without a table yet.
+    pub fn build_jump_tables(&self) {
+        for slot in self.profiles.iter().flatten() {
+            for layer in slot.layers.iter().filter_map(|l| l.get()) {
+                layer.build_jump_table();
+            }
+        }
     }
 
     /// The step weights of `profile` on this map, or `None` when it is not registered.

@@ -39,6 +39,7 @@
 //! model: [`crate::grid::Connectivity::Cardinal`] queries are answered by A* instead
 //! (the dispatch in the pathfinder does that).
 
+pub(crate) mod plus;
 mod scan;
 #[cfg(test)]
 mod tests;

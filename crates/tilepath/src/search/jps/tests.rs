@@ -1,9 +1,9 @@
-//! JPS against Dijkstra: random grids, word boundaries, map edges and wide agents.
+//! JPS and JPS+ against Dijkstra: random grids, word boundaries, map edges, wide agents, cut jumps.
 
 use super::scan::window;
 use crate::grid::{Cell, Connectivity, GridSize};
 use crate::scenario::generate::SplitMix64;
-use crate::scenario::{BitGrid, CachedScenario, render};
+use crate::scenario::{BitGrid, CachedScenario, JumpTable, render};
 use crate::search::{Algorithm, PathQuery, PathStats, Pathfinder, validate_path};
 use crate::test_support::random_map;
 use proptest::prelude::*;
@@ -15,26 +15,33 @@ fn check_path(map: &CachedScenario, diameter: u32, path: &[Cell], start: Cell, g
     assert_eq!(valid, Ok(()), "{}", render(map, path));
 }
 
-/// Runs JPS and Dijkstra on one query; asserts equal outcomes and a valid JPS path.
+/// Runs JPS, JPS+ and Dijkstra on one query; asserts equal outcomes and valid paths.
+/// Returns the JPS answer.
 fn compare(pf: &mut Pathfinder, map: &CachedScenario, query: PathQuery) -> Option<PathStats> {
     let reference = pf.find(map, &query.algorithm(Algorithm::Dijkstra));
     let expected = render(map, pf.path());
-    let jps = pf.find(map, &query.algorithm(Algorithm::Jps));
-    let drawing = format!("JPS:\n{}Dijkstra:\n{expected}", render(map, pf.path()));
-    match (reference, jps) {
-        (Ok(r), Ok(j)) => {
-            assert_eq!(
-                j.cost, r.cost,
-                "JPS cost differs from Dijkstra for {query:?}\n{drawing}"
-            );
-            check_path(map, query.diameter, pf.path(), query.start, query.goal);
-            Some(j)
+    let mut answers = [Algorithm::Jps, Algorithm::JpsPlus].map(|algorithm| {
+        let found = pf.find(map, &query.algorithm(algorithm));
+        let drawing = format!(
+            "{algorithm}:\n{}Dijkstra:\n{expected}",
+            render(map, pf.path())
+        );
+        match (reference, found) {
+            (Ok(r), Ok(j)) => {
+                assert_eq!(
+                    j.cost, r.cost,
+                    "{algorithm} cost differs from Dijkstra for {query:?}\n{drawing}"
+                );
+                check_path(map, query.diameter, pf.path(), query.start, query.goal);
+                Some(j)
+            }
+            (r, j) => {
+                assert_eq!(j, r, "{algorithm} outcome differs for {query:?}\n{drawing}");
+                None
+            }
         }
-        (r, j) => {
-            assert_eq!(j, r, "JPS outcome differs for {query:?}\n{drawing}");
-            None
-        }
-    }
+    });
+    answers[0].take()
 }
 
 /// Compares JPS with Dijkstra on `pairs` random start/goal pairs of free cells.
@@ -258,4 +265,31 @@ fn windows_read_off_line_cells_as_blocked() {
     assert_eq!(window(&line, 128), !0);
     assert_eq!(window(&line, 100), !0 << 28);
     assert_eq!(window(&[], 5), !0);
+}
+
+#[test]
+fn jumps_cut_into_short_pieces_stay_exact() {
+    // Tables whose jumps are cut every 1 to 5 steps: every piece's end is a waypoint
+    // the search continues from, so costs must not change.
+    let mut rng = SplitMix64::new(3);
+    for cap in 1..=5 {
+        for (w, h, percent) in [(30, 20, 10), (70, 9, 0), (9, 70, 20)] {
+            let map = random_map(w, h, percent, rng.next_u64());
+            for diameter in [1, 2] {
+                let layer = map.layer(diameter).unwrap();
+                layer.use_jump_table(JumpTable::build_capped(layer.bits(), cap));
+                compare_random_queries(&map, diameter, rng.next_u64(), 30);
+            }
+        }
+    }
+}
+
+#[test]
+fn jps_plus_expands_no_more_than_online_jps_on_an_open_map() {
+    let map = CachedScenario::new(GridSize::new(100, 100)).unwrap();
+    let mut pf = Pathfinder::new();
+    let q = PathQuery::new(Cell::new(0, 0), Cell::new(99, 60)).algorithm(Algorithm::JpsPlus);
+    let stats = pf.find(&map, &q).unwrap();
+    assert!((stats.length - (60.0 * std::f64::consts::SQRT_2 + 39.0)).abs() < 1e-6);
+    assert!(stats.expanded <= 3, "expanded {}", stats.expanded);
 }
