@@ -4,7 +4,7 @@
 //! ```sh
 //! cargo run --release --example live_edits -- [--units 5000] [--size 256] [--frames 600]
 //!     [--edits 20] [--budget-ms 2] [--expansions N] [--threads 2] [--seed 11]
-//!     [--speed 6] [--every 100] [--max-requests N] [--defer-cuts N]
+//!     [--speed 6] [--every 100] [--max-requests N] [--defer-cuts N] [--no-jump-tables]
 //! ```
 //!
 //! The map is `tilepath::scenario::generate::rts_level(size, seed)`; units start on
@@ -46,6 +46,7 @@ fn parse() -> Result<(Config, usize, u32), String> {
             "--speed" => config.speed = number(value()?)? as f32,
             "--max-requests" => config.max_requests = Some(number(value()?)? as usize),
             "--defer-cuts" => config.defer_cuts = Some(number(value()?)? as u32),
+            "--no-jump-tables" => config.jump_tables = false,
             "--every" => every = (number(value()?)? as u32).max(1),
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
@@ -96,7 +97,7 @@ fn main() {
             eprintln!(
                 "usage: live_edits [--units N] [--size N] [--frames N] [--edits N] \
                  [--budget-ms MS] [--expansions N] [--threads N] [--seed N] [--speed CELLS_PER_S] \
-                 [--every N] [--max-requests N] [--defer-cuts N]"
+                 [--every N] [--max-requests N] [--defer-cuts N] [--no-jump-tables]"
             );
             std::process::exit(2);
         }

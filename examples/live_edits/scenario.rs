@@ -69,6 +69,8 @@ pub struct Config {
     pub max_requests: Option<usize>,
     /// [`TilepathSettings::defer_cuts_beyond`] (`None`: the plugin's default).
     pub defer_cuts: Option<u32>,
+    /// [`TilepathSettings::jump_tables`].
+    pub jump_tables: bool,
 }
 
 impl Default for Config {
@@ -84,6 +86,7 @@ impl Default for Config {
             speed: 6.0,
             max_requests: None,
             defer_cuts: None,
+            jump_tables: true,
         }
     }
 }
@@ -268,6 +271,7 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     if let Some(n) = config.defer_cuts {
         settings.defer_cuts_beyond = n;
     }
+    settings.jump_tables = config.jump_tables;
     app.world_mut().resource_mut::<Live>().on = true;
     frames
 }

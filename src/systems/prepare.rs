@@ -9,7 +9,7 @@ use crate::grid::Cell;
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
 use crate::scenario::CellRect;
-use crate::search::PathQuery as SearchQuery;
+use crate::search::{Algorithm, PathQuery as SearchQuery, Pathfinder};
 
 /// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
 /// ancestors, as of now (what `GlobalTransform` will hold after propagation).
@@ -98,6 +98,14 @@ pub(crate) fn prepare(
         .goal_radius(goal_radius)
         .nearest_goal(request.nearest_goal)
         .nearest_start(request.nearest_start);
+    if settings.jump_tables
+        && query.algorithm == Algorithm::Auto
+        && let (Some(layer), Some(weights)) = (layer, grid.scenario().weights(profile))
+        && Pathfinder::resolve(&query, &weights) == Algorithm::Jps
+    {
+        // Once per layer and map: Auto runs JPS+ on layers whose table is built.
+        layer.build_jump_table();
+    }
     Ok((
         query,
         Ends {
