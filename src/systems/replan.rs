@@ -337,6 +337,17 @@ impl ReplanState {
                         Verdict::Keep
                     }
                 }
+                // A deferred re-plan is planned again anyway: only a new wall near its
+                // path (a cheap look at the marks first) can make it urgent.
+                PathResult::Found(path)
+                    if deferred
+                        && !(self.walled
+                            && cx.grid.is_some_and(|grid| {
+                                self.near_cut(grid, &path.cells, request.diameter)
+                            })) =>
+                {
+                    Verdict::Keep
+                }
                 PathResult::Found(path) => {
                     let lane = if deferred {
                         Waiting::Deferred(ticket.order())
