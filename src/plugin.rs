@@ -236,10 +236,12 @@ pub struct TilepathSettings {
     /// load this keeps units moving: the solver serves the cuts a unit is about to reach
     /// first. 0 makes every cut urgent. 16 by default.
     pub defer_cuts_beyond: u32,
-    /// JPS+ for [`Algorithm::Auto`]: the first `Auto` request on a layer where every
-    /// passable cell weighs the same builds the layer's jump table (once per layer and
-    /// map: O(cells), 16 bytes per cell, 4 MiB and a few milliseconds for 512 × 512;
-    /// map edits then update it incrementally), and `Auto` requests on that layer run
+    /// JPS+ for [`Algorithm::Auto`]: when a map arrives (or is replaced), the
+    /// re-planning step builds the jump table of the one-cell layer of every profile under
+    /// which all passable cells weigh the same, and the first `Auto` request of a wider
+    /// agent on such a layer builds that layer's (once per layer and map: O(cells), 16
+    /// bytes per cell, 4 MiB and 3 to 15 ms for 512 × 512; map edits then update tables
+    /// incrementally). `Auto` requests on a layer with a table run
     /// [`Algorithm::JpsPlus`] from then on: the same costs as online JPS, 1.7 to 3 times
     /// faster on maps with rooms and open ground (see the core's README). `true` by
     /// default; `false` keeps online JPS and builds no table.

@@ -238,6 +238,12 @@ pub(crate) fn replan_paths(
             fresh
         }
     };
+    if settings.jump_tables
+        && let Some(grid) = grid.as_deref()
+        && (everything || state.log.iter().any(|c| c.whole_map))
+    {
+        build_jump_tables(grid.scenario());
+    }
     if settings.replan_on_change && (everything || !state.log.is_empty()) {
         let context = Context {
             grid: grid.as_deref(),
@@ -569,6 +575,18 @@ impl ReplanState {
                 self.near[i / 64] >> (i % 64) & 1 == 1
             }
         })
+    }
+}
+
+/// Builds the JPS+ jump tables of the one-cell layers of every profile under which all
+/// passable cells weigh the same (see `TilepathSettings::jump_tables`): with a new or
+/// wholly replaced map, in this step, so that the first requests' frame does not pay
+/// for them. Layers of wider agents get theirs at their first request.
+fn build_jump_tables(map: &crate::scenario::CachedScenario) {
+    for profile in map.profile_ids() {
+        if map.weights(profile).is_some_and(|w| w.uniform().is_some()) {
+            map.build_jump_table(profile, 1);
+        }
     }
 }
 
