@@ -7,14 +7,16 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::{
     Arrived, Cell, NavGrid, PathGoal, PathRequest, PathResult, Steering, TilepathPlugin,
-    TilepathSettings,
 };
 
 #[cfg(feature = "tilemap")]
 use crate::common::{Rng, SIZE, level, spawn_units};
 use crate::common::{TILE, app, center_of, minimal_plugins, position, world_of};
 #[cfg(feature = "tilemap")]
-use {crate::tilemaps::spawn_tilemap, bevy_tilepath::prelude::BlocksPath};
+use {
+    crate::tilemaps::spawn_tilemap,
+    bevy_tilepath::prelude::{BlocksPath, TilepathSettings},
+};
 
 /// An open grid of `width × height` cells, `TILE` apart, cell (0, 0) at the origin.
 fn open_grid(width: usize, height: usize) -> NavGrid {
