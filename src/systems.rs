@@ -6,6 +6,7 @@ mod openings;
 mod prepare;
 mod repair;
 mod replan;
+mod requests;
 mod slices;
 mod slots;
 mod solve;
@@ -16,7 +17,8 @@ use bevy::prelude::*;
 
 use crate::components::{PathRequest, PathTicket};
 
-pub(crate) use replan::{queue_changed_requests, replan_paths};
+pub(crate) use replan::replan_paths;
+pub(crate) use requests::queue_changed_requests;
 pub(crate) use slots::assign_slots;
 pub(crate) use solve::solve_paths;
 

@@ -1,4 +1,7 @@
-//! Queueing new or changed requests, and re-planning paths that a map edit invalidated.
+//! Re-planning paths that a map edit invalidated: review, in-place repairs, queue lanes.
+
+mod lanes;
+mod retry;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -10,70 +13,16 @@ use super::openings::{Opened, Walker};
 use super::prepare::world_position;
 use super::repair::{self, Repairer};
 use crate::components::{
-    FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult, PathSolved,
-    PathTicket, Replanning,
+    FoundPath, NavGrid, NavGridChanged, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
 use crate::grid::Cell;
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, Scenario};
-use crate::search::PathError;
 use crate::stats::TilepathStats;
 use crate::steering::SteeringProgress;
-
-/// Queues every request inserted or changed since the last run whose value differs from
-/// the one already queued or answered (its result becomes `Pending`), and every request
-/// whose entity gained [`Replanning`] and is not queued yet (its result is kept), in
-/// entity index order (spawn order in a world without despawns). Starts the frame's
-/// [`TilepathStats`].
-#[allow(clippy::type_complexity)]
-pub(crate) fn queue_changed_requests(
-    mut commands: Commands,
-    mut queue: ResMut<PathQueue>,
-    mut stats: ResMut<TilepathStats>,
-    mut changed: Query<
-        (
-            Entity,
-            &PathRequest,
-            &mut PathResult,
-            &mut PathTicket,
-            Option<Ref<Replanning>>,
-        ),
-        Or<(Changed<PathRequest>, Added<Replanning>)>,
-    >,
-    mut order: Local<Vec<Entity>>,
-) {
-    queue.frame += 1;
-    let stats = &mut *stats;
-    (stats.solved, stats.failed, stats.replanned, stats.expanded) = (0, 0, 0, 0);
-    stats.repaired = 0;
-    stats.solve_time = Default::default();
-    order.clear();
-    order.extend(changed.iter().map(|(entity, ..)| entity));
-    order.sort_unstable_by_key(|e| (e.index_u32(), e.to_bits()));
-    for &entity in order.iter() {
-        let Ok((entity, request, mut result, mut ticket, replanning)) = changed.get_mut(entity)
-        else {
-            continue;
-        };
-        if ticket.request() != Some(request) {
-            queue.enqueue(entity, request.clone(), &mut ticket);
-            if !result.is_pending() {
-                *result = PathResult::Pending;
-            }
-            if replanning.is_some() {
-                commands.entity(entity).remove::<Replanning>();
-            }
-        } else if replanning.is_some_and(|r| r.is_added())
-            && (!ticket.is_queued() || ticket.is_improvement())
-        {
-            // (An improvement waiting in the queue becomes urgent. A deferred re-plan got
-            // its `Replanning` from the plugin: it stays deferred.)
-            queue.enqueue(entity, request.clone(), &mut ticket);
-            stats.replanned += 1;
-        }
-    }
-}
+use lanes::{Lane, Waiting, defer_or_requeue, promote_deferred};
+use retry::retry;
 
 /// What the re-planner remembers between frames.
 #[derive(Default)]
@@ -106,15 +55,6 @@ pub(crate) struct ReplanState {
     /// Repaired paths, and whether their request waits in the improvement lane.
     repaired: Vec<(Entity, FoundPath, bool)>,
     repairer: Repairer,
-}
-
-/// The lane of the queue a re-plan goes to (see [`super::PathQueue`]).
-#[derive(Clone, Copy, Debug)]
-enum Lane {
-    Urgent,
-    /// A cut this far ahead: the cut cell.
-    Deferred(Cell),
-    Improvement,
 }
 
 /// What the logged changes mean for one answered request.
@@ -590,66 +530,6 @@ fn build_jump_tables(map: &crate::scenario::CachedScenario) {
     }
 }
 
-/// How a reviewed request waits in the queue.
-#[derive(Clone, Copy, Debug)]
-enum Waiting {
-    /// Not queued.
-    No,
-    /// In the deferred lane, with this ticket order.
-    Deferred(u64),
-    /// In the improvement lane.
-    Improvement,
-}
-
-/// The verdict on a path cut at `cells[first]` for a unit at `cells[ahead]`: re-plan in
-/// the deferred lane when the solver is behind (see `PathQueue::behind`: it left urgent
-/// requests waiting last frame) and the cut lies
-/// farther than `TilepathSettings::defer_cuts_beyond` cells ahead of the unit (along the
-/// path), urgently otherwise.
-fn defer_or_requeue(
-    cx: &Context<'_, '_, '_>,
-    path: &FoundPath,
-    ahead: usize,
-    first: usize,
-) -> Verdict {
-    let beyond = cx.settings.defer_cuts_beyond as usize;
-    match path.cells.get(first) {
-        Some(&cell) if cx.behind && beyond > 0 && first.saturating_sub(ahead) > beyond => {
-            Verdict::Defer(cell)
-        }
-        _ => Verdict::Requeue,
-    }
-}
-
-/// Makes urgent the deferred re-plans whose unit came within
-/// `TilepathSettings::defer_cuts_beyond` cells (Chebyshev) of its cut, in queue order;
-/// forgets those answered or queued again since.
-fn promote_deferred(
-    state: &mut ReplanState,
-    grid: &NavGrid,
-    settings: &TilepathSettings,
-    queue: &mut PathQueue,
-    requests: &mut Requests,
-    transforms: &TransformHelper,
-) {
-    let beyond = settings.defer_cuts_beyond;
-    state.deferred.retain(|&order, &mut (entity, cut)| {
-        let Ok((entity, request, _, mut ticket, _, _, place)) = requests.get_mut(entity) else {
-            return false;
-        };
-        if ticket.order() != order || !ticket.is_queued() {
-            return false;
-        }
-        let near = unit_position(transforms, entity, (place.0, place.1))
-            .and_then(|p| grid.agent_cell(p, request.diameter))
-            .is_none_or(|c| c.chebyshev(cut) <= beyond);
-        if near {
-            queue.enqueue(entity, request.clone(), &mut ticket);
-        }
-        !near
-    });
-}
-
 /// The index in `path.cells` of the cell before the waypoint the unit heads for, when
 /// its steering follows `path`.
 fn next_cell(
@@ -678,90 +558,4 @@ fn touches(path: &[Cell], r: i32, flipped: impl Fn(Cell) -> bool) -> bool {
                 && w[0].y != w[1].y
                 && (near(Cell::new(w[1].x, w[0].y)) || near(Cell::new(w[0].x, w[1].y)))
         })
-}
-
-/// True when the logged changes can change the answer `failure`: a new map, resize or
-/// move for every failure that depends on the map (only these can bring an off-map start
-/// or goal onto the map, or a missing map back); a change of the movement profiles for
-/// those and unknown profiles; and an edit of obstacles or terrain for a blocked start,
-/// a blocked goal or an unreachable goal only when the search would now answer
-/// differently (see [`predicted_failure`]).
-fn retry(
-    failure: &PathFailure,
-    entity: Entity,
-    place: (Option<&Transform>, bool),
-    request: &PathRequest,
-    ticket: &PathTicket,
-    cx: &Context<'_, '_, '_>,
-) -> bool {
-    match failure {
-        PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
-            cx.whole_map
-        }
-        PathFailure::UnknownProfile | PathFailure::Search(PathError::UnknownProfile { .. }) => {
-            cx.whole_map || cx.profiles_changed
-        }
-        other if !other.depends_on_map() => false,
-        _ if cx.whole_map || cx.profiles_changed => true,
-        _ if !cx.edited => false,
-        PathFailure::Search(error) => {
-            let Some(grid) = cx.grid else {
-                return true;
-            };
-            predicted_failure(grid, entity, place, request, ticket, cx) != Some(*error)
-        }
-        _ => true,
-    }
-}
-
-/// The failure a search for `request` would answer on the current map before searching
-/// (a blocked start or goal, an unreachable goal), `None` when it would search (or fail
-/// for another reason, which a retry reports).
-fn predicted_failure(
-    grid: &NavGrid,
-    entity: Entity,
-    place: (Option<&Transform>, bool),
-    request: &PathRequest,
-    ticket: &PathTicket,
-    cx: &Context<'_, '_, '_>,
-) -> Option<PathError> {
-    let diameter = request.diameter;
-    let profile = cx.profiles.resolve(request.profile.as_deref())?;
-    let layer = grid.scenario().layer_for(profile, diameter)?;
-    let position = unit_position(cx.transforms, entity, place)?;
-    let mut start = grid.agent_cell(position, diameter)?;
-    let requested = match request.goal {
-        PathGoal::Cell(cell) => cell,
-        PathGoal::World(p) => grid.agent_cell(p, diameter)?,
-    };
-    if !grid.size().contains(requested) {
-        return None;
-    }
-    let (goal, radius) = match ticket.slot() {
-        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
-        _ => (requested, request.goal_radius),
-    };
-    if layer.is_blocked(start) {
-        let blocked = PathError::StartBlocked {
-            cell: start,
-            diameter,
-        };
-        if !request.nearest_start {
-            return Some(blocked);
-        }
-        start = layer.nearest_free(start, |_| true)?;
-    }
-    let label = layer.components().label(start);
-    let r = i64::from(radius);
-    let area = CellRect::from_cell(goal).grow_clip(r, r, grid.size());
-    if request.nearest_goal || area.cells().any(|c| layer.components().label(c) == label) {
-        return None;
-    }
-    if radius == 0 && layer.is_blocked(goal) {
-        return Some(PathError::GoalBlocked {
-            cell: goal,
-            diameter,
-        });
-    }
-    Some(PathError::Unreachable)
 }

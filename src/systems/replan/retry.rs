@@ -1,0 +1,94 @@
+//! Which failed requests an edit can change: they alone are retried.
+
+use bevy::prelude::*;
+
+use super::{Context, unit_position};
+use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest, PathTicket};
+use crate::scenario::CellRect;
+use crate::search::PathError;
+
+/// True when the logged changes can change the answer `failure`: a new map, resize or
+/// move for every failure that depends on the map (only these can bring an off-map start
+/// or goal onto the map, or a missing map back); a change of the movement profiles for
+/// those and unknown profiles; and an edit of obstacles or terrain for a blocked start,
+/// a blocked goal or an unreachable goal only when the search would now answer
+/// differently (see [`predicted_failure`]).
+pub(super) fn retry(
+    failure: &PathFailure,
+    entity: Entity,
+    place: (Option<&Transform>, bool),
+    request: &PathRequest,
+    ticket: &PathTicket,
+    cx: &Context<'_, '_, '_>,
+) -> bool {
+    match failure {
+        PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
+            cx.whole_map
+        }
+        PathFailure::UnknownProfile | PathFailure::Search(PathError::UnknownProfile { .. }) => {
+            cx.whole_map || cx.profiles_changed
+        }
+        other if !other.depends_on_map() => false,
+        _ if cx.whole_map || cx.profiles_changed => true,
+        _ if !cx.edited => false,
+        PathFailure::Search(error) => {
+            let Some(grid) = cx.grid else {
+                return true;
+            };
+            predicted_failure(grid, entity, place, request, ticket, cx) != Some(*error)
+        }
+        _ => true,
+    }
+}
+
+/// The failure a search for `request` would answer on the current map before searching
+/// (a blocked start or goal, an unreachable goal), `None` when it would search (or fail
+/// for another reason, which a retry reports).
+fn predicted_failure(
+    grid: &NavGrid,
+    entity: Entity,
+    place: (Option<&Transform>, bool),
+    request: &PathRequest,
+    ticket: &PathTicket,
+    cx: &Context<'_, '_, '_>,
+) -> Option<PathError> {
+    let diameter = request.diameter;
+    let profile = cx.profiles.resolve(request.profile.as_deref())?;
+    let layer = grid.scenario().layer_for(profile, diameter)?;
+    let position = unit_position(cx.transforms, entity, place)?;
+    let mut start = grid.agent_cell(position, diameter)?;
+    let requested = match request.goal {
+        PathGoal::Cell(cell) => cell,
+        PathGoal::World(p) => grid.agent_cell(p, diameter)?,
+    };
+    if !grid.size().contains(requested) {
+        return None;
+    }
+    let (goal, radius) = match ticket.slot() {
+        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
+        _ => (requested, request.goal_radius),
+    };
+    if layer.is_blocked(start) {
+        let blocked = PathError::StartBlocked {
+            cell: start,
+            diameter,
+        };
+        if !request.nearest_start {
+            return Some(blocked);
+        }
+        start = layer.nearest_free(start, |_| true)?;
+    }
+    let label = layer.components().label(start);
+    let r = i64::from(radius);
+    let area = CellRect::from_cell(goal).grow_clip(r, r, grid.size());
+    if request.nearest_goal || area.cells().any(|c| layer.components().label(c) == label) {
+        return None;
+    }
+    if radius == 0 && layer.is_blocked(goal) {
+        return Some(PathError::GoalBlocked {
+            cell: goal,
+            diameter,
+        });
+    }
+    Some(PathError::Unreachable)
+}
