@@ -10,9 +10,10 @@
 //! from INPUT (a file, or standard input when INPUT is missing or `-`) and ignores every other
 //! line. Draws one horizontal bar per algorithm, fastest first, on a logarithmic time axis
 //! (`--linear` for a linear one; it is also used when a mean is zero), with the peer crates
-//! (`pf-astar`, `gp-jps`) in a second colour, each bar labelled with its name, its mean and
-//! its mismatch count when non-zero. The image is an 8-bit palette PNG with uncompressed
-//! (stored) deflate blocks, 900 pixels wide: about 0.3 MB for four bars, no crate needed.
+//! (`pf-astar`, `gp-jps`, and bevy_northstar's `ns-astar`, `ns-hpa`) in a second colour,
+//! each bar labelled with its name, its mean and its mismatch count when non-zero. The
+//! image is an 8-bit palette PNG with uncompressed (stored) deflate blocks, 900 pixels
+//! wide: about 0.3 MB for four bars, no crate needed.
 
 mod axis;
 mod canvas;
@@ -27,7 +28,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Runner names of the peer crates; every other name is one of ours.
-const PEERS: [&str; 2] = ["pf-astar", "gp-jps"];
+const PEERS: [&str; 4] = ["pf-astar", "gp-jps", "ns-astar", "ns-hpa"];
 const DEFAULT_TITLE: &str = "mean time per query, MovingAI";
 const USAGE: &str = "usage: chart --out FILE.png [--title TEXT] [--note TEXT] [--linear] [INPUT]
 INPUT is the movingai runner's output (a file, or - or nothing for standard input)";

@@ -7,6 +7,25 @@ use tilepath::grid::{Cell, Connectivity, Cost, Direction};
 use tilepath::scenario::{Layer, Weights};
 use tilepath::search::validate_path;
 
+/// A peer from another crate, run on the same problems and checked like every answer
+/// (the root crate's runner adds bevy_northstar this way, so the core never depends
+/// on bevy). Uniform costs only: the runner refuses it with `--terrain`.
+pub trait ExternalPeer: Sync {
+    /// Its `--algo` name.
+    fn name(&self) -> &'static str;
+    /// True when its paths are claimed optimal under our octile costs, so that a
+    /// longer path counts as a mismatch; otherwise the runner reports the length ratio.
+    fn optimal(&self) -> bool;
+    /// Builds the peer's structures for `layer`'s free cells (timed as preprocessing).
+    fn prepare(&self, layer: &Layer) -> Box<dyn PeerSolver>;
+}
+
+/// A prepared peer: answers one query with the cells of its path, start and goal
+/// included, or `None`.
+pub trait PeerSolver {
+    fn find(&mut self, start: Cell, goal: Cell) -> Option<Vec<Cell>>;
+}
+
 /// The legal moves of every cell as a bit mask over [`Direction::ALL`], decided by
 /// [`validate_path`] on each one-step path (the one implementation of the move rules).
 /// Built once per map, untimed, so the peer's successor function is a table lookup

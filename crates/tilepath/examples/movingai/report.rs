@@ -39,6 +39,8 @@ pub struct Tally {
     pub ratio_n: usize,
     pub smooth_sum: f64,
     pub smooth_n: usize,
+    /// Preprocessing before the first query (JPS+ table, a peer's grid), if any.
+    pub prep_ms: Option<f64>,
 }
 
 /// The reference answer of one problem.
@@ -153,6 +155,9 @@ pub fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: 
     if t.wrong_cost > 0 {
         line += &format!(" wrong_cost={}", t.wrong_cost);
     }
+    if let Some(ms) = t.prep_ms {
+        line += &format!(" prep_ms={ms:.2}");
+    }
     if smooth && runner.is_ours() {
         line += &format!(
             " smooth_ratio={:.4}",
@@ -174,6 +179,9 @@ pub struct Total {
     pub expanded: u64,
     pub expanded_known: usize,
     pub allocs: u64,
+    pub prep_ms: Option<f64>,
+    pub ratio_sum: f64,
+    pub ratio_n: usize,
 }
 
 impl Total {
@@ -187,6 +195,11 @@ impl Total {
         self.expanded += t.expanded;
         self.expanded_known += t.expanded_known;
         self.allocs += t.allocs;
+        if let Some(ms) = t.prep_ms {
+            *self.prep_ms.get_or_insert(0.0) += ms;
+        }
+        self.ratio_sum += t.ratio_sum;
+        self.ratio_n += t.ratio_n;
     }
 
     pub fn print(&self, runner: Runner) {
@@ -201,7 +214,7 @@ impl Total {
             "n/a".into()
         };
         let n = self.queries.max(1) as f64;
-        println!(
+        let mut line = format!(
             "TOTAL algo={} queries={} solved={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} allocs_per_query={:.2} invalid={} wrong_cost={}",
             runner.name(),
             self.queries,
@@ -211,5 +224,15 @@ impl Total {
             self.invalid,
             self.wrong_cost,
         );
+        if !runner.optimal() {
+            line += &format!(
+                " length_ratio={:.4}",
+                self.ratio_sum / self.ratio_n.max(1) as f64
+            );
+        }
+        if let Some(ms) = self.prep_ms {
+            line += &format!(" prep_ms={ms:.2}");
+        }
+        println!("{line}");
     }
 }

@@ -1,47 +1,5 @@
-//! MovingAI benchmark runner: correctness against the stored optima and speed against peers.
-//!
-//! ```text
-//! cargo run --release --example movingai -- [--algo NAME]... [--diameter D] [--maps DIR]
-//!     [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X]
-//!     [--check] [--smooth] [--limit N] [--sample N] SCEN...
-//! ```
-//!
-//! NAME is one of our algorithms (`auto`, `astar`, `jps`, `jps-plus`, `dijkstra`, `bfs`,
-//! `dfs`, `iddfs`, `best-first`, `evasion`) or a peer run side by side on the same queries and
-//! the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
-//! weighted ones with `--terrain`, successors in a stack-allocated `SmallVec`; its
-//! expansions are its successor calls) and `gp-jps` (the `grid_pathfinding` crate's JPS,
-//! unweighted, so not with `--terrain`).
-//! One line per scen file and algorithm, then one `TOTAL` line per algorithm.
-//! `--sample N` keeps every N-th problem of each file (an even spread over the length
-//! buckets); `--limit N` keeps the first N (the shortest).
-//!
-//! `--terrain SPEC` reads each map character as its own terrain id and weighs it by
-//! SPEC, comma-separated `CHAR=WEIGHT` pairs with WEIGHT 1..=255 or `x` (blocked), e.g.
-//! `'.=3,R=1,F=5,S=9,W=x'`; characters not listed keep the MovingAI rule (`.`, `G`, `S`
-//! weigh 1, the rest is blocked). See `tilepath::scenario::movingai_terrain`. Costs are
-//! then weighted: a step costs its length × the mean weight of its two cells.
-//!
-//! `--reference` chooses what counts as optimal: `stored`, the scen file's 9th column
-//! (with `--terrain`, the weighted optimum), compared within `--tolerance` (default
-//! 0.005); or `dijkstra`, our Dijkstra's fixed-point cost, compared exactly. Default:
-//! `stored` at diameter 1 without `--terrain`, `dijkstra` otherwise. Every path of every
-//! algorithm is checked with `validate_path` on the query's layer (profile and
-//! diameter) and its reported cost against the cost recomputed from its cells.
-//! `--check` exits with status 1 on any mismatch of an optimal algorithm of ours, or any
-//! invalid path or wrong reported cost of any algorithm of ours.
-//! Our pathfinders are warmed up on every problem of the file before the timed pass,
-//! so the timed queries measure a warm pathfinder (`allocs_per_query` should be 0).
-//!
-//! `--memory SIZE` instead measures [`Pathfinder::memory_bytes`] of a warm pathfinder
-//! per algorithm (default: all of ours) on a generated SIZE × SIZE clutter map
-//! (`generate::random_rects`, seed 1) after 8 queries between far-apart free cells,
-//! and prints bytes per cell and MiB.
-//!
-//! `--jump-tables` instead measures the JPS+ jump table of each SCEN's map (layer of
-//! `--diameter`): build time, bytes per cell, time per single-cell edit of the
-//! incremental update (2,000 random flips, checked against a fresh build at the end),
-//! and the time of a whole `CachedScenario::apply` with and without the table.
+//! The MovingAI runner itself: options, the timed loop and the checks, shared by the core's
+//! `movingai` example and the root crate's (which adds bevy_northstar's searches as peers).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,36 +7,46 @@ use std::time::Instant;
 
 use tilepath::grid::{cost_to_f64, path_length};
 use tilepath::prelude::*;
-#[path = "support/benchmark.rs"]
+#[path = "../support/benchmark.rs"]
 mod benchmark;
 use tilepath::scenario::movingai::Problem;
 use tilepath::scenario::movingai_terrain::{TerrainMap, TerrainSpec};
 use tilepath::scenario::{Layer, ProfileId, Weights};
 use tilepath::search::validate_path;
 
-#[path = "support/counting_alloc.rs"]
+#[path = "../support/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::allocations;
 
-#[path = "movingai/jump_tables.rs"]
+#[path = "jump_tables.rs"]
 mod jump_tables;
-#[path = "movingai/memory.rs"]
+#[path = "memory.rs"]
 mod memory;
-#[path = "movingai/peers.rs"]
+#[path = "peers.rs"]
 mod peers;
-#[path = "movingai/report.rs"]
+#[path = "report.rs"]
 mod report;
 use peers::PeerCosts;
+pub use peers::{ExternalPeer, PeerSolver};
 use report::{Answer, Expected, Tally, Total};
 
 /// The profile `--terrain` registers its spec as.
 const TERRAIN_PROFILE: ProfileId = ProfileId(1);
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Who answers the queries: one of our algorithms or a peer.
+#[derive(Clone, Copy)]
 enum Runner {
     Ours(Algorithm),
     PfAstar,
     GpJps,
+    /// A peer the including crate adds (see [`main_with`]).
+    External(&'static dyn ExternalPeer),
+}
+
+impl PartialEq for Runner {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
 }
 
 impl Runner {
@@ -87,6 +55,7 @@ impl Runner {
             Runner::Ours(a) => a.name(),
             Runner::PfAstar => "pf-astar",
             Runner::GpJps => "gp-jps",
+            Runner::External(p) => p.name(),
         }
     }
 
@@ -94,21 +63,33 @@ impl Runner {
         match self {
             Runner::Ours(a) => a.is_optimal(),
             Runner::PfAstar | Runner::GpJps => true,
+            Runner::External(p) => p.optimal(),
         }
+    }
+
+    /// Peers that only know uniform costs (refused with `--terrain`).
+    fn unweighted_only(self) -> bool {
+        matches!(self, Runner::GpJps | Runner::External(_))
     }
 
     fn is_ours(self) -> bool {
         matches!(self, Runner::Ours(_))
     }
 
-    fn parse(s: &str) -> Result<Self, String> {
+    fn parse(s: &str, external: &'static [&'static dyn ExternalPeer]) -> Result<Self, String> {
+        if let Some(&p) = external.iter().find(|p| p.name() == s) {
+            return Ok(Runner::External(p));
+        }
         match s {
             "pf-astar" => Ok(Runner::PfAstar),
             "gp-jps" => Ok(Runner::GpJps),
-            _ => s
-                .parse::<Algorithm>()
-                .map(Runner::Ours)
-                .map_err(|e| format!("{e}, or a peer: pf-astar gp-jps")),
+            _ => s.parse::<Algorithm>().map(Runner::Ours).map_err(|e| {
+                let names: Vec<&str> = ["pf-astar", "gp-jps"]
+                    .into_iter()
+                    .chain(external.iter().map(|p| p.name()))
+                    .collect();
+                format!("{e}, or a peer: {}", names.join(" "))
+            }),
         }
     }
 }
@@ -146,7 +127,7 @@ impl Options {
     }
 }
 
-fn parse_args() -> Result<Options, String> {
+fn parse_args(external: &'static [&'static dyn ExternalPeer]) -> Result<Options, String> {
     let mut o = Options {
         runners: Vec::new(),
         diameter: 1,
@@ -166,7 +147,7 @@ fn parse_args() -> Result<Options, String> {
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match a.as_str() {
-            "--algo" => o.runners.push(Runner::parse(&value("--algo")?)?),
+            "--algo" => o.runners.push(Runner::parse(&value("--algo")?, external)?),
             "--diameter" => {
                 o.diameter = value("--diameter")?
                     .parse()
@@ -228,8 +209,13 @@ fn parse_args() -> Result<Options, String> {
     if o.scens.is_empty() && o.memory.is_none() {
         return Err("no scen file given".into());
     }
-    if o.terrain.is_some() && o.runners.contains(&Runner::GpJps) {
-        return Err("gp-jps has no terrain weights; leave it out with --terrain".into());
+    if let Some(r) = o.runners.iter().find(|r| r.unweighted_only())
+        && o.terrain.is_some()
+    {
+        return Err(format!(
+            "{} has no terrain weights; leave it out with --terrain",
+            r.name()
+        ));
     }
     if o.runners.is_empty() && o.memory.is_some() {
         o.runners = Algorithm::ALL.map(Runner::Ours).to_vec();
@@ -260,8 +246,10 @@ fn spec_entry(spec: &str, e: &tilepath::scenario::movingai_terrain::TerrainSpecE
 
 const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]...\n       movingai --jump-tables [--diameter D] [--maps DIR] SCEN...";
 
-fn main() -> ExitCode {
-    let opts = match parse_args() {
+/// Runs the runner on the command line's arguments, with `external` peers selectable by
+/// name beside ours and the built-in ones.
+pub fn main_with(external: &'static [&'static dyn ExternalPeer]) -> ExitCode {
+    let opts = match parse_args(external) {
         Ok(o) => o,
         Err(e) => {
             if !e.is_empty() {
@@ -411,7 +399,24 @@ fn run(
         ..Tally::default()
     };
     let mut pf = Pathfinder::new();
+    // Preprocessing, timed apart from the queries: the JPS+ table, the peers' grids.
+    let prep = Instant::now();
     let gp = (runner == Runner::GpJps).then(|| peers::gp_grid(layer));
+    let mut external = match runner {
+        Runner::External(p) => Some(p.prepare(layer)),
+        _ => None,
+    };
+    if runner == Runner::Ours(Algorithm::JpsPlus) {
+        // Timed as a fresh build even when an earlier runner already built the table.
+        if layer.jump_table().is_some() {
+            std::hint::black_box(tilepath::scenario::JumpTable::new(layer.bits()));
+        } else {
+            layer.build_jump_table();
+        }
+    }
+    if gp.is_some() || external.is_some() || runner == Runner::Ours(Algorithm::JpsPlus) {
+        t.prep_ms = Some(prep.elapsed().as_secs_f64() * 1e3);
+    }
     let moves = (runner == Runner::PfAstar).then(|| peers::move_table(layer));
     let peer_costs = if weighted {
         PeerCosts::Weighted(weights)
@@ -476,6 +481,13 @@ fn run(
             }
             Runner::GpJps => {
                 let path = peers::gp_jps(gp.as_ref().expect("built for gp-jps"), p.start, p.goal);
+                t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
+                t.allocs += allocations() - before;
+                peer_answer(layer, weights, p, path, None, weighted)
+            }
+            Runner::External(_) => {
+                let solver = external.as_mut().expect("prepared above");
+                let path = solver.find(p.start, p.goal);
                 t.times_us.push(started.elapsed().as_secs_f64() * 1e6);
                 t.allocs += allocations() - before;
                 peer_answer(layer, weights, p, path, None, weighted)
