@@ -27,7 +27,7 @@ static BATCHES: AtomicU64 = AtomicU64::new(0);
 
 #[test]
 fn map_edits() {
-    fuzz("map-edits", 2_000, "edit sequences", generate, check);
+    fuzz("map-edits", 1_500, "edit sequences", generate, check);
     report(&format!(
         "fuzz map-edits: {} batches checked against rebuilt maps",
         BATCHES.load(Ordering::Relaxed)

@@ -84,7 +84,7 @@ fn movingai_maps() {
     let maps = data_files("maps", "map");
     fuzz(
         "movingai-map",
-        40_000,
+        30_000,
         "",
         |rng| {
             let seed = if maps.is_empty() || rng.chance(1, 4) {
