@@ -291,10 +291,15 @@ fn check_one(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
 /// Cases per algorithm: 10 algorithms x 1,000 = 10,000 differential cases a run.
 const CASES: u32 = 1_000;
 
-/// Runs `CASES` random cases (after the saved regressions) of `algorithm` through
-/// [`check`] as `proptest!` would, and prints `properties <name>: N cases`.
+/// Runs `CASES` random cases (or `TILEPATH_PROPERTY_CASES`), after the saved
+/// regressions, of `algorithm` through [`check`] as `proptest!` would, and prints
+/// `properties <name>: N cases`.
 fn differential(name: &'static str, algorithm: Algorithm) {
-    let mut config = ProptestConfig::with_cases(CASES);
+    let count = std::env::var("TILEPATH_PROPERTY_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CASES);
+    let mut config = ProptestConfig::with_cases(count);
     config.source_file = Some(file!());
     config.test_name = Some(name);
     let mut runner = TestRunner::new(config);
