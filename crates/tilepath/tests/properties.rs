@@ -8,11 +8,15 @@
 //! weights rotated by one terrain); diameters 1 to 5, odd and even. Every algorithm is complete with the default query (DFS's radius is the
 //! whole map, IDDFS grows to it, best-first and evasion always reach a connected
 //! goal), so a path that exists must be found. Failures print the map as ASCII.
+//!
+//! 1,000 cases per algorithm, 10,000 a run (plus the saved regressions), each test
+//! printing `properties <test>: N cases` past the output capture.
 
 mod common;
 
 use common::{cost_of, picture, random_grid};
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 use tilepath::grid::{Cell, Connectivity, GridSize, cost_to_f64};
 use tilepath::prelude::*;
 use tilepath::scenario::{MovementProfile, ProfileId};
@@ -284,14 +288,37 @@ fn check_one(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Cases per algorithm: 10 algorithms x 1,000 = 10,000 differential cases a run.
+const CASES: u32 = 1_000;
+
+/// Runs `CASES` random cases (or `TILEPATH_PROPERTY_CASES`), after the saved
+/// regressions, of `algorithm` through [`check`] as `proptest!` would, and prints
+/// `properties <name>: N cases`.
+fn differential(name: &'static str, algorithm: Algorithm) {
+    let count = std::env::var("TILEPATH_PROPERTY_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CASES);
+    let mut config = ProptestConfig::with_cases(count);
+    config.source_file = Some(file!());
+    config.test_name = Some(name);
+    let mut runner = TestRunner::new(config);
+    let tried = std::cell::Cell::new(0u64);
+    let result = runner.run(&cases(), |case| {
+        tried.set(tried.get() + 1);
+        check(algorithm, &case)
+    });
+    common::report(&format!("properties {name}: {} cases", tried.get()));
+    if let Err(e) = result {
+        panic!("{e}\n{runner}");
+    }
+}
+
 macro_rules! differential {
     ($name:ident, $algo:expr) => {
-        proptest! {
-            #![proptest_config(ProptestConfig::with_cases(400))]
-            #[test]
-            fn $name(case in cases()) {
-                check($algo, &case)?;
-            }
+        #[test]
+        fn $name() {
+            differential(stringify!($name), $algo);
         }
     };
 }

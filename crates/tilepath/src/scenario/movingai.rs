@@ -212,7 +212,15 @@ impl fmt::Display for ScenError {
 
 impl std::error::Error for ScenError {}
 
-/// Parses a version-1 `.map.scen` file.
+/// Parses a version-1 `.map.scen` file: an optional `version` first line, then one
+/// problem per non-blank line of 9 tab-separated fields (see [`Problem`]). Lines may
+/// end with LF, CRLF or a lone CR. O(text length).
+///
+/// # Errors
+///
+/// [`ScenError`] for the first bad line: not 9 fields, an integer field that does not
+/// fit (`i32` for cells, `u32` for the bucket and the size), or an optimal length that
+/// is not a finite, non-negative number (`NaN`, `inf` and `-1` are rejected).
 ///
 /// ```
 /// use tilepath::scenario::movingai::parse_scen;
@@ -251,7 +259,9 @@ pub fn parse_scen(text: &str) -> Result<Vec<Problem>, ScenError> {
             optimal: f[8]
                 .trim()
                 .parse::<f64>()
-                .map_err(|_| bad("bad optimal length"))?,
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or(bad("bad optimal length"))?,
         });
     }
     Ok(out)
@@ -395,5 +405,22 @@ mod tests {
     fn scen_lines_with_wrong_field_counts_are_errors() {
         let e = parse_scen("version 1\n0\ta.map\t1\n").unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn negative_and_non_finite_optimal_lengths_are_errors() {
+        for optimal in ["-1.5", "NaN", "inf", "-inf", "-0.001"] {
+            let text = format!("version 1\n0\ta.map\t9\t9\t1\t1\t2\t2\t{optimal}\n");
+            assert_eq!(
+                parse_scen(&text),
+                Err(ScenError {
+                    line: 2,
+                    reason: "bad optimal length"
+                }),
+                "{optimal}"
+            );
+        }
+        let zero = parse_scen("0\ta.map\t9\t9\t1\t1\t1\t1\t0\n").unwrap();
+        assert_eq!(zero[0].optimal, 0.0);
     }
 }

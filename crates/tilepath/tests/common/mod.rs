@@ -9,6 +9,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[path = "../../examples/support/benchmark.rs"]
@@ -16,8 +17,16 @@ pub mod benchmark;
 
 use tilepath::grid::{Cell, Connectivity, Cost, Direction, GridSize};
 use tilepath::scenario::generate::SplitMix64;
-use tilepath::scenario::{AsciiScenario, BitGrid, CachedScenario, Scenario};
+use tilepath::scenario::{AsciiScenario, BitGrid, CachedScenario, JumpTable, Layer, Scenario};
 use tilepath::search::validate_path;
+
+/// Prints a summary line (cases tried, inputs fuzzed) straight to the process's stderr:
+/// libtest captures `println!` and `eprintln!` of passing tests, not writes to the
+/// stderr handle, so `cargo test` (and CI's log) shows the line.
+pub fn report(line: &str) {
+    // One write of the whole line, so it is not cut by the harness's own output.
+    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
+}
 
 /// The benchmark data folder; a missing folder fails under CI and skips otherwise.
 pub fn movingai_dir() -> Option<PathBuf> {
@@ -207,6 +216,35 @@ pub fn weighted_cost_of(path: &[Cell], weight: impl Fn(Cell) -> Option<u8>) -> O
         let (a, b) = (Cost::from(weight(w[0])?), Cost::from(weight(w[1])?));
         Some(sum + d.cost() * (a + b) / 2)
     })
+}
+
+/// `None` when the layer has no jump table or its table equals a fresh build;
+/// otherwise the first cell whose jumps differ, as (direction, kept, fresh) with the
+/// layer drawn, for failure messages.
+pub fn stale_jump_table(layer: &Layer) -> Option<String> {
+    let table = layer.jump_table()?;
+    let fresh = JumpTable::new(layer.bits());
+    if *table == fresh {
+        return None;
+    }
+    let size = layer.size();
+    let wrong = (0..size.area())
+        .map(|i| size.cell(i))
+        .find(|&c| {
+            Direction::ALL
+                .iter()
+                .any(|&dir| table.jump(c, dir) != fresh.jump(c, dir))
+        })
+        .expect("unequal tables differ in some jump");
+    let dirs: Vec<_> = Direction::ALL
+        .iter()
+        .map(|&dir| (dir, table.jump(wrong, dir), fresh.jump(wrong, dir)))
+        .filter(|(_, a, b)| a != b)
+        .collect();
+    Some(format!(
+        "cell {wrong} (direction, kept, fresh) {dirs:?}{}",
+        picture(layer.bits(), &[wrong])
+    ))
 }
 
 /// The map as ASCII with the path drawn, for failure messages.
