@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release --example movingai -- [--algo NAME]... [--diameter D] [--maps DIR]
 //!     [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X]
-//!     [--check] [--smooth] [--limit N] [--sample N] SCEN...
+//!     [--check] [--smooth] [--families] [--limit N] [--sample N] SCEN...
 //! ```
 //!
 //! NAME is one of our algorithms (`auto`, `astar`, `jps`, `jps-plus`, `dijkstra`, `bfs`,
@@ -17,7 +17,9 @@
 //! One line per scen file and algorithm, then one `TOTAL` line per algorithm;
 //! `prep_ms` is the preprocessing before the first query where there is one (the JPS+
 //! table, a peer's grid), timed apart from the queries; `length_ratio` is a non-optimal
-//! algorithm's mean path length over the optimum.
+//! algorithm's mean path length over the optimum. `--families` adds one `FAMILY` line per
+//! MovingAI map family and algorithm before the `TOTAL` lines (`bg512`, `mazes`, `random`,
+//! `rooms`, `street`; any other map is its own family).
 //! `--sample N` keeps every N-th problem of each file (an even spread over the length
 //! buckets); `--limit N` keeps the first N (the shortest).
 //!

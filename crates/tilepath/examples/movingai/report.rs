@@ -202,7 +202,8 @@ impl Total {
         self.ratio_n += t.ratio_n;
     }
 
-    pub fn print(&self, runner: Runner) {
+    /// Prints the sums as one line headed by `head` (`TOTAL`, or a family's).
+    pub fn print(&self, runner: Runner, head: &str) {
         let mismatches = if runner.optimal() {
             self.mismatches.to_string()
         } else {
@@ -215,7 +216,7 @@ impl Total {
         };
         let n = self.queries.max(1) as f64;
         let mut line = format!(
-            "TOTAL algo={} queries={} solved={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} allocs_per_query={:.2} invalid={} wrong_cost={}",
+            "{head} algo={} queries={} solved={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} allocs_per_query={:.2} invalid={} wrong_cost={}",
             runner.name(),
             self.queries,
             self.solved,
@@ -234,5 +235,28 @@ impl Total {
             line += &format!(" prep_ms={ms:.2}");
         }
         println!("{line}");
+    }
+}
+
+/// The MovingAI benchmark family of a scen file, from its map's name: `bg512` (the
+/// Baldur's Gate maps scaled to 512, `AR*SR`), `mazes`, `random`, `rooms`, `street`
+/// (city maps); any other map is its own family, named after its file.
+pub fn family(scen: &str) -> &str {
+    let map = scen.split('.').next().unwrap_or(scen);
+    let street = [
+        "Berlin", "Boston", "Denver", "London", "Milan", "Moscow", "NewYork", "Paris",
+    ];
+    if map.starts_with("AR") && map.ends_with("SR") {
+        "bg512"
+    } else if map.starts_with("maze") {
+        "mazes"
+    } else if map.starts_with("random") {
+        "random"
+    } else if map.contains("room") {
+        "rooms"
+    } else if street.iter().any(|s| map.starts_with(s)) {
+        "street"
+    } else {
+        map
     }
 }

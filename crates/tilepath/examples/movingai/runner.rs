@@ -113,6 +113,7 @@ struct Options {
     sample: usize,
     memory: Option<u32>,
     jump_tables: bool,
+    families: bool,
     scens: Vec<PathBuf>,
 }
 
@@ -141,6 +142,7 @@ fn parse_args(external: &'static [&'static dyn ExternalPeer]) -> Result<Options,
         sample: 1,
         memory: None,
         jump_tables: false,
+        families: false,
         scens: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -200,6 +202,7 @@ fn parse_args(external: &'static [&'static dyn ExternalPeer]) -> Result<Options,
             }
             "--check" => o.check = true,
             "--jump-tables" => o.jump_tables = true,
+            "--families" => o.families = true,
             "--smooth" => o.smooth = true,
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -244,7 +247,7 @@ fn spec_entry(spec: &str, e: &tilepath::scenario::movingai_terrain::TerrainSpecE
         .map_or(String::new(), |t| format!(" (entry {t:?})"))
 }
 
-const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X] [--check] [--smooth] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]...\n       movingai --jump-tables [--diameter D] [--maps DIR] SCEN...";
+const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR] [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X] [--check] [--smooth] [--families] [--limit N] [--sample N] SCEN...\n       movingai --memory SIZE [--algo NAME]...\n       movingai --jump-tables [--diameter D] [--maps DIR] SCEN...";
 
 /// Runs the runner on the command line's arguments, with `external` peers selectable by
 /// name beside ours and the built-in ones.
@@ -280,6 +283,8 @@ pub fn main_with(external: &'static [&'static dyn ExternalPeer]) -> ExitCode {
         );
     }
     let mut totals: Vec<Total> = opts.runners.iter().map(|_| Total::default()).collect();
+    // Per map family (with `--families`), in order of first appearance.
+    let mut families: Vec<(String, Vec<Total>)> = Vec::new();
     let mut failed_check = false;
     for scen in &opts.scens {
         let (map, profile, problems) = match load(scen, &opts) {
@@ -297,12 +302,29 @@ pub fn main_with(external: &'static [&'static dyn ExternalPeer]) -> ExitCode {
             let t = run(runner, &map, profile, &problems, &reference, &opts);
             report::print_line(&name, runner, opts.diameter, &t, opts.smooth);
             totals[k].add(&t);
+            if opts.families {
+                let family = report::family(&name);
+                let at = match families.iter().position(|(f, _)| *f == family) {
+                    Some(at) => at,
+                    None => {
+                        let empty = opts.runners.iter().map(|_| Total::default()).collect();
+                        families.push((family.to_string(), empty));
+                        families.len() - 1
+                    }
+                };
+                families[at].1[k].add(&t);
+            }
             let wrong = t.invalid > 0 || t.wrong_cost > 0 || (runner.optimal() && t.mismatches > 0);
             failed_check |= opts.check && runner.is_ours() && wrong;
         }
     }
+    for (family, totals) in &families {
+        for (runner, total) in opts.runners.iter().zip(totals) {
+            total.print(*runner, &format!("FAMILY family={family}"));
+        }
+    }
     for (runner, total) in opts.runners.iter().zip(&totals) {
-        total.print(*runner);
+        total.print(*runner, "TOTAL");
     }
     if failed_check {
         eprintln!(
