@@ -7,12 +7,14 @@
 //! ```
 //!
 //! NAME is one of our algorithms (`auto`, `astar`, `jps`, `jps-plus`, `dijkstra`, `bfs`,
-//! `dfs`, `iddfs`, `best-first`, `evasion`) or a peer run side by side on the same queries and
+//! `dfs`, `iddfs`, `best-first`, `evasion`), optionally with the open list of A\* and
+//! Dijkstra after a colon (`astar:heap`, `astar:radix`; see `OpenList`), or a peer run side by side on the same queries and
 //! the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
 //! weighted ones with `--terrain`, successors in a stack-allocated `SmallVec`; its
 //! expansions are its successor calls) and `gp-jps` (the `grid_pathfinding` crate's JPS,
 //! unweighted, so not with `--terrain`).
-//! One line per scen file and algorithm, then one `TOTAL` line per algorithm.
+//! One line per scen file and algorithm, then one `TOTAL` line per algorithm;
+//! `ns_per_expanded` is the query time over the expansions (all queries of the line).
 //! `--sample N` keeps every N-th problem of each file (an even spread over the length
 //! buckets); `--limit N` keeps the first N (the shortest).
 //!
@@ -74,41 +76,55 @@ use report::{Answer, Expected, Tally, Total};
 /// The profile `--terrain` registers its spec as.
 const TERRAIN_PROFILE: ProfileId = ProfileId(1);
 
+/// One of ours (with the open list asked for, `NAME:heap` or `NAME:radix`, or the
+/// query's default) or a peer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Runner {
-    Ours(Algorithm),
+    Ours(Algorithm, Option<OpenList>),
     PfAstar,
     GpJps,
 }
 
 impl Runner {
-    fn name(self) -> &'static str {
+    fn name(self) -> String {
         match self {
-            Runner::Ours(a) => a.name(),
-            Runner::PfAstar => "pf-astar",
-            Runner::GpJps => "gp-jps",
+            Runner::Ours(a, None) => a.name().into(),
+            Runner::Ours(a, Some(q)) => format!("{}:{}", a.name(), q.name()),
+            Runner::PfAstar => "pf-astar".into(),
+            Runner::GpJps => "gp-jps".into(),
         }
     }
 
     fn optimal(self) -> bool {
         match self {
-            Runner::Ours(a) => a.is_optimal(),
+            Runner::Ours(a, _) => a.is_optimal(),
             Runner::PfAstar | Runner::GpJps => true,
         }
     }
 
     fn is_ours(self) -> bool {
-        matches!(self, Runner::Ours(_))
+        matches!(self, Runner::Ours(..))
     }
 
     fn parse(s: &str) -> Result<Self, String> {
         match s {
             "pf-astar" => Ok(Runner::PfAstar),
             "gp-jps" => Ok(Runner::GpJps),
-            _ => s
-                .parse::<Algorithm>()
-                .map(Runner::Ours)
-                .map_err(|e| format!("{e}, or a peer: pf-astar gp-jps")),
+            _ => {
+                let (name, queue) = s.split_once(':').unwrap_or((s, ""));
+                let queue = match queue {
+                    "" => None,
+                    q => Some(
+                        OpenList::ALL
+                            .into_iter()
+                            .find(|o| o.name() == q)
+                            .ok_or(format!("unknown open list {q:?}: use heap or radix"))?,
+                    ),
+                };
+                name.parse::<Algorithm>()
+                    .map(|a| Runner::Ours(a, queue))
+                    .map_err(|e| format!("{e}, or a peer: pf-astar gp-jps"))
+            }
         }
     }
 }
@@ -232,10 +248,10 @@ fn parse_args() -> Result<Options, String> {
         return Err("gp-jps has no terrain weights; leave it out with --terrain".into());
     }
     if o.runners.is_empty() && o.memory.is_some() {
-        o.runners = Algorithm::ALL.map(Runner::Ours).to_vec();
+        o.runners = Algorithm::ALL.map(|a| Runner::Ours(a, None)).to_vec();
     }
     if o.runners.is_empty() {
-        o.runners.push(Runner::Ours(Algorithm::AStar));
+        o.runners.push(Runner::Ours(Algorithm::AStar, None));
     }
     Ok(o)
 }
@@ -419,14 +435,14 @@ fn run(
         PeerCosts::Unit
     };
     let query = |p: &Problem| {
-        PathQuery::new(p.start, p.goal)
+        let q = PathQuery::new(p.start, p.goal)
             .profile(profile)
             .diameter(opts.diameter)
-            .smooth(opts.smooth)
-            .algorithm(match runner {
-                Runner::Ours(a) => a,
-                _ => Algorithm::AStar,
-            })
+            .smooth(opts.smooth);
+        match runner {
+            Runner::Ours(a, queue) => q.algorithm(a).open_list(queue.unwrap_or(q.open_list)),
+            _ => q.algorithm(Algorithm::AStar),
+        }
     };
     if runner.is_ours() {
         // Warm-up: the buffers grow to the largest query of the file, untimed.
@@ -438,7 +454,7 @@ fn run(
         let before = allocations();
         let started = Instant::now();
         let (answer, exact) = match runner {
-            Runner::Ours(_) => {
+            Runner::Ours(..) => {
                 let q = query(p);
                 let r = pf.find(map, &q);
                 let elapsed = started.elapsed();
