@@ -5,16 +5,18 @@ use crate::grid::Cost;
 const NOT_IN_HEAP: u32 = u32::MAX;
 
 /// 16 bytes: the tie-break is kept as a saturating u32, which only matters for
-/// ordering among equal keys and so never affects which keys come first.
+/// ordering among equal keys and so never affects which keys come first. Shared with
+/// the [`super::RadixQueue`].
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: Cost,
-    tie: u32,
-    node: u32,
+pub(super) struct Entry {
+    pub(super) key: Cost,
+    pub(super) tie: u32,
+    pub(super) node: u32,
 }
 
+/// The tie-break as stored: saturated to u32.
 #[inline]
-fn narrow(tie: Cost) -> u32 {
+pub(super) fn narrow(tie: Cost) -> u32 {
     tie.min(u32::MAX as Cost) as u32
 }
 

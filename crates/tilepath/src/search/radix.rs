@@ -3,19 +3,12 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::heap::{Entry, narrow};
 use crate::grid::Cost;
 
 /// Buckets above the front: bucket `b` (1..=64) holds the keys whose highest bit that
 /// differs from the last popped key is bit `b - 1`.
 const BUCKETS: usize = 64;
-
-/// 16 bytes, as in the [`super::IndexedHeap`]: the tie-break saturates to u32.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: Cost,
-    tie: u32,
-    node: u32,
-}
 
 /// `(tie, node)` as one number: the order of the front, where every key is equal.
 #[inline]
@@ -126,7 +119,7 @@ impl RadixQueue {
             "key {key} below the last popped {}",
             self.last
         );
-        let tie = tie.min(Cost::from(u32::MAX)) as u32;
+        let tie = narrow(tie);
         self.len += 1;
         let diff = key.max(self.last) ^ self.last;
         if diff == 0 {
