@@ -7,8 +7,9 @@
 //! ```
 //!
 //! NAME is one of our algorithms (`auto`, `astar`, `jps`, `jps-plus`, `dijkstra`, `bfs`,
-//! `dfs`, `iddfs`, `best-first`, `evasion`) or a peer run side by side on the same queries and
-//! the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
+//! `dfs`, `iddfs`, `best-first`, `evasion`), optionally with the open list of A\* and
+//! Dijkstra after a colon (`astar:heap`, `astar:radix`; see `OpenList`), or a peer run
+//! side by side on the same queries and the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
 //! weighted ones with `--terrain`, successors in a stack-allocated `SmallVec`; its
 //! expansions are its successor calls) and `gp-jps` (the `grid_pathfinding` crate's JPS,
 //! unweighted, so not with `--terrain`). The root crate's `movingai` example is this
@@ -17,7 +18,8 @@
 //! One line per scen file and algorithm, then one `TOTAL` line per algorithm;
 //! `prep_ms` is the preprocessing before the first query where there is one (the JPS+
 //! table, a peer's grid), timed apart from the queries; `length_ratio` is a non-optimal
-//! algorithm's mean path length over the optimum. `--families` adds one `FAMILY` line per
+//! algorithm's mean path length over the optimum; `ns_per_expanded` is the query time
+//! over the expansions (all queries of the line). `--families` adds one `FAMILY` line per
 //! MovingAI map family and algorithm before the `TOTAL` lines (`bg512`, `mazes`, `random`,
 //! `rooms`, `street`; any other map is its own family).
 //! `--sample N` keeps every N-th problem of each file (an even spread over the length

@@ -12,5 +12,7 @@ mod test_support;
 pub mod prelude {
     pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
     pub use crate::scenario::{CachedScenario, Scenario};
-    pub use crate::search::{Algorithm, Limits, PathError, PathQuery, PathStats, Pathfinder};
+    pub use crate::search::{
+        Algorithm, Limits, OpenList, PathError, PathQuery, PathStats, Pathfinder,
+    };
 }

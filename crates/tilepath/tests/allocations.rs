@@ -50,9 +50,12 @@ fn queries_allocate_nothing_after_warm_up() {
         })
         .collect();
     let mut pf = Pathfinder::new();
-    for (algorithm, profile) in Algorithm::ALL
+    let radix = [Algorithm::AStar, Algorithm::Dijkstra].map(|a| (a, OpenList::Radix));
+    for (algorithm, profile, open_list) in Algorithm::ALL
+        .map(|a| (a, OpenList::IndexedHeap))
         .into_iter()
-        .flat_map(|a| [(a, ProfileId::DEFAULT), (a, ProfileId(1))])
+        .chain(radix)
+        .flat_map(|(a, o)| [(a, ProfileId::DEFAULT, o), (a, ProfileId(1), o)])
     {
         for diameter in [1, 3] {
             for smooth in [false, true] {
@@ -63,7 +66,8 @@ fn queries_allocate_nothing_after_warm_up() {
                             .algorithm(algorithm)
                             .diameter(diameter)
                             .smooth(smooth)
-                            .profile(profile);
+                            .profile(profile)
+                            .open_list(open_list);
                         found += usize::from(pf.find(&map, &q).is_ok());
                     }
                     found
@@ -76,7 +80,7 @@ fn queries_allocate_nothing_after_warm_up() {
                 let allocs = allocations() - before;
                 assert_eq!(
                     allocs, 0,
-                    "{algorithm} {profile} d={diameter} smooth={smooth} allocated {allocs} times"
+                    "{algorithm} {open_list:?} {profile} d={diameter} smooth={smooth} allocated {allocs} times"
                 );
                 assert!(
                     found > 0,

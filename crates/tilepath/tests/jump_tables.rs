@@ -11,7 +11,7 @@ mod common;
 use common::{oracle_cost, picture, random_grid, stale_jump_table};
 use tilepath::grid::{Cell, GridSize};
 use tilepath::prelude::*;
-use tilepath::scenario::ProfileId;
+use tilepath::scenario::{JumpTable, ProfileId};
 use tilepath::scenario::generate::SplitMix64;
 use tilepath::search::{Progress, validate_path};
 
@@ -82,6 +82,52 @@ fn thousands_of_random_edits_keep_every_table_fresh_and_searches_exact() {
                 assert_searches_exact(&map, &mut rng, 6, &what);
             }
         }
+    }
+}
+
+#[test]
+fn edits_on_open_ground_and_scattered_batches_keep_every_table_fresh() {
+    // On open ground one flip moves jump points along whole rows and columns, so the
+    // diagonal walks of many starts meet and overlap; batches of far-apart flips make
+    // the fronts of several flips cross.
+    let size = GridSize::new(140, 90);
+    let mut map = CachedScenario::from_bits(random_grid(size, 1, 5)).unwrap();
+    for d in DIAMETERS {
+        map.build_jump_table(ProfileId::DEFAULT, d).unwrap();
+    }
+    let mut rng = SplitMix64::new(5);
+    for round in 0..250 {
+        let edits: Vec<(Cell, bool)> = (0..1 + rng.below(4))
+            .map(|_| {
+                (
+                    Cell::new(rng.range(0, 139), rng.range(0, 89)),
+                    rng.chance(1, 2),
+                )
+            })
+            .collect();
+        map.apply(edits.iter().copied());
+        assert_tables_fresh(&map, &format!("open ground, round {round} edits {edits:?}"));
+    }
+    assert_searches_exact(&map, &mut rng, 30, "open ground");
+}
+
+#[test]
+fn an_update_listing_cells_twice_or_unflipped_stays_exact() {
+    let size = GridSize::new(100, 70);
+    let mut bits = random_grid(size, 3, 8);
+    let mut table = JumpTable::new(&bits);
+    let mut rng = SplitMix64::new(8);
+    for round in 0..200 {
+        let mut pick = || Cell::new(rng.range(0, 99), rng.range(0, 69));
+        let (a, b, idle) = (pick(), pick(), pick());
+        for c in [a, b] {
+            bits.set(c, !bits.get_or(c, true));
+        }
+        table.update(&bits, &[a, idle, b, a]);
+        assert!(
+            table == JumpTable::new(&bits),
+            "round {round}: flipped {a} and {b}, listed {idle} too"
+        );
     }
 }
 

@@ -208,6 +208,13 @@ fn check_one(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
         .smooth(true);
     let mut pf = Pathfinder::new();
     let result = pf.find(&map, &query);
+    // Every open list pops in the same order: same expansions, same path.
+    for open_list in OpenList::ALL {
+        let mut other = Pathfinder::new();
+        let again = other.find(&map, &query.open_list(open_list));
+        prop_assert_eq!(again, result, "{} on {:?}", algorithm, open_list);
+        prop_assert_eq!(other.path(), pf.path(), "{} on {:?}", algorithm, open_list);
+    }
     let layer = map.layer_for(profile, case.diameter).unwrap();
     let weights = map.weights(profile).unwrap();
     let shown = || {

@@ -35,7 +35,7 @@ pub fn memory_table(side: u32, runners: &[Runner]) -> ExitCode {
     let ours: Vec<Algorithm> = runners
         .iter()
         .filter_map(|r| match r {
-            Runner::Ours(a) => Some(*a),
+            Runner::Ours(a, _) => Some(*a),
             _ => None,
         })
         .collect();

@@ -111,6 +111,14 @@ impl Tally {
     }
 }
 
+/// Nanoseconds per expansion over a set of queries, or `n/a` without expansions.
+fn ns_per_expanded(sum_us: f64, expanded: u64) -> String {
+    if expanded == 0 {
+        return "n/a".into();
+    }
+    format!("{:.1}", sum_us * 1e3 / expanded as f64)
+}
+
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -135,7 +143,7 @@ pub fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: 
         "n/a".into()
     };
     let mut line = format!(
-        "scen={scen} algo={} diameter={diameter} queries={} solved={} mismatches={mismatches} max_abs_err={:.6} mean_us={:.2} p50_us={:.2} p99_us={:.2} expanded_mean={expanded} allocs_per_query={:.2}",
+        "scen={scen} algo={} diameter={diameter} queries={} solved={} mismatches={mismatches} max_abs_err={:.6} mean_us={:.2} p50_us={:.2} p99_us={:.2} expanded_mean={expanded} ns_per_expanded={} allocs_per_query={:.2}",
         runner.name(),
         t.queries,
         t.solved,
@@ -143,6 +151,7 @@ pub fn print_line(scen: &str, runner: Runner, diameter: u32, t: &Tally, smooth: 
         t.mean_us(),
         percentile(&times, 0.5),
         percentile(&times, 0.99),
+        ns_per_expanded(t.times_us.iter().sum(), t.expanded),
         t.allocs as f64 / n,
     );
     if !runner.optimal() || t.invalid > 0 {
@@ -216,11 +225,12 @@ impl Total {
         };
         let n = self.queries.max(1) as f64;
         let mut line = format!(
-            "{head} algo={} queries={} solved={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} allocs_per_query={:.2} invalid={} wrong_cost={}",
+            "{head} algo={} queries={} solved={} mismatches={mismatches} mean_us={:.2} expanded_mean={expanded} ns_per_expanded={} allocs_per_query={:.2} invalid={} wrong_cost={}",
             runner.name(),
             self.queries,
             self.solved,
             self.sum_us / n,
+            ns_per_expanded(self.sum_us, self.expanded),
             self.allocs as f64 / n,
             self.invalid,
             self.wrong_cost,

@@ -33,10 +33,11 @@ use report::{Answer, Expected, Tally, Total};
 /// The profile `--terrain` registers its spec as.
 const TERRAIN_PROFILE: ProfileId = ProfileId(1);
 
-/// Who answers the queries: one of our algorithms or a peer.
+/// Who answers the queries: one of ours (with the open list asked for, `NAME:heap` or
+/// `NAME:radix`, or the query's default) or a peer.
 #[derive(Clone, Copy)]
 enum Runner {
-    Ours(Algorithm),
+    Ours(Algorithm, Option<OpenList>),
     PfAstar,
     GpJps,
     /// A peer the including crate adds (see [`main_with`]).
@@ -50,18 +51,19 @@ impl PartialEq for Runner {
 }
 
 impl Runner {
-    fn name(self) -> &'static str {
+    fn name(self) -> String {
         match self {
-            Runner::Ours(a) => a.name(),
-            Runner::PfAstar => "pf-astar",
-            Runner::GpJps => "gp-jps",
-            Runner::External(p) => p.name(),
+            Runner::Ours(a, None) => a.name().into(),
+            Runner::Ours(a, Some(q)) => format!("{}:{}", a.name(), q.name()),
+            Runner::PfAstar => "pf-astar".into(),
+            Runner::GpJps => "gp-jps".into(),
+            Runner::External(p) => p.name().into(),
         }
     }
 
     fn optimal(self) -> bool {
         match self {
-            Runner::Ours(a) => a.is_optimal(),
+            Runner::Ours(a, _) => a.is_optimal(),
             Runner::PfAstar | Runner::GpJps => true,
             Runner::External(p) => p.optimal(),
         }
@@ -73,7 +75,7 @@ impl Runner {
     }
 
     fn is_ours(self) -> bool {
-        matches!(self, Runner::Ours(_))
+        matches!(self, Runner::Ours(..))
     }
 
     fn parse(s: &str, external: &'static [&'static dyn ExternalPeer]) -> Result<Self, String> {
@@ -83,13 +85,27 @@ impl Runner {
         match s {
             "pf-astar" => Ok(Runner::PfAstar),
             "gp-jps" => Ok(Runner::GpJps),
-            _ => s.parse::<Algorithm>().map(Runner::Ours).map_err(|e| {
-                let names: Vec<&str> = ["pf-astar", "gp-jps"]
-                    .into_iter()
-                    .chain(external.iter().map(|p| p.name()))
-                    .collect();
-                format!("{e}, or a peer: {}", names.join(" "))
-            }),
+            _ => {
+                let (name, queue) = s.split_once(':').unwrap_or((s, ""));
+                let queue = match queue {
+                    "" => None,
+                    q => Some(
+                        OpenList::ALL
+                            .into_iter()
+                            .find(|o| o.name() == q)
+                            .ok_or(format!("unknown open list {q:?}: use heap or radix"))?,
+                    ),
+                };
+                name.parse::<Algorithm>()
+                    .map(|a| Runner::Ours(a, queue))
+                    .map_err(|e| {
+                        let names: Vec<&str> = ["pf-astar", "gp-jps"]
+                            .into_iter()
+                            .chain(external.iter().map(|p| p.name()))
+                            .collect();
+                        format!("{e}, or a peer: {}", names.join(" "))
+                    })
+            }
         }
     }
 }
@@ -221,10 +237,10 @@ fn parse_args(external: &'static [&'static dyn ExternalPeer]) -> Result<Options,
         ));
     }
     if o.runners.is_empty() && o.memory.is_some() {
-        o.runners = Algorithm::ALL.map(Runner::Ours).to_vec();
+        o.runners = Algorithm::ALL.map(|a| Runner::Ours(a, None)).to_vec();
     }
     if o.runners.is_empty() {
-        o.runners.push(Runner::Ours(Algorithm::AStar));
+        o.runners.push(Runner::Ours(Algorithm::AStar, None));
     }
     Ok(o)
 }
@@ -428,7 +444,7 @@ fn run(
         Runner::External(p) => Some(p.prepare(layer)),
         _ => None,
     };
-    if runner == Runner::Ours(Algorithm::JpsPlus) {
+    if matches!(runner, Runner::Ours(Algorithm::JpsPlus, _)) {
         // Timed as a fresh build even when an earlier runner already built the table.
         if layer.jump_table().is_some() {
             std::hint::black_box(tilepath::scenario::JumpTable::new(layer.bits()));
@@ -436,7 +452,7 @@ fn run(
             layer.build_jump_table();
         }
     }
-    if gp.is_some() || external.is_some() || runner == Runner::Ours(Algorithm::JpsPlus) {
+    if gp.is_some() || external.is_some() || matches!(runner, Runner::Ours(Algorithm::JpsPlus, _)) {
         t.prep_ms = Some(prep.elapsed().as_secs_f64() * 1e3);
     }
     let moves = (runner == Runner::PfAstar).then(|| peers::move_table(layer));
@@ -446,14 +462,14 @@ fn run(
         PeerCosts::Unit
     };
     let query = |p: &Problem| {
-        PathQuery::new(p.start, p.goal)
+        let q = PathQuery::new(p.start, p.goal)
             .profile(profile)
             .diameter(opts.diameter)
-            .smooth(opts.smooth)
-            .algorithm(match runner {
-                Runner::Ours(a) => a,
-                _ => Algorithm::AStar,
-            })
+            .smooth(opts.smooth);
+        match runner {
+            Runner::Ours(a, queue) => q.algorithm(a).open_list(queue.unwrap_or(q.open_list)),
+            _ => q.algorithm(Algorithm::AStar),
+        }
     };
     if runner.is_ours() {
         // Warm-up: the buffers grow to the largest query of the file, untimed.
@@ -465,7 +481,7 @@ fn run(
         let before = allocations();
         let started = Instant::now();
         let (answer, exact) = match runner {
-            Runner::Ours(_) => {
+            Runner::Ours(..) => {
                 let q = query(p);
                 let r = pf.find(map, &q);
                 let elapsed = started.elapsed();

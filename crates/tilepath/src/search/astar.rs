@@ -2,16 +2,21 @@
 //!
 //! The engine is the zero-garbage binary-heap A* this crate grew from: the open list is
 //! a heap with an index map (an [`IndexedHeap`](super::IndexedHeap), 4-ary here, with
-//! decrease-key in place and no duplicates), ties go toward lower h, every collection is
-//! reused between queries, and [`crate::search::Limits`] caps the expansions.
+//! decrease-key in place and no duplicates) or, for A* and Dijkstra, a monotone
+//! [`RadixQueue`] with lazy deletion ([`OpenList`]); ties go toward lower h, then lower
+//! node id, with either; every collection is reused between queries, and
+//! [`crate::search::Limits`] caps the expansions.
 //!
-//! Complexity: O(n log n) for n expanded cells (each cell is expanded at most once:
-//! the octile heuristic is consistent). Memory: the shared records (8 bytes per cell),
-//! heap positions (4 bytes per cell) and entries (16 bytes per open cell), reused.
+//! Complexity: O(n log n) for n expanded cells with the heap, O(n (log k + 64)) with
+//! the radix queue (k the largest set of open cells of one key); each cell is expanded
+//! at most once, the octile heuristic being consistent. Memory: the shared records (8
+//! bytes per cell), and heap positions (4 bytes per cell) and entries (16 bytes per
+//! open cell) or radix entries (16 bytes per push), reused.
 
 use super::costs::{Step, StepCosts};
 use super::landmark::Landmark;
-use super::query::{PathError, PathQuery};
+use super::query::{OpenList, PathError, PathQuery};
+use super::radix::RadixQueue;
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
 use crate::scenario::Layer;
@@ -28,16 +33,86 @@ pub(crate) enum Mode {
 }
 
 /// Buffers of the best-first engine besides the shared state: the cells whose f equals
-/// the f being expanded, which skip the heap. Grows with use, kept between queries.
+/// the f being expanded, which skip the open list, and the radix queue. Grow with use,
+/// kept between queries.
 #[derive(Debug, Default)]
 pub(crate) struct AStarState {
     next: Vec<u32>,
+    radix: RadixQueue,
 }
 
 impl AStarState {
     /// Bytes held (capacity).
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.next.capacity() * size_of::<u32>()
+        self.next.capacity() * size_of::<u32>() + self.radix.memory_bytes()
+    }
+}
+
+/// The open list as the engine sees it; the queues live in the states, so the methods
+/// take both.
+trait Queue {
+    /// Empties the queue for a new query.
+    fn reset(s: &mut SearchState, a: &mut AStarState);
+    /// Adds a node that is not in the queue.
+    fn push(s: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost);
+    /// Lowers the key of a node in the queue.
+    fn lower(s: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost);
+    /// Takes the open node of the smallest key.
+    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<u32>;
+}
+
+/// The shared [`super::IndexedHeap`] of [`SearchState`].
+struct Heap;
+
+impl Queue for Heap {
+    fn reset(s: &mut SearchState, _: &mut AStarState) {
+        // `SearchState::begin` emptied it.
+        s.reserve_heap();
+    }
+
+    #[inline]
+    fn push(s: &mut SearchState, _: &mut AStarState, node: u32, key: Cost, tie: Cost) {
+        s.heap().push(node, key, tie);
+    }
+
+    #[inline]
+    fn lower(s: &mut SearchState, _: &mut AStarState, node: u32, key: Cost, tie: Cost) {
+        s.heap().decrease_key(node, key, tie);
+    }
+
+    #[inline]
+    fn pop(s: &mut SearchState, _: &mut AStarState) -> Option<u32> {
+        s.heap().pop()
+    }
+}
+
+/// The [`RadixQueue`] of [`AStarState`]: a lowered node is pushed again, and its old
+/// entry, popped after the node was expanded, is skipped as closed.
+struct Radix;
+
+impl Queue for Radix {
+    fn reset(_: &mut SearchState, a: &mut AStarState) {
+        a.radix.clear();
+    }
+
+    #[inline]
+    fn push(_: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost) {
+        a.radix.push(node, key, tie);
+    }
+
+    #[inline]
+    fn lower(_: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost) {
+        a.radix.push(node, key, tie);
+    }
+
+    #[inline]
+    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<u32> {
+        loop {
+            let i = a.radix.pop()?;
+            if !s.is_closed(i) {
+                return Some(i);
+            }
+        }
     }
 }
 
@@ -61,12 +136,34 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
 /// has a smaller f, so its g is already optimal and the expansion order stays valid.
 /// On octile grids most successors qualify, which saves most heap operations.
 ///
+/// The open list is the query's [`OpenList`], except in greedy mode, whose keys are not
+/// monotone, which always runs on the heap. A resumed search must keep its query.
+///
 /// # Errors
 ///
 /// [`PathError::LimitReached`] from the limits; [`PathError::NotFound`] when the
 /// start's region is exhausted without reaching the goal.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
+    s: &mut SearchState,
+    a: &mut AStarState,
+    layer: &Layer,
+    query: &PathQuery,
+    mode: Mode,
+    costs: impl StepCosts,
+    resume: bool,
+    guide: Option<Landmark<'_>>,
+) -> Result<Step, PathError> {
+    if query.open_list == OpenList::Radix && mode != Mode::Greedy {
+        search_on::<Radix>(s, a, layer, query, mode, costs, resume, guide)
+    } else {
+        search_on::<Heap>(s, a, layer, query, mode, costs, resume, guide)
+    }
+}
+
+/// [`search`] on the open list `Q`.
+#[allow(clippy::too_many_arguments)]
+fn search_on<Q: Queue>(
     s: &mut SearchState,
     a: &mut AStarState,
     layer: &Layer,
@@ -98,11 +195,11 @@ pub(crate) fn search(
     };
     let offsets = s.step_offsets();
     if !resume {
-        s.reserve_heap();
+        Q::reset(s, a);
         a.next.clear();
         s.open(start_i, 0, Direction::East);
         let (k, t) = priority(mode, 0, h(query.start));
-        s.heap().push(start_i, k, t);
+        Q::push(s, a, start_i, k, t);
     }
     loop {
         if s.slice_spent() {
@@ -110,7 +207,7 @@ pub(crate) fn search(
         }
         let i = match a.next.pop() {
             Some(i) => i,
-            None => match s.heap().pop() {
+            None => match Q::pop(s, a) {
                 Some(i) => i,
                 None => break,
             },
@@ -123,7 +220,7 @@ pub(crate) fn search(
         s.tick()?;
         let g = s.g(i);
         let f = g + h(c);
-        let mut relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState| {
+        let relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState, a: &mut AStarState| {
             if s.is_closed(ni) {
                 return;
             }
@@ -135,13 +232,13 @@ pub(crate) fn search(
                     a.next.push(ni);
                 } else {
                     let (k, t) = priority(mode, ng, nh);
-                    s.heap().push(ni, k, t);
+                    Q::push(s, a, ni, k, t);
                 }
             } else if ng < s.g(ni) {
-                // Only heap nodes get here: a node sent to `next` already has its optimal g.
+                // Only queued nodes get here: a node sent to `next` already has its optimal g.
                 s.open(ni, ng, d.opposite());
                 let (k, t) = priority(mode, ng, h(n));
-                s.heap().decrease_key(ni, k, t);
+                Q::lower(s, a, ni, k, t);
             }
         };
         let moves = layer.legal_moves(c, octile);
@@ -151,7 +248,7 @@ pub(crate) fn search(
                 let k = part.trailing_zeros() as usize;
                 part &= part - 1;
                 let d = Direction::ALL[k];
-                relax(c.step(d), i.wrapping_add(offsets[k]), d, s);
+                relax(c.step(d), i.wrapping_add(offsets[k]), d, s, a);
             }
         }
     }

@@ -1,28 +1,32 @@
-//! Indexed 4-ary min-heap with decrease-key, keyed by (priority, tie-break).
+//! Indexed 4-ary min-heap with decrease-key, keyed by (priority, tie-break, node id).
 
 use crate::grid::Cost;
 
 const NOT_IN_HEAP: u32 = u32::MAX;
 
 /// 16 bytes: the tie-break is kept as a saturating u32, which only matters for
-/// ordering among equal keys and so never affects which keys come first.
+/// ordering among equal keys and so never affects which keys come first. Shared with
+/// the [`super::RadixQueue`].
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: Cost,
-    tie: u32,
-    node: u32,
+pub(super) struct Entry {
+    pub(super) key: Cost,
+    pub(super) tie: u32,
+    pub(super) node: u32,
 }
 
+/// The tie-break as stored: saturated to u32.
 #[inline]
-fn narrow(tie: Cost) -> u32 {
+pub(super) fn narrow(tie: Cost) -> u32 {
     tie.min(u32::MAX as Cost) as u32
 }
 
 impl Entry {
-    /// `(key, tie)` as one number, so an ordering test is a single branch-free comparison.
+    /// `(key, tie, node)` as one number, so an ordering test is a single branch-free
+    /// comparison. The node id makes the order total: equal `(key, tie)` pop in node id
+    /// order, whatever the insertion order, as in [`super::RadixQueue`].
     #[inline]
     fn rank(&self) -> u128 {
-        (u128::from(self.key) << 32) | u128::from(self.tie)
+        (u128::from(self.key) << 64) | (u128::from(self.tie) << 32) | u128::from(self.node)
     }
 
     #[inline]
@@ -31,7 +35,7 @@ impl Entry {
     }
 }
 
-/// A 4-ary min-heap of node ids ordered by `(key, tie)`, which also tracks every
+/// A 4-ary min-heap of node ids ordered by `(key, tie, node id)`, which also tracks every
 /// node's heap position so its key can be lowered in O(log n). Four children of 16 bytes
 /// share one cache line, and the tree is half as deep as a binary one, which halves the
 /// position updates per operation.
@@ -151,7 +155,7 @@ impl IndexedHeap {
         }
     }
 
-    /// The smallest `(key, tie)` of the heap without removing it.
+    /// The smallest `(key, tie)` of the heap, without removing it.
     #[inline]
     pub fn peek_key(&self) -> Option<(Cost, Cost)> {
         self.entries.first().map(|e| (e.key, Cost::from(e.tie)))

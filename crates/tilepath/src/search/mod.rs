@@ -8,6 +8,8 @@
 //! - `state`: what every search shares, the per-cell records (cost, parent direction,
 //!   closed flag, generation stamp), the [`IndexedHeap`], limits and path building. It
 //!   imports no algorithm.
+//! - `heap`, `radix`: the open lists ([`IndexedHeap`], [`RadixQueue`]); A\* and
+//!   Dijkstra run on either ([`OpenList`]).
 //! - `astar`, `jps`, `uninformed`, `evasion`: one algorithm family each, with its own
 //!   state struct for the buffers only it needs, taking the shared state explicitly.
 //!   `jps` holds online JPS and, in `jps::plus`, JPS+, which reads the jump table a
@@ -33,6 +35,7 @@ mod jps;
 mod landmark;
 mod pathfinder;
 mod query;
+mod radix;
 mod state;
 mod uninformed;
 mod validate;
@@ -40,5 +43,6 @@ mod validate;
 pub use field::DistanceField;
 pub use heap::IndexedHeap;
 pub use pathfinder::{PathStats, Pathfinder, Progress};
-pub use query::{Algorithm, Limit, Limits, PathError, PathQuery, UnknownAlgorithm};
+pub use query::{Algorithm, Limit, Limits, OpenList, PathError, PathQuery, UnknownAlgorithm};
+pub use radix::RadixQueue;
 pub use validate::{InvalidPath, validate_path};
