@@ -8,13 +8,17 @@
 //! - straight: when the goal lies ahead on the line within the jump's reach (up to
 //!   its jump point, or up to the wall), the goal is the successor;
 //! - diagonal: when the goal lies in the quadrant ahead and the row or column through
-//!   it is crossed within the jump's reach, the crossing cell is the successor (from
-//!   there a straight jump reaches the goal if anything does; if a wall is in the way it
-//!   is an ordinary cell of the diagonal and its expansion goes on along the diagonal).
+//!   it is crossed within the jump's reach, the walk stops at the crossing cell (from
+//!   there a straight jump reaches the goal if anything does; if a wall is in the way
+//!   the walk goes on along the diagonal from it).
 //!
-//! Otherwise a jump that ends on a jump point gives that point as the successor, and one
-//! that ends at a wall gives nothing. A successor whose f equals the f being expanded
-//! is expanded next without going through the heap, as in online JPS and A*.
+//! Otherwise a straight jump that ends on a jump point gives that point as the
+//! successor, and one that ends at a wall gives nothing. A diagonal is walked from one
+//! diagonal jump point to the next, one table read per hop, and each one is expanded on
+//! the spot (its two straight jumps relaxed) instead of going through the open list:
+//! the intermediate diagonal nodes of "Improving Jump Point Search" (Harabor and
+//! Grastien, ICAPS 2014) never reach the heap. A successor whose f equals the f being
+//! expanded is expanded next without going through the heap, as in online JPS and A*.
 //!
 //! Complexity: O(n log n) for n jump points, O(1) per jump. Memory: the shared records
 //! and heap (12 bytes per cell, as JPS and A*) plus the table, 16 bytes per cell, which
@@ -149,7 +153,7 @@ pub(crate) fn search(
         }
         s.close(i);
         s.tick()?;
-        expand(s, j, &ctx, i);
+        expand(s, j, &ctx, i)?;
     }
     Err(s.not_found())
 }
@@ -163,9 +167,38 @@ fn h(c: Cell, goal: Cell) -> Cost {
     )
 }
 
-/// Relaxes the successors of node `i`: one table read per direction left by pruning.
+/// Steps of the jump from `c` in direction `d` whose table entry is `k`, made
+/// target-aware: to the goal (straight) or to the goal's row or column (diagonal) when
+/// that lies ahead within the jump's reach, else to the table's jump point; `None` when
+/// the jump ends at a wall. O(1).
+#[inline(always)]
+fn jump_steps(c: Cell, goal: Cell, d: usize, k: i32) -> Option<i32> {
+    let (dx, dy) = Direction::ALL[d].delta();
+    let (gx, gy) = (goal.x - c.x, goal.y - c.y);
+    let to_goal = if d & 1 == 0 {
+        if (dx != 0 && gy == 0 && gx.signum() == dx) || (dy != 0 && gx == 0 && gy.signum() == dy) {
+            gx.abs() + gy.abs()
+        } else {
+            0
+        }
+    } else if gx.signum() == dx && gy.signum() == dy {
+        gx.abs().min(gy.abs())
+    } else {
+        0
+    };
+    if to_goal > 0 && to_goal <= k.abs() {
+        Some(to_goal)
+    } else if k > 0 {
+        Some(k)
+    } else {
+        None
+    }
+}
+
+/// Expands node `i`: one table read per straight direction left by pruning, and a walk
+/// along each diagonal one (see [`walk_diagonal`]).
 #[inline]
-fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
+fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) -> Result<(), PathError> {
     let c = s.cell(i);
     let g = s.g(i);
     let f = g + h(c, ctx.goal);
@@ -175,37 +208,43 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
         s.to_parent(i).opposite() as usize
     };
     let jumps = ctx.table.entries(i);
-    let mut dirs = SUCCESSORS[arrival][usize::from(legal_moves(jumps))];
-    let (gx, gy) = (ctx.goal.x - c.x, ctx.goal.y - c.y);
-    // First every successor's id, reading its record so that the cache misses of up to
-    // eight successors overlap; then the relaxations, which find them in cache.
-    let mut found = [(0u32, 0usize, 0i32); 8];
+    let dirs = SUCCESSORS[arrival][usize::from(legal_moves(jumps))];
+    relax_straight(s, j, ctx, i, c, g, jumps, dirs & STRAIGHT_DIRS, f);
+    let mut diagonals = dirs & !STRAIGHT_DIRS;
+    while diagonals != 0 {
+        let d = diagonals.trailing_zeros() as usize;
+        diagonals &= diagonals - 1;
+        walk_diagonal(s, j, ctx, i, c, g, d, f)?;
+    }
+    Ok(())
+}
+
+/// The straight directions as a bit set over direction indices.
+const STRAIGHT_DIRS: u8 = 0b0101_0101;
+
+/// Relaxes the straight jumps in `dirs` from node `i` (cell `c`, cost `g`, entries
+/// `jumps`) while expanding a node whose f is `f_now`. First every successor's id,
+/// reading its record so that the cache misses of up to four successors overlap; then
+/// the relaxations, which find them in cache.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn relax_straight(
+    s: &mut SearchState,
+    j: &mut JpsState,
+    ctx: &Ctx,
+    i: u32,
+    c: Cell,
+    g: Cost,
+    jumps: &[i16; 8],
+    mut dirs: u8,
+    f_now: Cost,
+) {
+    let mut found = [(0u32, 0usize, 0i32); 4];
     let mut n = 0;
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
-        let k = i32::from(jumps[d]);
-        let (dx, dy) = Direction::ALL[d].delta();
-        // Steps to the goal (straight) or to the goal's row or column (diagonal) when
-        // the goal is ahead in this direction, 0 otherwise.
-        let to_goal = if d & 1 == 0 {
-            if (dx != 0 && gy == 0 && gx.signum() == dx)
-                || (dy != 0 && gx == 0 && gy.signum() == dy)
-            {
-                gx.abs() + gy.abs()
-            } else {
-                0
-            }
-        } else if gx.signum() == dx && gy.signum() == dy {
-            gx.abs().min(gy.abs())
-        } else {
-            0
-        };
-        let steps = if to_goal > 0 && to_goal <= k.abs() {
-            to_goal
-        } else if k > 0 {
-            k
-        } else {
+        let Some(steps) = jump_steps(c, ctx.goal, d, i32::from(jumps[d])) else {
             continue;
         };
         let pi = i.wrapping_add(ctx.offsets[d].wrapping_mul(steps as u32));
@@ -216,10 +255,86 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
     for &(pi, d, steps) in &found[..n] {
         let (dx, dy) = Direction::ALL[d].delta();
         let p = Cell::new(c.x + dx * steps, c.y + dy * steps);
-        let step = if d & 1 == 0 { STRAIGHT } else { DIAGONAL };
         let to_parent = Direction::ALL[(d + 4) % 8];
-        relax(s, j, ctx, p, pi, g + step * steps as Cost, to_parent, f);
+        relax(
+            s,
+            j,
+            ctx,
+            p,
+            pi,
+            g + STRAIGHT * steps as Cost,
+            to_parent,
+            f_now,
+        );
     }
+}
+
+/// Walks the diagonal `d` from node `i` (cell `c`, cost `g`) from one diagonal jump
+/// point to the next, one table read per hop, while expanding a node whose f is
+/// `f_now`. Each diagonal jump point (or the cell where the diagonal crosses the
+/// goal's row or column) is recorded with its cost and parent and expanded on the
+/// spot: its two straight jumps are relaxed and the walk goes on from it, so it never
+/// goes through the open list. The walk ends at a wall, at the goal, or at a node that
+/// already has a cost as low (its own expansion covers the rest of the diagonal).
+/// O(1) per hop.
+#[allow(clippy::too_many_arguments)]
+fn walk_diagonal(
+    s: &mut SearchState,
+    j: &mut JpsState,
+    ctx: &Ctx,
+    i: u32,
+    c: Cell,
+    g: Cost,
+    d: usize,
+    f_now: Cost,
+) -> Result<(), PathError> {
+    let (dx, dy) = Direction::ALL[d].delta();
+    let to_parent = Direction::ALL[(d + 4) % 8];
+    let components = bit(d + 7) | bit(d + 1);
+    let (mut ni, mut n, mut ng) = (i, c, g);
+    loop {
+        let k = i32::from(ctx.table.entries(ni)[d]);
+        let Some(steps) = jump_steps(n, ctx.goal, d, k) else {
+            return Ok(());
+        };
+        ni = ni.wrapping_add(ctx.offsets[d].wrapping_mul(steps as u32));
+        n = Cell::new(n.x + dx * steps, n.y + dy * steps);
+        ng += DIAGONAL * steps as Cost;
+        if n == ctx.goal {
+            relax(s, j, ctx, n, ni, ng, to_parent, f_now);
+            return Ok(());
+        }
+        if !claim(s, ctx, ni, n, ng, to_parent) {
+            return Ok(());
+        }
+        s.tick()?;
+        let jumps = ctx.table.entries(ni);
+        relax_straight(s, j, ctx, ni, n, ng, jumps, components, f_now);
+    }
+}
+
+/// Records the diagonal jump point `ni` (cell `n`) reached with cost `g` from the
+/// direction `to_parent`; true when the caller should expand it now. A node in the
+/// heap only gets its key lowered (it is expanded when popped); closed nodes and nodes
+/// with a cost as low are left alone; a node expanded on the spot before is expanded
+/// again. Nodes waiting in `j.next` never get a lower cost, so they are never met here
+/// with one.
+#[inline]
+fn claim(s: &mut SearchState, ctx: &Ctx, ni: u32, n: Cell, g: Cost, to_parent: Direction) -> bool {
+    if !s.is_seen(ni) {
+        s.open(ni, g, to_parent);
+        return true;
+    }
+    if s.is_closed(ni) || g >= s.g(ni) {
+        return false;
+    }
+    s.open(ni, g, to_parent);
+    if !s.heap().contains(ni) {
+        return true;
+    }
+    let hn = h(n, ctx.goal);
+    s.heap().decrease_key(ni, g + hn, hn);
+    false
 }
 
 /// Offers the jump point `p` (id `pi`) with cost `g`, its parent toward `to_parent`, while
