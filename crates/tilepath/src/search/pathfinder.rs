@@ -427,8 +427,8 @@ impl Pathfinder {
                 .last()
                 .is_some_and(|&c| query.in_goal_area(c))
         );
-        let cost = weights.path_cost(&self.state.path).unwrap_or(Cost::MAX);
-        let length = crate::grid::path_length(&self.state.path);
+        let (cost, length) = weights.path_cost_and_length(&self.state.path);
+        let cost = cost.unwrap_or(Cost::MAX);
         let smoothed_length = if query.smooth {
             self.smoothed = true;
             smoothing::smooth_weighted(layer, weights, &self.state.path, &mut self.waypoints);
