@@ -20,9 +20,13 @@
 //! Grastien, ICAPS 2014) never reach the heap. A successor whose f equals the f being
 //! expanded is expanded next without going through the heap, as in online JPS and A*.
 //!
+//! The open list is a heap without per-node positions (the `open` module's `LazyHeap`):
+//! a node given a lower cost is pushed again and its old entry is skipped when popped,
+//! which saves the scattered position writes of the indexed heap.
+//!
 //! Complexity: O(n log n) for n jump points, O(1) per jump. Memory: the shared records
-//! and heap (12 bytes per cell, as JPS and A*) plus the table, 16 bytes per cell, which
-//! belongs to the layer and is shared by every pathfinder.
+//! (8 bytes per cell) and 16 bytes per open-list entry, plus the table, 16 bytes per
+//! cell, which belongs to the layer and is shared by every pathfinder.
 //!
 //! When to use: uniform octile layers that are searched many times between edits. The
 //! table takes O(area) to build once; edits keep it exact incrementally (see
@@ -125,12 +129,12 @@ pub(crate) fn search(
     };
     let goal_i = s.index(query.goal);
     if !resume {
-        s.reserve_heap();
         j.next.clear();
+        j.open.clear();
         let start_i = s.index(query.start);
         s.open(start_i, 0, Direction::East);
         let h0 = h(query.start, query.goal);
-        s.heap().push(start_i, h0, h0);
+        j.open.push(start_i, h0, h0);
     }
     loop {
         if s.slice_spent() {
@@ -139,10 +143,16 @@ pub(crate) fn search(
         let i = match j.next.pop() {
             Some(i) => i,
             None => {
-                let Some(i) = s.heap().pop() else { break };
+                let Some((key, i)) = j.open.pop() else { break };
+                // An entry pushed before the node got a lower cost: skipped. A node's
+                // entries have distinct keys (it is pushed again only with a lower one),
+                // and only the one equal to its f is live.
+                if s.is_closed(i) || key != s.g(i) + h(s.cell(i), ctx.goal) {
+                    continue;
+                }
                 // The heap's new top is likely expanded after this node: start loading
                 // its record and jumps now, to overlap with this expansion.
-                if let Some(top) = s.heap().peek() {
+                if let Some(top) = j.open.peek() {
                     std::hint::black_box((s.is_seen(top), ctx.table.entries(top)[0]));
                 }
                 i
@@ -304,7 +314,7 @@ fn walk_diagonal(
             relax(s, j, ctx, n, ni, ng, to_parent, f_now);
             return Ok(());
         }
-        if !claim(s, ctx, ni, n, ng, to_parent) {
+        if !claim(s, ni, ng, to_parent) {
             return Ok(());
         }
         s.tick()?;
@@ -313,35 +323,26 @@ fn walk_diagonal(
     }
 }
 
-/// Records the diagonal jump point `ni` (cell `n`) reached with cost `g` from the
-/// direction `to_parent`; true when the caller should expand it now. A node in the
-/// heap only gets its key lowered (it is expanded when popped); closed nodes and nodes
-/// with a cost as low are left alone; a node expanded on the spot before is expanded
-/// again. Nodes waiting in `j.next` never get a lower cost, so they are never met here
-/// with one.
+/// Records the diagonal jump point `ni` reached with cost `g` from the direction
+/// `to_parent`; true when the caller should expand it now. Closed nodes and nodes with
+/// a cost as low are left alone. Any other node is expanded now with its new cost, also
+/// one expanded on the spot before or one in the heap (its entry goes stale and is
+/// skipped when popped). Nodes waiting in `j.next` never get a lower cost, so they are
+/// never met here with one.
 #[inline]
-fn claim(s: &mut SearchState, ctx: &Ctx, ni: u32, n: Cell, g: Cost, to_parent: Direction) -> bool {
-    if !s.is_seen(ni) {
-        s.open(ni, g, to_parent);
-        return true;
-    }
-    if s.is_closed(ni) || g >= s.g(ni) {
+fn claim(s: &mut SearchState, ni: u32, g: Cost, to_parent: Direction) -> bool {
+    if s.is_seen(ni) && (s.is_closed(ni) || g >= s.g(ni)) {
         return false;
     }
     s.open(ni, g, to_parent);
-    if !s.heap().contains(ni) {
-        return true;
-    }
-    let hn = h(n, ctx.goal);
-    s.heap().decrease_key(ni, g + hn, hn);
-    false
+    true
 }
 
 /// Offers the jump point `p` (id `pi`) with cost `g`, its parent toward `to_parent`, while
 /// expanding a node whose f is `f_now`: a new node with that f goes to `j.next` (its
 /// cost is already optimal), other new nodes to the heap, and a seen node given a lower
-/// cost gets its key lowered (every seen, unclosed node is in the heap or in `j.next`,
-/// and those in `j.next` never get a lower cost).
+/// cost is pushed again with its new key (its older entry goes stale; nodes in
+/// `j.next` never get a lower cost).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn relax(
@@ -365,10 +366,10 @@ fn relax(
             std::hint::black_box(ctx.table.entries(pi)[0]);
             j.next.push(pi);
         } else {
-            s.heap().push(pi, g + hp, hp);
+            j.open.push(pi, g + hp, hp);
         }
     } else if g < s.g(pi) {
         s.open(pi, g, to_parent);
-        s.heap().decrease_key(pi, g + hp, hp);
+        j.open.push(pi, g + hp, hp);
     }
 }
