@@ -11,8 +11,8 @@ mod common;
 use common::{oracle_cost, picture, random_grid, stale_jump_table};
 use tilepath::grid::{Cell, GridSize};
 use tilepath::prelude::*;
-use tilepath::scenario::{JumpTable, ProfileId};
 use tilepath::scenario::generate::SplitMix64;
+use tilepath::scenario::{JumpTable, ProfileId};
 use tilepath::search::{Progress, validate_path};
 
 const DIAMETERS: [u32; 3] = [1, 2, 3];

@@ -89,4 +89,84 @@ impl<'a> Weights<'a> {
             Some(sum + self.step(self.size.index(w[0]), self.size.index(w[1]), d))
         })
     }
+
+    /// [`Weights::path_cost`] and [`path_length`](crate::grid::path_length) of `path`,
+    /// the same values. On a uniform map a step costs what its direction says, so no
+    /// weight is read and each step of a valid path is a few instructions: O(len),
+    /// without the per-step lookups and square roots of the two general functions
+    /// (which answer for a path with a step that is not a king move or leaves the map).
+    pub(crate) fn path_cost_and_length(&self, path: &[Cell]) -> (Option<Cost>, f64) {
+        let Some(w) = self.uniform else {
+            return (self.path_cost(path), crate::grid::path_length(path));
+        };
+        let on_map = path.len() < 2 || path.iter().all(|&c| self.size.contains(c));
+        let mut king_moves = true;
+        let mut diagonals: Cost = 0;
+        let length = path
+            .windows(2)
+            .map(|s| {
+                let (dx, dy) = (s[1].x - s[0].x, s[1].y - s[0].y);
+                king_moves &=
+                    dx.unsigned_abs() <= 1 && dy.unsigned_abs() <= 1 && (dx, dy) != (0, 0);
+                let diagonal = dx != 0 && dy != 0;
+                diagonals += Cost::from(diagonal);
+                // sqrt(dx² + dy²) of a king move, exactly as `path_length` computes it.
+                if diagonal {
+                    std::f64::consts::SQRT_2
+                } else {
+                    1.0
+                }
+            })
+            .sum();
+        if !(on_map && king_moves) {
+            return (self.path_cost(path), crate::grid::path_length(path));
+        }
+        let steps = path.len().saturating_sub(1) as Cost;
+        let cost = (steps - diagonals) * step_cost(Direction::East, w, w)
+            + diagonals * step_cost(Direction::NorthEast, w, w);
+        (Some(cost), length)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{DIAGONAL, STRAIGHT, path_length};
+
+    #[test]
+    fn cost_and_length_in_one_pass_equal_the_general_functions() {
+        let size = GridSize::new(8, 6);
+        let table = [3u8; 256];
+        let uniform = Weights::new(size, &[], &table, 3, Some(3));
+        let general = Weights::new(size, &[], &table, 3, None);
+        let c = Cell::new;
+        let paths: [&[Cell]; 7] = [
+            &[],
+            &[c(2, 2)],
+            &[
+                c(0, 0),
+                c(1, 1),
+                c(2, 1),
+                c(3, 2),
+                c(3, 3),
+                c(2, 4),
+                c(1, 5),
+            ],
+            &[c(7, 5), c(6, 4), c(6, 3), c(5, 3)],
+            // Not a king move, a repeated cell, off the map.
+            &[c(0, 0), c(2, 0)],
+            &[c(1, 1), c(1, 1)],
+            &[c(7, 0), c(8, 0)],
+        ];
+        for path in paths {
+            let (cost, length) = uniform.path_cost_and_length(path);
+            assert_eq!(cost, general.path_cost(path), "{path:?}");
+            assert_eq!(length.to_bits(), path_length(path).to_bits(), "{path:?}");
+            assert_eq!(general.path_cost_and_length(path).0, cost);
+        }
+        assert_eq!(
+            uniform.path_cost_and_length(paths[3]).0,
+            Some(3 * (DIAGONAL + 2 * STRAIGHT))
+        );
+    }
 }

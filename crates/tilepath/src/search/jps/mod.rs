@@ -39,6 +39,7 @@
 //! model: [`crate::grid::Connectivity::Cardinal`] queries are answered by A* instead
 //! (the dispatch in the pathfinder does that).
 
+mod open;
 pub(crate) mod plus;
 mod scan;
 #[cfg(test)]
@@ -52,7 +53,8 @@ use crate::scenario::Layer;
 use scan::{Grid, line_cost, toward};
 
 /// JPS buffers besides the shared state: jump points whose f equals the f being
-/// expanded, expanded next without going through the heap. Grows with use, kept.
+/// expanded, expanded next without going through the heap, and the open list of JPS+.
+/// Grow with use, kept.
 ///
 /// Diagonal jump points are expanded the moment a diagonal walk finds them; such a
 /// node is seen, not closed and not in the heap, which is how [`claim`] and [`relax`]
@@ -62,12 +64,15 @@ use scan::{Grid, line_cost, toward};
 #[derive(Debug, Default)]
 pub(crate) struct JpsState {
     next: Vec<u32>,
+    /// The open list of JPS+ (online JPS uses the shared indexed heap, whose
+    /// membership test [`claim`] needs).
+    open: open::LazyHeap,
 }
 
 impl JpsState {
     /// Bytes held (capacity).
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.next.capacity() * size_of::<u32>()
+        self.next.capacity() * size_of::<u32>() + self.open.memory_bytes()
     }
 }
 

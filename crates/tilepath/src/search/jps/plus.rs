@@ -8,17 +8,25 @@
 //! - straight: when the goal lies ahead on the line within the jump's reach (up to
 //!   its jump point, or up to the wall), the goal is the successor;
 //! - diagonal: when the goal lies in the quadrant ahead and the row or column through
-//!   it is crossed within the jump's reach, the crossing cell is the successor (from
-//!   there a straight jump reaches the goal if anything does; if a wall is in the way it
-//!   is an ordinary cell of the diagonal and its expansion goes on along the diagonal).
+//!   it is crossed within the jump's reach, the walk stops at the crossing cell (from
+//!   there a straight jump reaches the goal if anything does; if a wall is in the way
+//!   the walk goes on along the diagonal from it).
 //!
-//! Otherwise a jump that ends on a jump point gives that point as the successor, and one
-//! that ends at a wall gives nothing. A successor whose f equals the f being expanded
-//! is expanded next without going through the heap, as in online JPS and A*.
+//! Otherwise a straight jump that ends on a jump point gives that point as the
+//! successor, and one that ends at a wall gives nothing. A diagonal is walked from one
+//! diagonal jump point to the next, one table read per hop, and each one is expanded on
+//! the spot (its two straight jumps relaxed) instead of going through the open list:
+//! the intermediate diagonal nodes of "Improving Jump Point Search" (Harabor and
+//! Grastien, ICAPS 2014) never reach the heap. A successor whose f equals the f being
+//! expanded is expanded next without going through the heap, as in online JPS and A*.
+//!
+//! The open list is a heap without per-node positions (the `open` module's `LazyHeap`):
+//! a node given a lower cost is pushed again and its old entry is skipped when popped,
+//! which saves the scattered position writes of the indexed heap.
 //!
 //! Complexity: O(n log n) for n jump points, O(1) per jump. Memory: the shared records
-//! and heap (12 bytes per cell, as JPS and A*) plus the table, 16 bytes per cell, which
-//! belongs to the layer and is shared by every pathfinder.
+//! (8 bytes per cell) and 16 bytes per open-list entry, plus the table, 16 bytes per
+//! cell, which belongs to the layer and is shared by every pathfinder.
 //!
 //! When to use: uniform octile layers that are searched many times between edits. The
 //! table takes O(area) to build once; edits keep it exact incrementally (see
@@ -121,12 +129,12 @@ pub(crate) fn search(
     };
     let goal_i = s.index(query.goal);
     if !resume {
-        s.reserve_heap();
         j.next.clear();
+        j.open.clear();
         let start_i = s.index(query.start);
         s.open(start_i, 0, Direction::East);
         let h0 = h(query.start, query.goal);
-        s.heap().push(start_i, h0, h0);
+        j.open.push(start_i, h0, h0);
     }
     loop {
         if s.slice_spent() {
@@ -135,10 +143,16 @@ pub(crate) fn search(
         let i = match j.next.pop() {
             Some(i) => i,
             None => {
-                let Some(i) = s.heap().pop() else { break };
+                let Some((key, i)) = j.open.pop() else { break };
+                // An entry pushed before the node got a lower cost: skipped. A node's
+                // entries have distinct keys (it is pushed again only with a lower one),
+                // and only the one equal to its f is live.
+                if s.is_closed(i) || key != s.g(i) + h(s.cell(i), ctx.goal) {
+                    continue;
+                }
                 // The heap's new top is likely expanded after this node: start loading
                 // its record and jumps now, to overlap with this expansion.
-                if let Some(top) = s.heap().peek() {
+                if let Some(top) = j.open.peek() {
                     std::hint::black_box((s.is_seen(top), ctx.table.entries(top)[0]));
                 }
                 i
@@ -149,7 +163,7 @@ pub(crate) fn search(
         }
         s.close(i);
         s.tick()?;
-        expand(s, j, &ctx, i);
+        expand(s, j, &ctx, i)?;
     }
     Err(s.not_found())
 }
@@ -163,9 +177,38 @@ fn h(c: Cell, goal: Cell) -> Cost {
     )
 }
 
-/// Relaxes the successors of node `i`: one table read per direction left by pruning.
+/// Steps of the jump from `c` in direction `d` whose table entry is `k`, made
+/// target-aware: to the goal (straight) or to the goal's row or column (diagonal) when
+/// that lies ahead within the jump's reach, else to the table's jump point; `None` when
+/// the jump ends at a wall. O(1).
+#[inline(always)]
+fn jump_steps(c: Cell, goal: Cell, d: usize, k: i32) -> Option<i32> {
+    let (dx, dy) = Direction::ALL[d].delta();
+    let (gx, gy) = (goal.x - c.x, goal.y - c.y);
+    let to_goal = if d & 1 == 0 {
+        if (dx != 0 && gy == 0 && gx.signum() == dx) || (dy != 0 && gx == 0 && gy.signum() == dy) {
+            gx.abs() + gy.abs()
+        } else {
+            0
+        }
+    } else if gx.signum() == dx && gy.signum() == dy {
+        gx.abs().min(gy.abs())
+    } else {
+        0
+    };
+    if to_goal > 0 && to_goal <= k.abs() {
+        Some(to_goal)
+    } else if k > 0 {
+        Some(k)
+    } else {
+        None
+    }
+}
+
+/// Expands node `i`: one table read per straight direction left by pruning, and a walk
+/// along each diagonal one (see [`walk_diagonal`]).
 #[inline]
-fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
+fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) -> Result<(), PathError> {
     let c = s.cell(i);
     let g = s.g(i);
     let f = g + h(c, ctx.goal);
@@ -175,37 +218,43 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
         s.to_parent(i).opposite() as usize
     };
     let jumps = ctx.table.entries(i);
-    let mut dirs = SUCCESSORS[arrival][usize::from(legal_moves(jumps))];
-    let (gx, gy) = (ctx.goal.x - c.x, ctx.goal.y - c.y);
-    // First every successor's id, reading its record so that the cache misses of up to
-    // eight successors overlap; then the relaxations, which find them in cache.
-    let mut found = [(0u32, 0usize, 0i32); 8];
+    let dirs = SUCCESSORS[arrival][usize::from(legal_moves(jumps))];
+    relax_straight(s, j, ctx, i, c, g, jumps, dirs & STRAIGHT_DIRS, f);
+    let mut diagonals = dirs & !STRAIGHT_DIRS;
+    while diagonals != 0 {
+        let d = diagonals.trailing_zeros() as usize;
+        diagonals &= diagonals - 1;
+        walk_diagonal(s, j, ctx, i, c, g, d, f)?;
+    }
+    Ok(())
+}
+
+/// The straight directions as a bit set over direction indices.
+const STRAIGHT_DIRS: u8 = 0b0101_0101;
+
+/// Relaxes the straight jumps in `dirs` from node `i` (cell `c`, cost `g`, entries
+/// `jumps`) while expanding a node whose f is `f_now`. First every successor's id,
+/// reading its record so that the cache misses of up to four successors overlap; then
+/// the relaxations, which find them in cache.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn relax_straight(
+    s: &mut SearchState,
+    j: &mut JpsState,
+    ctx: &Ctx,
+    i: u32,
+    c: Cell,
+    g: Cost,
+    jumps: &[i16; 8],
+    mut dirs: u8,
+    f_now: Cost,
+) {
+    let mut found = [(0u32, 0usize, 0i32); 4];
     let mut n = 0;
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
-        let k = i32::from(jumps[d]);
-        let (dx, dy) = Direction::ALL[d].delta();
-        // Steps to the goal (straight) or to the goal's row or column (diagonal) when
-        // the goal is ahead in this direction, 0 otherwise.
-        let to_goal = if d & 1 == 0 {
-            if (dx != 0 && gy == 0 && gx.signum() == dx)
-                || (dy != 0 && gx == 0 && gy.signum() == dy)
-            {
-                gx.abs() + gy.abs()
-            } else {
-                0
-            }
-        } else if gx.signum() == dx && gy.signum() == dy {
-            gx.abs().min(gy.abs())
-        } else {
-            0
-        };
-        let steps = if to_goal > 0 && to_goal <= k.abs() {
-            to_goal
-        } else if k > 0 {
-            k
-        } else {
+        let Some(steps) = jump_steps(c, ctx.goal, d, i32::from(jumps[d])) else {
             continue;
         };
         let pi = i.wrapping_add(ctx.offsets[d].wrapping_mul(steps as u32));
@@ -216,17 +265,84 @@ fn expand(s: &mut SearchState, j: &mut JpsState, ctx: &Ctx, i: u32) {
     for &(pi, d, steps) in &found[..n] {
         let (dx, dy) = Direction::ALL[d].delta();
         let p = Cell::new(c.x + dx * steps, c.y + dy * steps);
-        let step = if d & 1 == 0 { STRAIGHT } else { DIAGONAL };
         let to_parent = Direction::ALL[(d + 4) % 8];
-        relax(s, j, ctx, p, pi, g + step * steps as Cost, to_parent, f);
+        relax(
+            s,
+            j,
+            ctx,
+            p,
+            pi,
+            g + STRAIGHT * steps as Cost,
+            to_parent,
+            f_now,
+        );
     }
+}
+
+/// Walks the diagonal `d` from node `i` (cell `c`, cost `g`) from one diagonal jump
+/// point to the next, one table read per hop, while expanding a node whose f is
+/// `f_now`. Each diagonal jump point (or the cell where the diagonal crosses the
+/// goal's row or column) is recorded with its cost and parent and expanded on the
+/// spot: its two straight jumps are relaxed and the walk goes on from it, so it never
+/// goes through the open list. The walk ends at a wall, at the goal, or at a node that
+/// already has a cost as low (its own expansion covers the rest of the diagonal).
+/// O(1) per hop.
+#[allow(clippy::too_many_arguments)]
+fn walk_diagonal(
+    s: &mut SearchState,
+    j: &mut JpsState,
+    ctx: &Ctx,
+    i: u32,
+    c: Cell,
+    g: Cost,
+    d: usize,
+    f_now: Cost,
+) -> Result<(), PathError> {
+    let (dx, dy) = Direction::ALL[d].delta();
+    let to_parent = Direction::ALL[(d + 4) % 8];
+    let components = bit(d + 7) | bit(d + 1);
+    let (mut ni, mut n, mut ng) = (i, c, g);
+    loop {
+        let k = i32::from(ctx.table.entries(ni)[d]);
+        let Some(steps) = jump_steps(n, ctx.goal, d, k) else {
+            return Ok(());
+        };
+        ni = ni.wrapping_add(ctx.offsets[d].wrapping_mul(steps as u32));
+        n = Cell::new(n.x + dx * steps, n.y + dy * steps);
+        ng += DIAGONAL * steps as Cost;
+        if n == ctx.goal {
+            relax(s, j, ctx, n, ni, ng, to_parent, f_now);
+            return Ok(());
+        }
+        if !claim(s, ni, ng, to_parent) {
+            return Ok(());
+        }
+        s.tick()?;
+        let jumps = ctx.table.entries(ni);
+        relax_straight(s, j, ctx, ni, n, ng, jumps, components, f_now);
+    }
+}
+
+/// Records the diagonal jump point `ni` reached with cost `g` from the direction
+/// `to_parent`; true when the caller should expand it now. Closed nodes and nodes with
+/// a cost as low are left alone. Any other node is expanded now with its new cost, also
+/// one expanded on the spot before or one in the heap (its entry goes stale and is
+/// skipped when popped). Nodes waiting in `j.next` never get a lower cost, so they are
+/// never met here with one.
+#[inline]
+fn claim(s: &mut SearchState, ni: u32, g: Cost, to_parent: Direction) -> bool {
+    if s.is_seen(ni) && (s.is_closed(ni) || g >= s.g(ni)) {
+        return false;
+    }
+    s.open(ni, g, to_parent);
+    true
 }
 
 /// Offers the jump point `p` (id `pi`) with cost `g`, its parent toward `to_parent`, while
 /// expanding a node whose f is `f_now`: a new node with that f goes to `j.next` (its
 /// cost is already optimal), other new nodes to the heap, and a seen node given a lower
-/// cost gets its key lowered (every seen, unclosed node is in the heap or in `j.next`,
-/// and those in `j.next` never get a lower cost).
+/// cost is pushed again with its new key (its older entry goes stale; nodes in
+/// `j.next` never get a lower cost).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn relax(
@@ -250,10 +366,10 @@ fn relax(
             std::hint::black_box(ctx.table.entries(pi)[0]);
             j.next.push(pi);
         } else {
-            s.heap().push(pi, g + hp, hp);
+            j.open.push(pi, g + hp, hp);
         }
     } else if g < s.g(pi) {
         s.open(pi, g, to_parent);
-        s.heap().decrease_key(pi, g + hp, hp);
+        j.open.push(pi, g + hp, hp);
     }
 }
