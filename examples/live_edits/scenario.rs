@@ -239,20 +239,7 @@ pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
 /// Answers the first orders with no budget (the measured frames start with every unit
 /// walking), then sets the configured budget. Returns the warm-up frames.
 pub fn warm_up(app: &mut App, config: &Config) -> u32 {
-    app.insert_resource(TilepathSettings {
-        frame_budget: Duration::from_secs(3_600),
-        max_requests_per_frame: usize::MAX,
-        ..default()
-    });
-    let mut frames = 0;
-    loop {
-        app.update();
-        frames += 1;
-        let stats = app.world().resource::<TilepathStats>();
-        if stats.pending == 0 || frames >= 100 {
-            break;
-        }
-    }
+    let frames = watch::answer_first_orders(app);
     let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
     *settings = TilepathSettings {
         frame_budget: config.budget,

@@ -216,19 +216,7 @@ pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
 /// Answers the first orders with no budget, then sets the configured budget and starts
 /// the orders, edits and counts. Returns the warm-up frames.
 pub fn warm_up(app: &mut App, config: &Config) -> u32 {
-    app.insert_resource(TilepathSettings {
-        frame_budget: Duration::from_secs(3_600),
-        max_requests_per_frame: usize::MAX,
-        ..default()
-    });
-    let mut frames = 0;
-    loop {
-        app.update();
-        frames += 1;
-        if app.world().resource::<TilepathStats>().pending == 0 || frames >= 100 {
-            break;
-        }
-    }
+    let frames = watch::answer_first_orders(app);
     app.insert_resource(TilepathSettings {
         frame_budget: config.budget,
         ..default()

@@ -1,12 +1,13 @@
 //! What the headless army scenarios (`live_edits`, `soak`) watch each frame: positions
-//! before the frame, frozen and idle units, quantiles of per-frame times, peak memory.
+//! before the frame, frozen and idle units, the warm-up, quantiles of per-frame times,
+//! peak memory.
 
 #![allow(dead_code)]
 
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::PathResult;
+use bevy_tilepath::prelude::{PathResult, TilepathSettings, TilepathStats};
 
 /// A unit's position before the frame.
 #[derive(Component, Clone, Copy, Default)]
@@ -47,6 +48,25 @@ pub fn motion(
     match result {
         PathResult::Found(_) if !replanning => Motion::Idle,
         _ => Motion::Frozen,
+    }
+}
+
+/// Answers the first orders with no budget (at most 100 frames), so the measured frames
+/// start with every unit walking; returns the frames it took. Set the measured settings
+/// next.
+pub fn answer_first_orders(app: &mut App) -> u32 {
+    app.insert_resource(TilepathSettings {
+        frame_budget: Duration::from_secs(3_600),
+        max_requests_per_frame: usize::MAX,
+        ..default()
+    });
+    let mut frames = 0;
+    loop {
+        app.update();
+        frames += 1;
+        if app.world().resource::<TilepathStats>().pending == 0 || frames >= 100 {
+            return frames;
+        }
     }
 }
 

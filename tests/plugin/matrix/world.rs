@@ -49,6 +49,20 @@ fn grown(width: usize, height: usize) -> Vec<Vec<bool>> {
     grown
 }
 
+/// The standard map with cells `tile` apart, and a unit on (2, 12) going to (16, 14).
+fn with_tile_size(scene: &mut Scene, tile: Vec2) -> Entity {
+    let mut grid = scene.make_grid(&walls());
+    grid.set_placement(Vec2::ZERO, tile);
+    scene.app.insert_resource(grid);
+    scene.unit(Cell::new(2, 12), 1, PathRequest::new(Cell::new(16, 14)))
+}
+
+/// Puts the grid back where the units are (cell (0, 0) at the origin, `TILE` apart).
+fn placed_normally(scene: &mut Scene) {
+    let mut grid = scene.app.world_mut().resource_mut::<NavGrid>();
+    grid.set_placement(Vec2::ZERO, Vec2::splat(TILE));
+}
+
 fn off_map(f: &PathFailure) -> bool {
     matches!(f, PathFailure::StartOffMap { .. })
 }
@@ -142,38 +156,19 @@ pub fn rows() -> Vec<Row> {
             grid.set_placement(Vec2::new(10_000.0, 0.0), Vec2::splat(TILE));
             unlimited(s);
         })
-        .repair(|s| {
-            let mut grid = s.app.world_mut().resource_mut::<NavGrid>();
-            grid.set_placement(Vec2::ZERO, Vec2::splat(TILE));
-        }),
+        .repair(placed_normally),
         Row::new(
             "zero tile size",
-            |s| {
-                let mut grid = s.make_grid(&walls());
-                grid.set_placement(Vec2::ZERO, Vec2::ZERO);
-                s.app.insert_resource(grid);
-                s.unit(Cell::new(2, 12), 1, PathRequest::new(Cell::new(16, 14)))
-            },
+            |s| with_tile_size(s, Vec2::ZERO),
             Expect::FailsWith("StartOffMap", off_map),
         )
-        .repair(|s| {
-            let mut grid = s.app.world_mut().resource_mut::<NavGrid>();
-            grid.set_placement(Vec2::ZERO, Vec2::splat(TILE));
-        }),
+        .repair(placed_normally),
         Row::new(
             "NaN tile size",
-            |s| {
-                let mut grid = s.make_grid(&walls());
-                grid.set_placement(Vec2::ZERO, Vec2::NAN);
-                s.app.insert_resource(grid);
-                s.unit(Cell::new(2, 12), 1, PathRequest::new(Cell::new(16, 14)))
-            },
+            |s| with_tile_size(s, Vec2::NAN),
             Expect::FailsWith("StartOffMap", off_map),
         )
-        .repair(|s| {
-            let mut grid = s.app.world_mut().resource_mut::<NavGrid>();
-            grid.set_placement(Vec2::ZERO, Vec2::splat(TILE));
-        }),
+        .repair(placed_normally),
         Row::new(
             "negative tile size (a mirrored grid)",
             |s| {
