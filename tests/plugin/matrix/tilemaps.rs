@@ -189,7 +189,17 @@ pub fn rows() -> Vec<Row> {
         Row::new(
             "NaN scale",
             |s| transformed(s, Transform::from_scale(Vec3::NAN)),
-            Expect::FailsWith("StartOffMap", off_map),
+            Expect::Holds("fails StartOffMap, the map stays still", |s, unit| {
+                assert!(matches!(s.result(unit).failure(), Some(f) if off_map(f)));
+                let generation = |s: &Scene| s.app.world().resource::<NavGrid>().generation();
+                let before = generation(s);
+                s.frames(5);
+                assert_eq!(
+                    generation(s),
+                    before,
+                    "a NaN placement is re-applied every frame"
+                );
+            }),
         )
         .repair(unscaled),
         Row::new(
