@@ -72,6 +72,9 @@ pub struct Config {
     /// Wall-clock solve budget per frame.
     pub budget: Duration,
     pub seed: u64,
+    /// [`TilepathSettings::guided_fields`]: the units of a group order, which end on
+    /// claimed cells around one point, share one field per kind.
+    pub guided_fields: bool,
 }
 
 impl Default for Config {
@@ -84,6 +87,7 @@ impl Default for Config {
             order_every: 60,
             budget: Duration::from_millis(2),
             seed: 5,
+            guided_fields: false,
         }
     }
 }
@@ -219,6 +223,7 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     let frames = watch::answer_first_orders(app);
     app.insert_resource(TilepathSettings {
         frame_budget: config.budget,
+        guided_fields: config.guided_fields,
         ..default()
     });
     app.world_mut().resource_mut::<Soak>().on = true;

@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 
 use crate::common::minimal_plugins;
 
+// Both scenarios (this one and `live_edits`, see `live.rs`) load the helpers they share
+// (`examples/support/watch.rs`), so this test binary holds two copies of them.
 #[path = "../../examples/soak/scenario.rs"]
+#[allow(clippy::duplicate_mod)]
 mod scenario;
 
 #[test]
@@ -20,6 +23,7 @@ fn a_short_soak_keeps_every_unit_out_of_walls_and_the_queue_bounded() {
         order_every: 30,
         budget: Duration::from_millis(2),
         seed: 5,
+        guided_fields: false,
     };
     let started = Instant::now();
     let mut app = scenario::build(&config, minimal_plugins());
