@@ -120,6 +120,11 @@ pub struct Metrics {
     pub orders: u64,
     pub walls_built: u64,
     pub walls_opened: u64,
+    /// Answers of the solver (paths and failures), paths repaired in place, and cells
+    /// the solver expanded.
+    pub answers: u64,
+    pub repairs: u64,
+    pub expanded: u64,
     /// Solve time of every measured frame.
     pub solve_times: Vec<Duration>,
 }
@@ -379,6 +384,9 @@ fn count_units(
     metrics.max_pending = metrics.max_pending.max(stats.pending);
     metrics.needing_answer = needing_answer;
     metrics.max_needing_answer = metrics.max_needing_answer.max(needing_answer);
+    metrics.answers += (stats.solved + stats.failed) as u64;
+    metrics.repairs += stats.repaired as u64;
+    metrics.expanded += stats.expanded;
     metrics.solve_times.push(stats.solve_time);
 }
 
@@ -414,6 +422,15 @@ pub fn report(m: &Metrics, panics: u32, memory: &[(u32, u64)]) {
         m.orders, m.arrivals, m.completed
     );
     println!("walls built: {}, opened: {}", m.walls_built, m.walls_opened);
+    let frames = f64::from(m.frames.max(1));
+    println!(
+        "solver answers: {} ({:.1} per frame, {:.0} cells expanded per answer); paths \
+         repaired in place: {}",
+        m.answers,
+        m.answers as f64 / frames,
+        m.expanded as f64 / m.answers.max(1) as f64,
+        m.repairs
+    );
     for (frame, kb) in memory {
         println!(
             "peak memory at frame {frame}: {:.1} MiB",
