@@ -462,9 +462,12 @@ impl NavGrid {
     }
 
     /// Moves the grid in the world. Every existing path is re-planned when the placement
-    /// actually changes (world goals may now name other cells).
+    /// actually changes (world goals may now name other cells); setting a NaN placement
+    /// again is no change (compared bit for bit, so a NaN tilemap scale does not re-plan
+    /// every path every frame).
     pub fn set_placement(&mut self, origin: Vec2, tile_size: Vec2) {
-        if origin != self.origin || tile_size != self.tile_size {
+        let bits = |v: Vec2| [v.x.to_bits(), v.y.to_bits()];
+        if bits(origin) != bits(self.origin) || bits(tile_size) != bits(self.tile_size) {
             self.origin = origin;
             self.tile_size = tile_size;
             self.record_whole_map();

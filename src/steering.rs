@@ -55,7 +55,9 @@ use crate::scenario::{Layer, Weights};
 /// that gets no closer to its next waypoint for `replan_after` seconds (pushed behind a
 /// wall corner, say) gets the [`Replanning`] marker, so the plugin plans the same request
 /// again from where it stands; the plugin never touches the [`PathRequest`] itself.
-/// Units whose result is `Pending` (a new or changed request) or `Failed` keep still. On
+/// Units whose result is `Pending` (a new or changed request) or `Failed` keep still, as
+/// do units whose `speed` is NaN, infinite or not positive (a NaN or infinite
+/// `separation_strength`, `separation_radius` or `arrival_radius` counts as 0). On
 /// reaching the last waypoint (or, in a crowd, its cell when others hold it back) the
 /// unit gets the [`Arrived`] marker and stops; the marker goes when a new path arrives.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
@@ -88,6 +90,20 @@ impl Default for Steering {
 }
 
 impl Steering {
+    /// The numbers steering uses: a NaN or infinite `speed`, `separation_strength`,
+    /// `separation_radius` or `arrival_radius` counts as 0 (an infinite step cannot be
+    /// checked against walls, and `0 × ∞` would make the unit's position NaN).
+    fn sanitized(&self) -> Self {
+        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+        Self {
+            speed: finite(self.speed),
+            arrival_radius: finite(self.arrival_radius),
+            separation_radius: finite(self.separation_radius),
+            separation_strength: finite(self.separation_strength),
+            replan_after: self.replan_after,
+        }
+    }
+
     /// Default steering with the given top speed (world units per second).
     pub fn with_speed(speed: f32) -> Self {
         Self {
@@ -563,6 +579,7 @@ pub(crate) fn steer_units(
         else {
             continue;
         };
+        let steering = &steering.sanitized();
         let pos = pose.world;
         let Some(result) = result else {
             continue;

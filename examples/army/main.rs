@@ -48,6 +48,8 @@ mod report;
 mod scene;
 #[cfg(test)]
 mod tests;
+#[path = "../support/watch.rs"]
+mod watch;
 
 use std::process::{Command, ExitCode, Stdio};
 

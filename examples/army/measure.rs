@@ -9,6 +9,9 @@ use bevy_tilepath::tilepath::grid::cost_to_f64;
 use bevy_tilepath::tilepath::scenario::ProfileId;
 use bevy_tilepath::tilepath::search::{InvalidPath, validate_path};
 
+/// Shared with the other headless scenarios.
+pub use crate::watch::peak_rss_kb;
+
 /// One unit's answer: where its path starts and ends and what it costs under our cost
 /// model (step length × mean weight of its two cells), and whether it obeys our movement
 /// rules (free cells, king moves, no corner cutting).
@@ -188,18 +191,6 @@ pub fn process_cpu() -> Duration {
     };
     // `rest` starts at field 3 (state): utime is field 14, stime field 15.
     Duration::from_millis((ticks(11) + ticks(12)) * 10)
-}
-
-/// Peak resident set size of the process in kB (`VmHWM` of `/proc/self/status`).
-pub fn peak_rss_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 /// A path checked against our movement rules for a one-cell unit of `profile` on `map`

@@ -39,6 +39,10 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
 
+#[path = "../support/watch.rs"]
+mod watch;
+use watch::{Before, Motion, remember_positions};
+
 /// World units per cell.
 pub const TILE: f32 = 16.0;
 /// Simulated time per frame.
@@ -143,13 +147,7 @@ impl Metrics {
     }
 
     fn quantile(all: &[Duration], from: usize, q: f64) -> Duration {
-        let mut times: Vec<Duration> = all[from.min(all.len())..].to_vec();
-        if times.is_empty() {
-            return Duration::ZERO;
-        }
-        times.sort_unstable();
-        let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
-        times[rank - 1]
+        watch::quantile(&all[from.min(all.len())..], q)
     }
 
     /// Mean of `values[from..]`.
@@ -180,10 +178,6 @@ struct Live {
     edits: usize,
 }
 
-/// A unit's position before the frame.
-#[derive(Component, Clone, Copy)]
-struct Before(Vec3);
-
 /// The scenario's app: `plugins` (`MinimalPlugins` with the task pool you want), the
 /// plugin in `Update`, the map, the units and their first goals. Run [`warm_up`] next.
 pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
@@ -212,7 +206,7 @@ pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
             Transform::from_translation(grid.agent_center(start, 1).extend(1.0)),
             PathRequest::new(goal),
             Steering::with_speed(config.speed * TILE),
-            Before(Vec3::ZERO),
+            Before::default(),
         ));
     }
     app.insert_resource(grid);
@@ -245,20 +239,7 @@ pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
 /// Answers the first orders with no budget (the measured frames start with every unit
 /// walking), then sets the configured budget. Returns the warm-up frames.
 pub fn warm_up(app: &mut App, config: &Config) -> u32 {
-    app.insert_resource(TilepathSettings {
-        frame_budget: Duration::from_secs(3_600),
-        max_requests_per_frame: usize::MAX,
-        ..default()
-    });
-    let mut frames = 0;
-    loop {
-        app.update();
-        frames += 1;
-        let stats = app.world().resource::<TilepathStats>();
-        if stats.pending == 0 || frames >= 100 {
-            break;
-        }
-    }
+    let frames = watch::answer_first_orders(app);
     let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
     *settings = TilepathSettings {
         frame_budget: config.budget,
@@ -283,12 +264,6 @@ pub fn step(app: &mut App) {
 
 fn count_frame(mut live: ResMut<Live>) {
     live.frame += 1;
-}
-
-fn remember_positions(mut units: Query<(&Transform, &mut Before)>) {
-    for (transform, mut before) in &mut units {
-        before.0 = transform.translation;
-    }
 }
 
 /// Flips `edits` random tiles in one edit: half of them free cells that become walls
@@ -397,12 +372,10 @@ fn count_units(live: Res<Live>, units: Query<UnitState>, mut metrics: ResMut<Met
         return;
     }
     for (transform, before, result, arrived, replanning) in &units {
-        if arrived || transform.translation != before.0 {
-            continue;
-        }
-        match result {
-            PathResult::Found(_) if !replanning => metrics.idle += 1,
-            _ => metrics.frozen += 1,
+        match watch::motion(transform.translation, before, arrived, replanning, result) {
+            Motion::Moving => {}
+            Motion::Idle => metrics.idle += 1,
+            Motion::Frozen => metrics.frozen += 1,
         }
     }
 }

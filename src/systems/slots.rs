@@ -245,7 +245,9 @@ impl SlotBuffers {
         for k in range {
             let c = self.claimants[k];
             if let Some(cell) = self.given[k] {
-                let angle = |p: Cell| ((p.y - c.goal.y) as f32).atan2((p.x - c.goal.x) as f32);
+                // (In i64: a goal far off the map, near the i32 range, must not overflow.)
+                let delta = |a: i32, b: i32| (i64::from(a) - i64::from(b)) as f64;
+                let angle = |p: Cell| delta(p.y, c.goal.y).atan2(delta(p.x, c.goal.x)) as f32;
                 self.turn.push((angle(c.start), k));
                 self.cells.push((angle(cell), cell));
             }
