@@ -200,7 +200,10 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
     let (mut frozen, mut replanning_frames, mut moved_while_replanning, mut walls) = (0, 0, 0, 0);
     let mut rng = crate::common::Rng(3);
     let mut standing: Vec<Cell> = Vec::new();
-    for frame in 0..600 {
+    // Units need about 550-650 frames to walk across while walls keep appearing ahead
+    // of them (how long depends on which of the equal-cost detours the search picks):
+    // 800 frames leave room for every one to arrive.
+    for frame in 0..800 {
         let walking: Vec<bool> = units
             .iter()
             .map(|&(e, ..)| {
