@@ -35,6 +35,35 @@ impl Entry {
     }
 }
 
+/// The child of lowest `rank` among the up to four children `first..first + 4` of a
+/// 4-ary heap of `n` entries (`rank(k)` reads entry `k`), or `None` when `first` is past
+/// the end. All four present: two comparisons in parallel and one between their
+/// winners, without branches. Shared by [`IndexedHeap`] and the JPS+ open list.
+#[inline(always)]
+pub(crate) fn smallest_child(
+    first: usize,
+    n: usize,
+    rank: impl Fn(usize) -> u128,
+) -> Option<usize> {
+    if first + 4 <= n {
+        let (a, b) = (
+            first + usize::from(rank(first + 1) < rank(first)),
+            first + 2 + usize::from(rank(first + 3) < rank(first + 2)),
+        );
+        Some(if rank(b) < rank(a) { b } else { a })
+    } else if first < n {
+        let mut c = first;
+        for k in first + 1..n {
+            if rank(k) < rank(c) {
+                c = k;
+            }
+        }
+        Some(c)
+    } else {
+        None
+    }
+}
+
 /// A 4-ary min-heap of node ids ordered by `(key, tie, node id)`, which also tracks every
 /// node's heap position so its key can be lowered in O(log n). Four children of 16 bytes
 /// share one cache line, and the tree is half as deep as a binary one, which halves the
@@ -206,23 +235,7 @@ impl IndexedHeap {
         let n = self.entries.len();
         loop {
             let first = 4 * i + 1;
-            let c = if first + 4 <= n {
-                // All four children present: pick the smallest without branches.
-                let r = |k: usize| self.entries[k].rank();
-                let (a, b) = (
-                    first + usize::from(r(first + 1) < r(first)),
-                    first + 2 + usize::from(r(first + 3) < r(first + 2)),
-                );
-                if r(b) < r(a) { b } else { a }
-            } else if first < n {
-                let mut c = first;
-                for k in first + 1..n {
-                    if self.entries[k].less(&self.entries[c]) {
-                        c = k;
-                    }
-                }
-                c
-            } else {
+            let Some(c) = smallest_child(first, n, |k| self.entries[k].rank()) else {
                 break;
             };
             let child = self.entries[c];

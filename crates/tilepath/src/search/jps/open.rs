@@ -1,6 +1,7 @@
 //! The open list of JPS+: a 4-ary min-heap without node positions, whose stale entries the search skips.
 
 use crate::grid::Cost;
+use crate::search::heap::smallest_child;
 
 /// One entry: the node's f when pushed, its h (saturated to u32, for ties) and its id.
 #[derive(Clone, Copy, Debug)]
@@ -91,23 +92,7 @@ impl LazyHeap {
         let mut i = 0;
         loop {
             let first = 4 * i + 1;
-            let c = if first + 4 <= n {
-                // All four children present: pick the smallest without branches.
-                let r = |k: usize| self.entries[k].rank();
-                let (a, b) = (
-                    first + usize::from(r(first + 1) < r(first)),
-                    first + 2 + usize::from(r(first + 3) < r(first + 2)),
-                );
-                if r(b) < r(a) { b } else { a }
-            } else if first < n {
-                let mut c = first;
-                for k in first + 1..n {
-                    if self.entries[k].rank() < self.entries[c].rank() {
-                        c = k;
-                    }
-                }
-                c
-            } else {
+            let Some(c) = smallest_child(first, n, |k| self.entries[k].rank()) else {
                 break;
             };
             let child = self.entries[c];
