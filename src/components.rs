@@ -99,6 +99,9 @@ pub struct NavGrid {
     profiles: Vec<Option<MovementProfile>>,
     #[reflect(ignore)]
     source: GridSource,
+    /// The generation of the last change of the whole map (new map, size, placement).
+    #[reflect(ignore)]
+    whole_map_generation: u64,
 }
 
 /// Announces a change of the [`NavGrid`]: obstacles or terrain edited (by collision
@@ -188,6 +191,7 @@ impl NavGrid {
             edits: Vec::new(),
             profiles: Vec::new(),
             source: GridSource::Manual,
+            whole_map_generation: 0,
         }
     }
 
@@ -488,11 +492,18 @@ impl NavGrid {
     }
 
     fn record_whole_map(&mut self) {
-        self.record(NavGridChanged {
+        let change = self.record(NavGridChanged {
             area: CellRect::of_size(self.size()),
             whole_map: true,
             ..NavGridChanged::default()
         });
+        self.whole_map_generation = change.generation;
+    }
+
+    /// The generation of the last change of the whole map (a new map, size or
+    /// placement): searches started before it asked about other cells.
+    pub(crate) fn whole_map_generation(&self) -> u64 {
+        self.whole_map_generation
     }
 
     /// Stamps `change` with the next generation and logs it.

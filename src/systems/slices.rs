@@ -107,6 +107,21 @@ impl Solvers {
             .extend(self.suspended.drain(..).map(|s| s.pathfinder));
     }
 
+    /// Drops the suspended searches whose request is gone or was replaced, which no
+    /// turn of the queue would resume (their pathfinders become spares).
+    pub(crate) fn keep_suspended(&mut self, mut wanted: impl FnMut(Entity, u64) -> bool) {
+        let mut i = 0;
+        while i < self.suspended.len() {
+            let s = &self.suspended[i];
+            if wanted(s.entity, s.order) {
+                i += 1;
+            } else {
+                let gone = self.suspended.swap_remove(i);
+                self.spares.push(gone.pathfinder);
+            }
+        }
+    }
+
     /// Keeps at most `threads` spares, and gives threads whose pathfinder was suspended
     /// a spare (or a new one).
     pub(crate) fn restock(&mut self, threads: usize) {

@@ -4,7 +4,8 @@
 //! A frame's work, in order:
 //! 1. requests are taken from the front of the queue in batches (64, then twice as many
 //!    each time, at most `max_requests_per_frame` in all) while the budget lasts;
-//!    input errors are answered at once; a request whose search was suspended resumes it;
+//!    input errors are answered at once; a request whose search was suspended resumes it
+//!    (carried over the map edits since, see `Pathfinder::resume`);
 //! 2. requests that share a goal (see [`TilepathSettings::field_min_requests`]) join its
 //!    shared field, which grows until every one of their cells is settled (or the
 //!    budget is spent);
@@ -83,10 +84,26 @@ pub(crate) fn solve_paths(
     stats.field_answers = 0;
     stats.guided = 0;
     let generation = grid.as_ref().map(|g| g.generation());
-    if generation != state.generation || grid.as_ref().is_some_and(|g| g.is_added()) {
-        // Suspended searches and fields were for another map: drop them (the requests
-        // are prepared and searched again from where their units stand).
+    let replaced = grid.as_ref().is_none_or(|g| {
+        g.is_added()
+            || state
+                .generation
+                .is_none_or(|seen| g.whole_map_generation() > seen)
+    });
+    if replaced {
+        // Suspended searches were for another map, size or placement: drop them (the
+        // requests are prepared and searched again from where their units stand).
         state.solvers.forget_suspended();
+    }
+    state.solvers.keep_suspended(|entity, order| {
+        requests
+            .get(entity)
+            .is_ok_and(|(_, _, ticket, _)| ticket.order() == order && ticket.is_queued())
+    });
+    if generation != state.generation || replaced {
+        // Suspended searches of an edited map go on: the pathfinder carries them over
+        // the edits or starts them over itself (`Pathfinder::resume`). Fields are
+        // dropped.
         state.fields.clear();
         state.generation = generation;
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy::time::TimeUpdateStrategy;
-use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::grid::{GridSize, cost_to_f64};
 use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, NavGrid, PathQuery, PathRequest, PathResult, Pathfinder,
     Steering, TilepathPlugin, TilepathSettings, TilepathStats,
@@ -121,7 +121,7 @@ fn a_search_larger_than_the_budget_finishes_over_several_frames_as_if_unsliced()
 }
 
 #[test]
-fn a_map_edit_restarts_a_suspended_search_on_the_new_map() {
+fn a_map_edit_carries_a_suspended_search_over_to_the_new_map() {
     let grid = maze_grid(64, 5);
     let (start, goal) = far_ends(&grid);
     let mut app = app();
@@ -187,10 +187,15 @@ fn a_map_edit_restarts_a_suspended_search_on_the_new_map() {
             &PathQuery::new(start, goal).algorithm(Algorithm::AStar),
         )
         .unwrap();
-    assert_eq!(path.expanded, fresh.expanded, "started over on the new map");
-    assert_eq!(path.cells, pathfinder.path());
     assert!(fresh.cost > old.cost, "the cut made the way longer");
-    assert_eq!(expanded, u64::from(fresh.expanded));
+    // The answer is the edited map's optimum, reached without starting over: the
+    // expansions after the edit are fewer than a fresh search's.
+    assert_eq!(path.cost, cost_to_f64(fresh.cost) as f32);
+    assert!(
+        expanded < u64::from(fresh.expanded),
+        "{expanded} expansions after the edit, {} for a fresh search",
+        fresh.expanded
+    );
 }
 
 #[test]

@@ -17,8 +17,10 @@ struct Flood;
 #[derive(Component)]
 struct Crowd;
 
-/// Frames the 10,000 requests may take at most (they take far fewer, see the report).
-const FLOOD_FRAMES: usize = 3_000;
+/// Frames in a row the 10,000 requests may go without one more answered. How many
+/// frames they take in all depends on the machine (a 0.1 ms budget answers a few
+/// requests per frame in a debug build, more in release); a stall is a failure anywhere.
+const STALL_FRAMES: usize = 200;
 
 fn free_cells() -> Vec<Cell> {
     let walls = walls();
@@ -53,9 +55,11 @@ fn flood(scene: &mut Scene) -> Entity {
     first.unwrap()
 }
 
-/// Every flood unit answered with a valid path; prints how many frames it took.
+/// Every flood unit answered with a valid path, the queue never stalling; prints how
+/// many frames it took.
 fn flood_answered(scene: &mut Scene, _: Entity) {
     let mut frames = 0;
+    let (mut fewest, mut since) = (usize::MAX, 0);
     loop {
         let mut queued = scene
             .app
@@ -68,10 +72,14 @@ fn flood_answered(scene: &mut Scene, _: Entity) {
         if waiting == 0 {
             break;
         }
+        if waiting < fewest {
+            (fewest, since) = (waiting, 0);
+        }
         assert!(
-            frames < FLOOD_FRAMES,
-            "{waiting} still queued after {frames} more frames"
+            since < STALL_FRAMES,
+            "{waiting} still queued after {frames} more frames, none answered in the last {since}"
         );
+        since += 1;
         scene.app.update();
         frames += 1;
     }

@@ -19,7 +19,7 @@ use super::query::{OpenList, PathError, PathQuery};
 use super::radix::RadixQueue;
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
-use crate::scenario::Layer;
+use crate::scenario::{CellRect, Layer, MapChange};
 
 /// Which priority the open list uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,12 +39,18 @@ pub(crate) enum Mode {
 pub(crate) struct AStarState {
     next: Vec<u32>,
     radix: RadixQueue,
+    /// The search was carried over map edits ([`repair`]): closed nodes may be reached
+    /// more cheaply and are then opened again.
+    reopen: bool,
+    /// Nodes [`repair`] forgot (their way ran through a cell blocked since).
+    forgotten: Vec<u32>,
 }
 
 impl AStarState {
     /// Bytes held (capacity).
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.next.capacity() * size_of::<u32>() + self.radix.memory_bytes()
+        (self.next.capacity() + self.forgotten.capacity()) * size_of::<u32>()
+            + self.radix.memory_bytes()
     }
 }
 
@@ -176,31 +182,19 @@ fn search_on<Q: Queue>(
     let goal = query.goal;
     let radius = i64::from(query.goal_radius);
     let start_i = s.index(query.start);
-    let conn = query.connectivity;
-    let octile = conn == Connectivity::Octile;
+    let octile = query.connectivity == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
-    let scale = costs.heuristic_scale();
-    // The distance to the nearest cell of the goal area (the goal itself for radius 0):
-    // a distance to a set, so still consistent. A landmark bound (only ever given for
-    // radius 0) is consistent too, and so is the larger of two consistent bounds.
-    let h = |c: Cell| {
-        if radius == 0 {
-            let octile = conn.heuristic(c, goal) * scale;
-            return guide.map_or(octile, |l| octile.max(l.h(c)));
-        }
-        let clamp = |v: i32, g: i32| {
-            (i64::from(v)).clamp(i64::from(g) - radius, i64::from(g) + radius) as i32
-        };
-        conn.heuristic(c, Cell::new(clamp(c.x, goal.x), clamp(c.y, goal.y))) * scale
-    };
+    let h = heuristic(query, costs.heuristic_scale(), guide);
     let offsets = s.step_offsets();
     if !resume {
         Q::reset(s, a);
         a.next.clear();
+        a.reopen = false;
         s.open(start_i, 0, Direction::East);
         let (k, t) = priority(mode, 0, h(query.start));
         Q::push(s, a, start_i, k, t);
     }
+    let reopen = a.reopen;
     loop {
         if s.slice_spent() {
             return Ok(Step::Suspended);
@@ -221,10 +215,20 @@ fn search_on<Q: Queue>(
         let g = s.g(i);
         let f = g + h(c);
         let relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState, a: &mut AStarState| {
-            if s.is_closed(ni) {
+            let closed = s.is_closed(ni);
+            if closed && !reopen {
                 return;
             }
             let ng = g + costs.step(i, ni, d);
+            if closed {
+                // Only after map edits (see `repair`): a cheaper way to a closed node.
+                if ng < s.g(ni) {
+                    s.open(ni, ng, d.opposite());
+                    let (k, t) = priority(mode, ng, h(n));
+                    Q::push(s, a, ni, k, t);
+                }
+                return;
+            }
             if !s.is_seen(ni) {
                 s.open(ni, ng, d.opposite());
                 let nh = h(n);
@@ -253,4 +257,171 @@ fn search_on<Q: Queue>(
         }
     }
     Err(s.not_found())
+}
+
+/// The heuristic of `query`: the octile (or Manhattan) distance to the nearest cell of
+/// the goal area (the goal itself for radius 0) times `scale`, a distance to a set and
+/// so consistent; with a landmark `guide` (only ever given for radius 0), the larger of
+/// that and the landmark bound, consistent too.
+fn heuristic<'g>(
+    query: &PathQuery,
+    scale: Cost,
+    guide: Option<Landmark<'g>>,
+) -> impl Fn(Cell) -> Cost + 'g {
+    let goal = query.goal;
+    let radius = i64::from(query.goal_radius);
+    let conn = query.connectivity;
+    move |c: Cell| {
+        if radius == 0 {
+            let octile = conn.heuristic(c, goal) * scale;
+            return guide.map_or(octile, |l| octile.max(l.h(c)));
+        }
+        let clamp = |v: i32, g: i32| {
+            (i64::from(v)).clamp(i64::from(g) - radius, i64::from(g) + radius) as i32
+        };
+        conn.heuristic(c, Cell::new(clamp(c.x, goal.x), clamp(c.y, goal.y))) * scale
+    }
+}
+
+/// Carries a search suspended on an earlier map over the obstacle edits of `edited`
+/// (cells whose obstacle bit changed since; the step costs must be unchanged), so that
+/// resuming it on `layer` answers exactly as a fresh search would, in cost.
+///
+/// Three passes over the cells whose moves an edit may have changed (each edited cell's
+/// footprint area for the layer's diameter, grown by one):
+///
+/// 1. *Broken ways.* A seen node that is now blocked, or whose move to its parent is no
+///    longer legal, lost the way its cost was found on; so did every node whose parent
+///    chain runs through it. Those nodes are forgotten (unseen again, out of the open
+///    list), found by following parent links backwards, O(their count).
+/// 2. *Re-seeding.* Each forgotten node that is free takes the best cost offered by its
+///    closed neighbours, as their expansion would have given it, and is opened.
+/// 3. *New moves.* Freed cells and freed corners add moves that closed nodes never made:
+///    every closed node in the area relaxes its moves on the new map again, and from
+///    then on a closed node reached more cheaply is opened again (`reopen`), which A*
+///    with a consistent heuristic allows.
+///
+/// Afterwards every seen node's cost is that of a way on the new map and every closed
+/// node has relaxed every move it has there, which is what A*'s optimality rests on.
+/// The caller still checks the path it returns against the map.
+///
+/// Needs the heap open list (keys may drop below the last one popped, which the radix
+/// queue cannot take) and no landmark guide. O(e (d + 3)²) for e edited cells and
+/// diameter d, plus the forgotten nodes, plus O(log n) per node opened.
+pub(crate) fn repair(
+    s: &mut SearchState,
+    a: &mut AStarState,
+    layer: &Layer,
+    query: &PathQuery,
+    mode: Mode,
+    costs: impl StepCosts,
+    edited: &[Cell],
+) {
+    debug_assert!(mode != Mode::Greedy && query.open_list != OpenList::Radix);
+    let h = heuristic(query, costs.heuristic_scale(), None);
+    let octile = query.connectivity == Connectivity::Octile;
+    let offsets = s.step_offsets();
+    let size = layer.size();
+    // Nodes waiting in `next` had the smallest f; keys may now drop below it, so every
+    // open node goes through the heap.
+    while let Some(i) = a.next.pop() {
+        let (k, t) = priority(mode, s.g(i), h(s.cell(i)));
+        Heap::push(s, a, i, k, t);
+    }
+    a.reopen = true;
+    let areas = || {
+        edited.iter().map(move |&cell| {
+            MapChange {
+                cells: CellRect::from_cell(cell),
+                generation: 0,
+                terrain: false,
+            }
+            .affected(layer.diameter(), size)
+            .expand_clip(1, size)
+        })
+    };
+    // 1. Broken ways, and everything found through them.
+    a.forgotten.clear();
+    for area in areas() {
+        for c in area.cells() {
+            let i = s.index(c);
+            if !s.is_seen(i) || s.g(i) == 0 {
+                continue;
+            }
+            let to_parent = s.to_parent(i) as usize;
+            if layer.is_blocked(c) || layer.legal_moves(c, octile) & (1 << to_parent) == 0 {
+                s.heap().remove(i);
+                s.forget(i);
+                a.forgotten.push(i);
+            }
+        }
+    }
+    let mut k = 0;
+    while k < a.forgotten.len() {
+        let i = a.forgotten[k];
+        k += 1;
+        let c = s.cell(i);
+        for d in Direction::ALL {
+            let n = c.step(d);
+            if !size.contains(n) {
+                continue;
+            }
+            let ni = s.index(n);
+            if s.is_seen(ni) && s.g(ni) > 0 && s.to_parent(ni) == d.opposite() {
+                s.heap().remove(ni);
+                s.forget(ni);
+                a.forgotten.push(ni);
+            }
+        }
+    }
+    // 2. Re-seeding from the closed nodes that remain.
+    for k in 0..a.forgotten.len() {
+        let i = a.forgotten[k];
+        let c = s.cell(i);
+        if layer.is_blocked(c) {
+            continue;
+        }
+        let mut best: Option<(Cost, Direction)> = None;
+        let mut moves = layer.legal_moves(c, octile);
+        while moves != 0 {
+            let m = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let d = Direction::ALL[m];
+            let ni = i.wrapping_add(offsets[m]);
+            if s.is_closed(ni) {
+                let g = s.g(ni) + costs.step(ni, i, d.opposite());
+                if best.is_none_or(|(b, _)| g < b) {
+                    best = Some((g, d));
+                }
+            }
+        }
+        if let Some((g, to_parent)) = best {
+            s.open(i, g, to_parent);
+            let (key, tie) = priority(mode, g, h(c));
+            s.heap().push(i, key, tie);
+        }
+    }
+    // 3. New moves of closed nodes.
+    for area in areas() {
+        for c in area.cells() {
+            let i = s.index(c);
+            if !s.is_closed(i) || layer.is_blocked(c) {
+                continue;
+            }
+            let g = s.g(i);
+            let mut moves = layer.legal_moves(c, octile);
+            while moves != 0 {
+                let m = moves.trailing_zeros() as usize;
+                moves &= moves - 1;
+                let d = Direction::ALL[m];
+                let ni = i.wrapping_add(offsets[m]);
+                let ng = g + costs.step(i, ni, d);
+                if !s.is_seen(ni) || ng < s.g(ni) {
+                    let (key, tie) = priority(mode, ng, h(c.step(d)));
+                    s.open(ni, ng, d.opposite());
+                    s.heap().decrease_key(ni, key, tie);
+                }
+            }
+        }
+    }
 }

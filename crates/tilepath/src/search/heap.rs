@@ -213,6 +213,26 @@ impl IndexedHeap {
         Some(top.node)
     }
 
+    /// Takes `node` out of the heap; returns whether it was in it. O(log n).
+    pub fn remove(&mut self, node: u32) -> bool {
+        let Some(i) = self.slot(node) else {
+            return false;
+        };
+        let last = self.entries.pop().expect("a found slot means an entry");
+        self.pos[node as usize] = NOT_IN_HEAP;
+        if i < self.entries.len() {
+            let gone = self.entries[i];
+            self.entries[i] = last;
+            self.pos[last.node as usize] = i as u32;
+            if last.less(&gone) {
+                self.sift_up(i);
+            } else {
+                self.sift_down(i);
+            }
+        }
+        true
+    }
+
     fn sift_up(&mut self, mut i: usize) {
         let e = self.entries[i];
         while i > 0 {
@@ -280,6 +300,31 @@ mod tests {
                 popped.push(current[n as usize]);
             }
             prop_assert_eq!(popped.len(), keys.len());
+            prop_assert!(popped.windows(2).all(|w| w[0] <= w[1]));
+        }
+
+        #[test]
+        fn remove_takes_out_exactly_the_removed_nodes_and_keeps_the_order(
+            keys in proptest::collection::vec((0u64..50, 0u64..5), 1..200),
+            removes in proptest::collection::vec(0usize..200, 0..100),
+        ) {
+            let mut h = IndexedHeap::default();
+            h.reserve_nodes(keys.len());
+            for (n, &(k, t)) in keys.iter().enumerate() {
+                h.push(n as u32, k, t);
+            }
+            let mut gone = vec![false; keys.len()];
+            for &n in &removes {
+                let n = n % keys.len();
+                prop_assert_eq!(h.remove(n as u32), !gone[n]);
+                gone[n] = true;
+            }
+            let mut popped = Vec::new();
+            while let Some(n) = h.pop() {
+                prop_assert!(!gone[n as usize]);
+                popped.push((keys[n as usize], n));
+            }
+            prop_assert_eq!(popped.len(), gone.iter().filter(|g| !**g).count());
             prop_assert!(popped.windows(2).all(|w| w[0] <= w[1]));
         }
     }

@@ -14,6 +14,8 @@ use crate::grid::{Cell, Connectivity, Cost};
 use crate::scenario::{CachedScenario, Layer, Weights};
 use crate::smoothing;
 
+mod resume;
+
 /// What a successful search reports; the cells are in [`Pathfinder::path`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PathStats {
@@ -99,6 +101,9 @@ pub struct Pathfinder {
     waypoints: Vec<Cell>,
     smoothed: bool,
     suspended: Option<Suspended>,
+    edits: Edits,
+    /// The cells edited since a suspended search's map, while it is carried over them.
+    edited: Vec<Cell>,
 }
 
 /// What a sliced search answered so far.
@@ -122,6 +127,15 @@ struct Suspended {
     generation: u64,
     size: crate::grid::GridSize,
     guide: Option<Frozen>,
+}
+
+/// How the current search fared with map edits (see [`Pathfinder::resume`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Edits {
+    /// The search was carried over edits: its path is checked before it is answered.
+    carried: bool,
+    /// Times edits made it start over.
+    restarts: u8,
 }
 
 impl Pathfinder {
@@ -257,6 +271,7 @@ impl Pathfinder {
     ) -> Result<Progress, PathError> {
         self.smoothed = false;
         self.suspended = None;
+        self.edits = Edits::default();
         let size = map.size();
         let max_weight = map.profile(query.profile).map_or(1, |p| p.max_weight());
         // Resets stamps and outputs in O(1), so a rejected query leaves nothing stale behind.
@@ -311,79 +326,6 @@ impl Pathfinder {
             .flatten()
     }
 
-    /// Goes on with the search a [`Pathfinder::start`] (or an earlier resume) left
-    /// suspended, for at most about `budget` more expansions. When `map` changed since
-    /// (its generation differs) the search starts over on the current map, so the answer
-    /// is always for the map as it is.
-    ///
-    /// # Errors
-    ///
-    /// As [`Pathfinder::find`], and [`PathError::NothingToResume`] when no search is
-    /// suspended.
-    pub fn resume(&mut self, map: &CachedScenario, budget: u32) -> Result<Progress, PathError> {
-        self.resume_with(map, budget, None)
-    }
-
-    /// [`Pathfinder::resume`] for a search started with [`Pathfinder::start_guided`]:
-    /// hand it the same field, grown since or not (the search keeps the bound it froze
-    /// when it started). A search started without a field goes on without one; a guided
-    /// search handed another field, or none, starts over with what it is handed.
-    ///
-    /// # Errors
-    ///
-    /// As [`Pathfinder::resume`].
-    pub fn resume_guided(
-        &mut self,
-        map: &CachedScenario,
-        field: &DistanceField,
-        budget: u32,
-    ) -> Result<Progress, PathError> {
-        self.resume_with(map, budget, Some(field))
-    }
-
-    fn resume_with(
-        &mut self,
-        map: &CachedScenario,
-        budget: u32,
-        field: Option<&DistanceField>,
-    ) -> Result<Progress, PathError> {
-        let suspended = self.suspended.take().ok_or(PathError::NothingToResume)?;
-        if suspended.generation != map.generation() || suspended.size != map.size() {
-            return self.start_with(map, &suspended.original, budget, field);
-        }
-        let query = suspended.query;
-        let weights = map
-            .weights(query.profile)
-            .ok_or(PathError::UnknownProfile {
-                profile: query.profile,
-            })?;
-        let layer =
-            map.layer_for(query.profile, query.diameter)
-                .ok_or(PathError::InvalidDiameter {
-                    diameter: query.diameter,
-                })?;
-        let guide = match (suspended.guide, field) {
-            (None, _) => None,
-            (Some(frozen), Some(f))
-                if f.goal() == frozen.landmark && f.generation() == frozen.generation =>
-            {
-                Self::landmark(map, f, &query, &weights, Some(frozen))
-            }
-            // The heuristic must stay the one the search started with.
-            (Some(_), _) => return self.start_with(map, &suspended.original, budget, field),
-        };
-        if suspended.guide.is_some() && guide.is_none() {
-            return self.start_with(map, &suspended.original, budget, field);
-        }
-        self.state.set_slice(budget);
-        self.step(map, layer, weights, suspended.original, query, true, guide)
-    }
-
-    /// True while a search waits for [`Pathfinder::resume`].
-    pub fn is_suspended(&self) -> bool {
-        self.suspended.is_some()
-    }
-
     /// Runs one slice of the settled `query` (asked as `original`) and turns its outcome
     /// into [`Progress`], remembering a suspended search.
     #[allow(clippy::too_many_arguments)]
@@ -398,6 +340,14 @@ impl Pathfinder {
         guide: Option<Landmark<'_>>,
     ) -> Result<Progress, PathError> {
         match self.run(layer, weights, &query, resume, guide) {
+            Ok(Step::Found)
+                if self.edits.carried && !self.carried_path_holds(layer, weights, &query) =>
+            {
+                // `astar::repair` leaves no way through a cell blocked since; starting
+                // over keeps the answer exact should that ever fail.
+                debug_assert!(false, "a carried search found a path the map no longer has");
+                self.start_over(map, &original, self.state.slice_left(), None)
+            }
             Ok(Step::Found) => Ok(Progress::Done(self.finish(layer, weights, &query))),
             Ok(Step::Suspended) => {
                 self.suspended = Some(Suspended {
@@ -555,6 +505,6 @@ impl Pathfinder {
             + self.jps.memory_bytes()
             + self.uninformed.memory_bytes()
             + self.evasion.memory_bytes()
-            + self.waypoints.capacity() * size_of::<Cell>()
+            + (self.waypoints.capacity() + self.edited.capacity()) * size_of::<Cell>()
     }
 }

@@ -184,6 +184,14 @@ impl SearchState {
         self.records[i as usize] = self.generation;
     }
 
+    /// Makes a node unseen again, as if the query had never reached it (a search carried
+    /// over map edits forgets what it knew through a cell blocked since).
+    #[inline]
+    pub(crate) fn forget(&mut self, i: u32) {
+        // Stamps start at 1, so 0 is never the current one.
+        self.records[i as usize] = 0;
+    }
+
     /// Marks a seen node closed.
     #[inline]
     pub(crate) fn close(&mut self, i: u32) {
@@ -232,6 +240,11 @@ impl SearchState {
     /// Lets a resumable search expand `budget` more nodes before it yields.
     pub(crate) fn set_slice(&mut self, budget: u32) {
         self.slice_end = self.expanded.saturating_add(budget);
+    }
+
+    /// Expansions left in the current slice.
+    pub(crate) fn slice_left(&self) -> u32 {
+        self.slice_end.saturating_sub(self.expanded)
     }
 
     /// True when the current slice's expansions are spent: a resumable search checks it

@@ -97,6 +97,7 @@ impl CachedScenario {
                         continue;
                     }
                     self.base.set(cell, blocked);
+                    self.log.record(self.generation + 1, cell, false);
                     obstacles = true;
                     cell
                 }
@@ -111,6 +112,7 @@ impl CachedScenario {
                     self.terrain_counts[self.terrain[i] as usize] -= 1;
                     self.terrain_counts[id as usize] += 1;
                     self.terrain[i] = id;
+                    self.log.record(self.generation + 1, cell, true);
                     terrain = true;
                     cell
                 }

@@ -1,11 +1,13 @@
 //! The cached scenario: obstacle bits, terrain ids, true clearance, and per-profile, per-diameter layers.
 
 mod edit;
+mod log;
 mod profiles;
 #[cfg(test)]
 mod tests;
 
 pub use edit::{MapChange, MapEdit};
+pub use log::{EDIT_LOG_CAP, LoggedEdit};
 
 use super::bitgrid::BitGrid;
 use super::clearance;
@@ -15,6 +17,7 @@ use super::profile::{MovementProfile, ProfileId, TerrainId};
 use super::weights::Weights;
 use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, GridSize};
+use log::EditLog;
 use profiles::ProfileSlot;
 
 /// The shared, read-only map every pathfinder searches: one obstacle bit per cell, an
@@ -40,7 +43,8 @@ use profiles::ProfileSlot;
 /// cell once a terrain other than 0 is set; per profile that blocks some terrain, its
 /// own obstacle bits and clearance (1.125 bytes per cell, once one of its layers is
 /// built); per built layer about 4.25 bytes per cell (see [`Layer`]), and 16 bytes per
-/// cell more for a layer whose [`JumpTable`] is built.
+/// cell more for a layer whose [`JumpTable`] is built. The log of recent edits
+/// ([`CachedScenario::edits_since`]) holds at most about 200 KB.
 ///
 /// ```
 /// use tilepath::prelude::*;
@@ -70,6 +74,8 @@ pub struct CachedScenario {
     /// Registered profiles by id; slot 0 always exists.
     profiles: Vec<Option<ProfileSlot>>,
     generation: u64,
+    /// The cells edited in the last generations, for searches that carry over edits.
+    log: EditLog,
 }
 
 impl CachedScenario {
@@ -103,6 +109,7 @@ impl CachedScenario {
             terrain_counts,
             profiles: Vec::new(),
             generation: 0,
+            log: EditLog::default(),
         };
         map.profiles.push(Some(ProfileSlot::new(
             MovementProfile::new(),
@@ -183,6 +190,28 @@ impl CachedScenario {
     #[inline]
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// The cell edits made after `generation`, in order (a cell may appear more than
+    /// once), or `None` when the map cannot list them: a profile was registered since,
+    /// or more than [`EDIT_LOG_CAP`] cell edits were made since. O(log n).
+    ///
+    /// A search suspended on an older generation uses this to carry its state over to
+    /// the edited map ([`crate::search::Pathfinder::resume`]).
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    ///
+    /// let mut map = CachedScenario::from_ascii("...\n...").unwrap();
+    /// let before = map.generation();
+    /// map.set_obstacle(Cell::new(1, 0), true);
+    /// let edits = map.edits_since(before).unwrap();
+    /// assert_eq!(edits.len(), 1);
+    /// assert_eq!(edits[0].cell, Cell::new(1, 0));
+    /// assert!(map.edits_since(map.generation()).unwrap().is_empty());
+    /// ```
+    pub fn edits_since(&self, generation: u64) -> Option<&[LoggedEdit]> {
+        self.log.since(generation)
     }
 
     /// Obstacle bits (blocked for every profile and diameter).
@@ -314,6 +343,7 @@ impl CachedScenario {
         }
         self.profiles[index] = Some(ProfileSlot::new(profile, &self.terrain_counts));
         self.generation += 1;
+        self.log.reset(self.generation);
     }
 
     /// Ids of the registered profiles, in order ([`ProfileId::DEFAULT`] first).

@@ -1,0 +1,230 @@
+//! Resuming suspended searches, on the same map or carried over its edits.
+
+use super::{Edits, Pathfinder, Progress, Suspended};
+use crate::grid::Cost;
+use crate::scenario::{CachedScenario, Layer, Weights};
+use crate::search::astar::{self, Mode};
+use crate::search::costs::UnitCosts;
+use crate::search::ends;
+use crate::search::field::DistanceField;
+use crate::search::query::{Algorithm, OpenList, PathError, PathQuery};
+use crate::search::validate::validate_path;
+
+impl Pathfinder {
+    /// Goes on with the search a [`Pathfinder::start`] (or an earlier resume) left
+    /// suspended, for at most about `budget` more expansions. The answer is always for
+    /// the map as it is now, edited since or not.
+    ///
+    /// When `map` was edited since (its generation differs), the search is carried over
+    /// the edits where that is exact, and starts over otherwise:
+    ///
+    /// - A* and Dijkstra on the heap open list ([`OpenList::IndexedHeap`]), unguided,
+    ///   carry over obstacle edits that the map can still list
+    ///   ([`CachedScenario::edits_since`]) when the query's ends settle as before: the
+    ///   closed nodes around each edited cell relax their moves on the new map again and
+    ///   closed nodes reached more cheaply are reopened. The path found is checked on
+    ///   the map of that moment (free cells, legal moves, the cost the search gave it);
+    ///   the search starts over in the rare case it fails, having passed through a cell
+    ///   blocked since. Either way the cost equals a fresh search's on the edited map.
+    /// - Anything else starts over: terrain edits (step costs changed), a resized map or
+    ///   a registered profile, JPS and JPS+ (their jumps read the map), guided searches.
+    ///   A search of [`Algorithm::Auto`] that edits have started over once starts over
+    ///   as A* from then on, so that a search longer than a frame's budget still ends
+    ///   on a map edited every frame.
+    ///
+    /// This is what lets the plugin keep suspended searches while tiles change under
+    /// them: the budget spent on a long search is not lost to the next door opening.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::search::Progress;
+    ///
+    /// let mut map = CachedScenario::from_ascii("
+    ///     ..........
+    ///     .########.
+    ///     ..........
+    /// ").unwrap();
+    /// let query = PathQuery::new(Cell::new(0, 2), Cell::new(9, 2)).algorithm(Algorithm::AStar);
+    /// let mut pf = Pathfinder::new();
+    /// assert!(matches!(pf.start(&map, &query, 3), Ok(Progress::Suspended { .. })));
+    /// // A wall across the straight way while the search waits: it goes around on top.
+    /// map.set_obstacle(Cell::new(5, 2), true);
+    /// let Ok(Progress::Done(stats)) = pf.resume(&map, u32::MAX) else { panic!() };
+    /// assert!(pf.carried_over());
+    /// assert_eq!(stats.cost, Pathfinder::new().find(&map, &query).unwrap().cost);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::find`], and [`PathError::NothingToResume`] when no search is
+    /// suspended.
+    pub fn resume(&mut self, map: &CachedScenario, budget: u32) -> Result<Progress, PathError> {
+        self.resume_with(map, budget, None)
+    }
+
+    /// [`Pathfinder::resume`] for a search started with [`Pathfinder::start_guided`]:
+    /// hand it the same field, grown since or not (the search keeps the bound it froze
+    /// when it started). A search started without a field goes on without one; a guided
+    /// search handed another field, or none, starts over with what it is handed, and so
+    /// does a guided search on an edited map.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::resume`].
+    pub fn resume_guided(
+        &mut self,
+        map: &CachedScenario,
+        field: &DistanceField,
+        budget: u32,
+    ) -> Result<Progress, PathError> {
+        self.resume_with(map, budget, Some(field))
+    }
+
+    /// True while a search waits for [`Pathfinder::resume`].
+    pub fn is_suspended(&self) -> bool {
+        self.suspended.is_some()
+    }
+
+    /// True when the current (or last) search went on across map edits since its last
+    /// restart, instead of starting over (see [`Pathfinder::resume`]).
+    pub fn carried_over(&self) -> bool {
+        self.edits.carried
+    }
+
+    /// Times map edits made the current (or last) search start over (see
+    /// [`Pathfinder::resume`]); 0 for a search that never met an edit.
+    pub fn edit_restarts(&self) -> u32 {
+        u32::from(self.edits.restarts)
+    }
+
+    fn resume_with(
+        &mut self,
+        map: &CachedScenario,
+        budget: u32,
+        field: Option<&DistanceField>,
+    ) -> Result<Progress, PathError> {
+        let suspended = self.suspended.take().ok_or(PathError::NothingToResume)?;
+        if suspended.generation != map.generation() || suspended.size != map.size() {
+            if let Some(query) = self.carry_over(map, &suspended) {
+                let weights = map.weights(query.profile).expect("checked by carry_over");
+                let layer = map
+                    .layer_for(query.profile, query.diameter)
+                    .expect("checked by carry_over");
+                self.edits.carried = true;
+                self.state.set_slice(budget);
+                return self.step(map, layer, weights, suspended.original, query, true, None);
+            }
+            return self.start_over(map, &suspended.original, budget, field);
+        }
+        let query = suspended.query;
+        let weights = map
+            .weights(query.profile)
+            .ok_or(PathError::UnknownProfile {
+                profile: query.profile,
+            })?;
+        let layer =
+            map.layer_for(query.profile, query.diameter)
+                .ok_or(PathError::InvalidDiameter {
+                    diameter: query.diameter,
+                })?;
+        let guide = match (suspended.guide, field) {
+            (None, _) => None,
+            (Some(frozen), Some(f))
+                if f.goal() == frozen.landmark && f.generation() == frozen.generation =>
+            {
+                Self::landmark(map, f, &query, &weights, Some(frozen))
+            }
+            // The heuristic must stay the one the search started with.
+            (Some(_), _) => return self.start_with(map, &suspended.original, budget, field),
+        };
+        if suspended.guide.is_some() && guide.is_none() {
+            return self.start_with(map, &suspended.original, budget, field);
+        }
+        self.state.set_slice(budget);
+        self.step(map, layer, weights, suspended.original, query, true, guide)
+    }
+
+    /// Brings the state of `suspended` (left on an earlier generation) up to date with
+    /// the edits since, when that is exact (see [`Pathfinder::resume`]); returns the
+    /// settled query to go on with, or `None` to start over.
+    fn carry_over(&mut self, map: &CachedScenario, suspended: &Suspended) -> Option<PathQuery> {
+        let query = suspended.query;
+        if suspended.size != map.size()
+            || suspended.guide.is_some()
+            || query.open_list == OpenList::Radix
+        {
+            return None;
+        }
+        let weights = map.weights(query.profile)?;
+        let mode = match Self::resolve(&query, &weights) {
+            Algorithm::AStar => Mode::AStar,
+            Algorithm::Dijkstra => Mode::Dijkstra,
+            _ => return None,
+        };
+        let edits = map.edits_since(suspended.generation)?;
+        if edits.iter().any(|e| e.terrain) {
+            return None;
+        }
+        let layer = map.layer_for(query.profile, query.diameter)?;
+        // The ends must settle as they did: a start or goal blocked since, or a goal
+        // that became reachable since, makes it another query.
+        let settled = ends::settle(layer, &suspended.original).ok()?;
+        if (settled.start, settled.goal, settled.goal_radius)
+            != (query.start, query.goal, query.goal_radius)
+        {
+            return None;
+        }
+        self.edited.clear();
+        self.edited.extend(edits.iter().map(|e| e.cell));
+        let (s, a, cells) = (&mut self.state, &mut self.astar, &self.edited[..]);
+        if weights.uniform().is_some() {
+            astar::repair(s, a, layer, &query, mode, UnitCosts, cells);
+        } else {
+            astar::repair(s, a, layer, &query, mode, weights, cells);
+        }
+        Some(query)
+    }
+
+    /// Starts `original` over on `map` after edits, with `budget` expansions; a search
+    /// of [`Algorithm::Auto`] started over before runs as A* (see [`Pathfinder::resume`]).
+    pub(super) fn start_over(
+        &mut self,
+        map: &CachedScenario,
+        original: &PathQuery,
+        budget: u32,
+        field: Option<&DistanceField>,
+    ) -> Result<Progress, PathError> {
+        let restarts = self.edits.restarts.saturating_add(1);
+        let mut query = *original;
+        if restarts > 1 && query.algorithm == Algorithm::Auto {
+            query.algorithm = Algorithm::AStar;
+        }
+        let progress = self.start_with(map, &query, budget, field);
+        self.edits = Edits {
+            carried: false,
+            restarts,
+        };
+        progress
+    }
+
+    /// True when the path the carried search found holds on `layer`: free cells, legal
+    /// moves, and the cost the search gave its last cell (see [`Pathfinder::resume`]).
+    pub(super) fn carried_path_holds(
+        &self,
+        layer: &Layer,
+        weights: Weights<'_>,
+        query: &PathQuery,
+    ) -> bool {
+        let path = &self.state.path;
+        let Some(&last) = path.last() else {
+            return false;
+        };
+        if validate_path(layer, path, query.start, last, query.connectivity).is_err() {
+            return false;
+        }
+        // Unit-cost searches count steps; the weights scale them by the uniform weight.
+        let scale = weights.uniform().map_or(1, Cost::from);
+        let searched = self.state.g(self.state.index(last)) * scale;
+        weights.path_cost_and_length(path).0 == Some(searched)
+    }
+}
