@@ -51,7 +51,7 @@ struct Entry {
     first_job: usize,
 }
 
-/// The cached shared fields, all for one map generation.
+/// The cached shared fields, all brought up to the current map generation.
 #[derive(Default)]
 pub(crate) struct Fields {
     entries: Vec<Entry>,
@@ -63,9 +63,16 @@ pub(crate) struct Fields {
 }
 
 impl Fields {
-    /// Drops every field (the map or the profiles changed, or there is no map).
+    /// Drops every field (a new map, size or placement, or there is no map).
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
+    }
+
+    /// Brings every field up to date with the edits of `map` (exactly, see
+    /// `DistanceField::carry_over`), and drops those that cannot be (terrain or profile
+    /// changes, too many edits since).
+    pub(crate) fn carry_over(&mut self, map: &CachedScenario) {
+        self.entries.retain_mut(|e| e.field.carry_over(map));
     }
 
     /// Fields cached.

@@ -100,13 +100,17 @@ pub(crate) fn solve_paths(
             .get(entity)
             .is_ok_and(|(_, _, ticket, _)| ticket.order() == order && ticket.is_queued())
     });
-    if generation != state.generation || replaced {
-        // Suspended searches of an edited map go on: the pathfinder carries them over
-        // the edits or starts them over itself (`Pathfinder::resume`). Fields are
-        // dropped.
+    if replaced {
         state.fields.clear();
-        state.generation = generation;
+    } else if generation != state.generation
+        && let Some(grid) = grid.as_deref()
+    {
+        // Suspended searches and fields of an edited map go on: carried over the edits
+        // where that is exact (`Pathfinder::resume`, `DistanceField::carry_over`),
+        // started over otherwise.
+        state.fields.carry_over(grid.scenario());
     }
+    state.generation = generation;
     let mut budget = match settings.expansion_budget {
         Some(n) => Budget::Expansions {
             left: u64::from(n.max(1)),

@@ -122,11 +122,13 @@ fn own_search(app: &App, unit: Entity) -> Option<(f32, usize)> {
 }
 
 /// Checks that `path` is a walk of king moves from the unit's cell to the goal on free
-/// cells, planned on the current map, costing what the unit's own search costs.
+/// cells of the current map, costing what the unit's own search costs there.
 fn assert_exact(app: &App, unit: Entity, path: &FoundPath) {
     let grid = app.world().resource::<NavGrid>();
     let request = app.world().get::<PathRequest>(unit).unwrap();
-    assert_eq!(path.generation, grid.generation());
+    // Planned on this map or kept through edits that could not change it (the checks
+    // below hold it to the current map either way).
+    assert!(path.generation <= grid.generation());
     let layer = grid
         .scenario()
         .layer_for(path.profile, request.diameter)

@@ -206,3 +206,100 @@ fn a_search_longer_than_its_slices_ends_on_a_map_edited_before_every_slice() {
         "{restarts} restarts in {slices} slices"
     );
 }
+
+#[test]
+fn distance_fields_carried_over_edits_keep_exact_distances() {
+    use tilepath::search::DistanceField;
+    let mut rng = SplitMix64::new(0xf1e1d);
+    let (mut cases, mut carried, mut checked) = (0u32, 0u32, 0u64);
+    for seed in 0..300u64 {
+        let size = GridSize::new(rng.range(8, 70) as u32, rng.range(6, 30) as u32);
+        let bits = random_grid(size, rng.range(5, 30) as u32, seed);
+        let weighted = rng.chance(1, 2);
+        let (mut map, profile) = if weighted {
+            let terrain = random_terrain(size, 3, seed);
+            let mut map = CachedScenario::from_bits_and_terrain(bits, terrain).unwrap();
+            map.set_profile(
+                ProfileId(1),
+                MovementProfile::new().with_weight(1, 4).with_weight(2, 9),
+            );
+            (map, ProfileId(1))
+        } else {
+            (CachedScenario::from_bits(bits).unwrap(), ProfileId::DEFAULT)
+        };
+        let diameter = 1 + u32::from(rng.chance(1, 3));
+        let goal = Cell::new(
+            rng.range(0, size.width as i32 - 1),
+            rng.range(0, size.height as i32 - 1),
+        );
+        let Ok(mut field) = DistanceField::new(&map, goal, profile, diameter) else {
+            continue;
+        };
+        cases += 1;
+        for round in 0..6 {
+            field.grow(&map, rng.range(0, 200) as u32);
+            for _ in 0..rng.range(1, 6) {
+                let cell = Cell::new(
+                    rng.range(0, size.width as i32 - 1),
+                    rng.range(0, size.height as i32 - 1),
+                );
+                map.set_obstacle(cell, !map.obstacles().get_or(cell, true));
+            }
+            if !field.carry_over(&map) {
+                break;
+            }
+            carried += 1;
+            // Grow some more (or to the end in the last round), then check every cell
+            // whose distance the field calls final against the oracle.
+            if round == 5 {
+                while !field.grow(&map, 1_000) {}
+            } else {
+                field.grow(&map, rng.range(0, 200) as u32);
+            }
+            let scenario = common::ascii(&picture(map.obstacles(), &[]));
+            let weights = map.profile(profile).unwrap().clone();
+            let terrain = |c: Cell| weights.weight(map.terrain(c));
+            let oracle = common::oracle_weighted_distances(
+                &scenario,
+                terrain,
+                goal,
+                diameter,
+                Connectivity::Octile,
+            );
+            let mut path = Vec::new();
+            for i in 0..size.area() {
+                let c = size.cell(i);
+                let Some(d) = field.distance(c) else {
+                    if field.is_complete() {
+                        assert_eq!(
+                            oracle[i], None,
+                            "seed {seed}: {c} unsettled in a complete field"
+                        );
+                    }
+                    continue;
+                };
+                checked += 1;
+                let drawn = || picture(map.obstacles(), &[goal, c]);
+                assert_eq!(
+                    Some(d),
+                    oracle[i],
+                    "seed {seed} round {round}: {c}{}",
+                    drawn()
+                );
+                assert_eq!(field.path_from(&map, c, &mut path), Some(d));
+                let layer = map.layer_for(profile, diameter).unwrap();
+                assert_eq!(
+                    validate_path(layer, &path, c, goal, Connectivity::Octile),
+                    Ok(()),
+                    "seed {seed}{}",
+                    drawn()
+                );
+                assert_eq!(weighted_cost_of(&path, terrain), Some(d), "seed {seed}");
+            }
+        }
+    }
+    report(&format!(
+        "carry-over: {cases} distance fields carried over {carried} rounds of edits, {checked} distances checked"
+    ));
+    assert!(carried > cases, "{carried} carry-overs in {cases} fields");
+}

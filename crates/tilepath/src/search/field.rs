@@ -3,7 +3,7 @@
 use super::heap::IndexedHeap;
 use super::query::PathError;
 use crate::grid::{Cell, Cost, Direction, GridSize};
-use crate::scenario::{CachedScenario, ProfileId};
+use crate::scenario::{CachedScenario, CellRect, MapChange, ProfileId};
 
 /// Flag bit of a settled distance (its value is final).
 const SETTLED: Cost = 1 << 63;
@@ -24,7 +24,7 @@ const UNKNOWN: Cost = Cost::MAX >> 1;
 /// of heap positions and 16 bytes per open cell); about 13 bytes per cell, 3.3 MiB at
 /// 512 × 512.
 /// A field is tied to the map generation it was built on ([`DistanceField::generation`]);
-/// after an edit it must be rebuilt.
+/// after obstacle edits [`DistanceField::carry_over`] brings it up to date, exactly.
 ///
 /// ```
 /// use tilepath::prelude::*;
@@ -57,6 +57,10 @@ pub struct DistanceField {
     open: IndexedHeap,
     done: bool,
     expanded: u64,
+    /// Settled cells may be opened again: the field was carried over map edits.
+    reopen: bool,
+    /// Scratch of [`DistanceField::carry_over`].
+    forgotten: Vec<u32>,
 }
 
 impl DistanceField {
@@ -107,6 +111,8 @@ impl DistanceField {
             open,
             done: false,
             expanded: 0,
+            reopen: false,
+            forgotten: Vec::new(),
         })
     }
 
@@ -172,18 +178,15 @@ impl DistanceField {
                 let (dx, dy) = dir.delta();
                 let n = (i as i64 + i64::from(dy * w + dx)) as usize;
                 let old = self.dist[n];
-                if old & SETTLED != 0 {
+                if old & SETTLED != 0 && !self.reopen {
                     continue;
                 }
                 let nd = d + weights.step(i as usize, n, dir);
-                if nd < old {
+                if nd < old & !SETTLED {
+                    // A settled cell gets here only after edits (`carry_over`).
                     self.dist[n] = nd;
                     self.toward[n] = dir.opposite() as u8;
-                    if old == UNKNOWN {
-                        self.open.push(n as u32, nd, 0);
-                    } else {
-                        self.open.decrease_key(n as u32, nd, 0);
-                    }
+                    self.open.decrease_key(n as u32, nd, 0);
                 }
             }
         }
@@ -202,17 +205,24 @@ impl DistanceField {
 
     /// True when the exact cost from `cell` to the goal is known.
     pub fn is_settled(&self, cell: Cell) -> bool {
-        self.size.contains(cell) && self.dist[self.size.index(cell)] & SETTLED != 0
+        self.distance(cell).is_some()
     }
 
     /// The exact cost from `cell` to the goal, once settled; `None` before, or when the
     /// cell cannot reach the goal (then it never settles).
+    ///
+    /// A settled cell's cost is final when it is no larger than [`DistanceField::frontier`]:
+    /// any other way to the goal runs through an open cell, at least that far. That
+    /// always holds while the field grows on one map; after
+    /// [`DistanceField::carry_over`] opened cells again, a settled cell beyond the
+    /// frontier may still get cheaper and waits until the growth passes it.
     pub fn distance(&self, cell: Cell) -> Option<Cost> {
         self.size
             .contains(cell)
             .then(|| self.dist[self.size.index(cell)])
             .filter(|d| d & SETTLED != 0)
             .map(|d| d & !SETTLED)
+            .filter(|&d| !self.reopen || d <= self.frontier())
     }
 
     /// Writes into `out` (cleared first) an optimal path from `cell` to the goal by
@@ -237,6 +247,171 @@ impl DistanceField {
 
     /// Bytes held by the field's buffers (capacities).
     pub fn memory_bytes(&self) -> usize {
-        self.dist.capacity() * size_of::<Cost>() + self.toward.capacity() + self.open.memory_bytes()
+        (self.dist.capacity() + self.forgotten.capacity() / 2) * size_of::<Cost>()
+            + self.toward.capacity()
+            + self.open.memory_bytes()
+    }
+
+    /// Brings the field up to date with the obstacle edits of `map` since it was built
+    /// (or last carried over), keeping its distances exact, instead of building it again;
+    /// returns false, leaving the field as it was, when that cannot be done: the map was
+    /// resized, a terrain or profile changed, the map no longer lists its edits
+    /// ([`CachedScenario::edits_since`]) or the goal is now blocked. Then build a new one.
+    ///
+    /// The same three passes as a suspended A* search carried over edits: cells whose way
+    /// to the goal ran through a cell blocked since (or a diagonal no longer legal) are
+    /// forgotten with every cell found through them; each forgotten free cell takes the
+    /// best cost its settled neighbours offer; settled cells next to freed cells relax
+    /// their moves again, and a settled cell reached more cheaply is opened again. The
+    /// field then grows on from there ([`DistanceField::grow`]); see
+    /// [`DistanceField::distance`] for which costs are final meanwhile. O(e (d + 3)²) for
+    /// e edited cells and diameter d, plus the forgotten cells, plus O(log n) per cell
+    /// opened.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::search::DistanceField;
+    /// use tilepath::scenario::ProfileId;
+    ///
+    /// let mut map = CachedScenario::from_ascii("
+    ///     ......
+    ///     .####.
+    ///     ......
+    /// ").unwrap();
+    /// let mut field = DistanceField::new(&map, Cell::new(5, 1), ProfileId::DEFAULT, 1).unwrap();
+    /// while !field.grow(&map, 10) {}
+    /// map.set_obstacle(Cell::new(2, 0), true);
+    /// map.set_obstacle(Cell::new(2, 1), false);
+    /// assert!(field.carry_over(&map));
+    /// while !field.grow(&map, 10) {}
+    /// let mut pf = Pathfinder::new();
+    /// let fresh = pf.find(&map, &PathQuery::new(Cell::new(0, 0), Cell::new(5, 1))).unwrap();
+    /// assert_eq!(field.distance(Cell::new(0, 0)), Some(fresh.cost));
+    /// ```
+    pub fn carry_over(&mut self, map: &CachedScenario) -> bool {
+        if self.is_current(map) {
+            return true;
+        }
+        if self.size != map.size() {
+            return false;
+        }
+        let (Some(layer), Some(weights), Some(edits)) = (
+            map.layer_for(self.profile, self.diameter),
+            map.weights(self.profile),
+            map.edits_since(self.generation),
+        ) else {
+            return false;
+        };
+        if edits.iter().any(|e| e.terrain) || layer.is_blocked(self.goal) {
+            return false;
+        }
+        let (size, diameter) = (self.size, self.diameter);
+        let goal = size.index(self.goal) as u32;
+        let known = |dist: &[Cost], i: u32| dist[i as usize] != UNKNOWN;
+        let areas = || {
+            edits.iter().map(move |e| {
+                MapChange {
+                    cells: CellRect::from_cell(e.cell),
+                    generation: 0,
+                    terrain: false,
+                }
+                .affected(diameter, size)
+                .expand_clip(1, size)
+            })
+        };
+        // 1. Cells whose way to the goal broke, and every cell found through them.
+        self.forgotten.clear();
+        for area in areas() {
+            for c in area.cells() {
+                let i = size.index(c) as u32;
+                if i == goal || !known(&self.dist, i) {
+                    continue;
+                }
+                let toward = self.toward[i as usize];
+                if layer.is_blocked(c) || layer.legal_moves(c, true) & (1 << toward) == 0 {
+                    self.forget(i);
+                }
+            }
+        }
+        let mut k = 0;
+        while k < self.forgotten.len() {
+            let c = size.cell(self.forgotten[k] as usize);
+            k += 1;
+            for d in Direction::ALL {
+                let n = c.step(d);
+                if !size.contains(n) {
+                    continue;
+                }
+                let ni = size.index(n) as u32;
+                if ni != goal
+                    && known(&self.dist, ni)
+                    && self.toward[ni as usize] == d.opposite() as u8
+                {
+                    self.forget(ni);
+                }
+            }
+        }
+        // 2. Each forgotten free cell takes the best cost of its settled neighbours.
+        for k in 0..self.forgotten.len() {
+            let i = self.forgotten[k] as usize;
+            let c = size.cell(i);
+            if layer.is_blocked(c) {
+                continue;
+            }
+            let mut best: Option<(Cost, Direction)> = None;
+            for_each_move(layer.legal_moves(c, true), |d| {
+                let n = size.index(c.step(d));
+                if self.dist[n] & SETTLED != 0 {
+                    let nd = (self.dist[n] & !SETTLED) + weights.step(n, i, d.opposite());
+                    if best.is_none_or(|(b, _)| nd < b) {
+                        best = Some((nd, d));
+                    }
+                }
+            });
+            if let Some((nd, d)) = best {
+                self.dist[i] = nd;
+                self.toward[i] = d as u8;
+                self.open.push(i as u32, nd, 0);
+            }
+        }
+        // 3. Settled cells next to freed cells relax their moves again.
+        for area in areas() {
+            for c in area.cells() {
+                let i = size.index(c);
+                if self.dist[i] & SETTLED == 0 || layer.is_blocked(c) {
+                    continue;
+                }
+                let d0 = self.dist[i] & !SETTLED;
+                for_each_move(layer.legal_moves(c, true), |d| {
+                    let n = size.index(c.step(d));
+                    let nd = d0 + weights.step(i, n, d);
+                    if nd < self.dist[n] & !SETTLED {
+                        self.dist[n] = nd;
+                        self.toward[n] = d.opposite() as u8;
+                        self.open.decrease_key(n as u32, nd, 0);
+                    }
+                });
+            }
+        }
+        self.reopen = true;
+        self.done = self.open.is_empty();
+        self.generation = map.generation();
+        true
+    }
+
+    /// Makes cell `i` unreached again (out of the open list) and notes it.
+    fn forget(&mut self, i: u32) {
+        self.open.remove(i);
+        self.dist[i as usize] = UNKNOWN;
+        self.forgotten.push(i);
+    }
+}
+
+/// Calls `f` with the direction of each set bit of a legal-moves mask.
+fn for_each_move(mut moves: u8, mut f: impl FnMut(Direction)) {
+    while moves != 0 {
+        let k = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        f(Direction::ALL[k]);
     }
 }
