@@ -214,7 +214,9 @@ pub struct TilepathSettings {
     pub guided_fields: bool,
     /// At most this many shared fields are kept (least recently used dropped first); 0
     /// turns shared fields off. A field holds about 13 bytes per map cell (3.3 MiB on a
-    /// 512 × 512 map) and is dropped when the map or the profiles change. 4 by default.
+    /// 512 × 512 map); it is carried over obstacle edits, exactly
+    /// (`DistanceField::carry_over`), and dropped on terrain edits or when the map, its
+    /// placement or the profiles change. 4 by default.
     pub max_fields: usize,
     /// Re-plan found paths whose validity or cost an edit may have changed (obstacles or
     /// terrain near them, their movement profile changed), and retry failures that a

@@ -390,3 +390,64 @@ fn an_expansion_budget_gives_bit_identical_lockstep_runs_with_one_and_two_thread
     );
     assert!(moved > 45, "{moved} of 90 units moved");
 }
+
+#[test]
+fn a_search_longer_than_a_frame_ends_while_tiles_flip_every_frame() {
+    // An A* of twenty expansions a frame, two tiles flipped before every frame: the
+    // search is carried over the edits instead of starting over each frame (which
+    // never ended).
+    let size = GridSize::new(128, 128);
+    let bits = generate::open_field(size, 4);
+    let grid = NavGrid::new(
+        CachedScenario::from_bits(bits).unwrap(),
+        Vec2::ZERO,
+        Vec2::splat(TILE),
+    );
+    let (start, goal) = far_ends(&grid);
+    let mut app = app();
+    app.insert_resource(grid);
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .expansion_budget = Some(20);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(world_of(start).extend(0.0)),
+            PathRequest::new(goal).algorithm(Algorithm::AStar),
+        ))
+        .id();
+    let mut rng = Rng(21);
+    for frame in 1..=2_000 {
+        let mut edits = Vec::new();
+        while edits.len() < 2 {
+            let c = Cell::new(rng.below(128) as i32, rng.below(128) as i32);
+            if c != start && c != goal {
+                let blocked = app.world().resource::<NavGrid>().is_blocked(c, 1);
+                edits.push((c, !blocked));
+            }
+        }
+        app.world_mut().resource_mut::<NavGrid>().apply_edits(edits);
+        app.update();
+        let Some(path) = app.world().get::<PathResult>(unit).unwrap().found() else {
+            continue;
+        };
+        // The answer is for the map of this frame, at its optimal cost.
+        let grid = app.world().resource::<NavGrid>();
+        let fresh = Pathfinder::new()
+            .find(
+                grid.scenario(),
+                &PathQuery::new(start, goal).algorithm(Algorithm::AStar),
+            )
+            .unwrap();
+        assert_eq!(path.generation, grid.generation());
+        assert_eq!(path.cost, cost_to_f64(fresh.cost) as f32);
+        assert!(path.cells.iter().all(|&c| !grid.is_blocked(c, 1)));
+        assert!(
+            frame > 10,
+            "a search of {} expansions answered after {frame} frames of 20",
+            fresh.expanded
+        );
+        return;
+    }
+    panic!("no answer in 2,000 frames of edits");
+}

@@ -28,9 +28,10 @@ impl Pathfinder {
     ///   blocked since. Either way the cost equals a fresh search's on the edited map.
     /// - Anything else starts over: terrain edits (step costs changed), a resized map or
     ///   a registered profile, JPS and JPS+ (their jumps read the map), guided searches.
-    ///   A search of [`Algorithm::Auto`] that edits have started over once starts over
-    ///   as A* from then on, so that a search longer than a frame's budget still ends
-    ///   on a map edited every frame.
+    ///   A search of [`Algorithm::Auto`] that edits start over a second time runs as A*
+    ///   from then on, so that a search longer than a frame's budget still ends on a map
+    ///   edited every frame. [`Pathfinder::carried_over`] and
+    ///   [`Pathfinder::edit_restarts`] tell what happened.
     ///
     /// This is what lets the plugin keep suspended searches while tiles change under
     /// them: the budget spent on a long search is not lost to the next door opening.
