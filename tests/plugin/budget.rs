@@ -39,6 +39,20 @@ fn far_ends(grid: &NavGrid) -> (Cell, Cell) {
     (start, goal)
 }
 
+/// Sets an expansion budget of `budget` a frame and spawns one unit at `start` with an
+/// A* request to `goal`.
+fn one_astar_unit(app: &mut App, budget: u32, start: Cell, goal: Cell) -> Entity {
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .expansion_budget = Some(budget);
+    app.world_mut()
+        .spawn((
+            Transform::from_translation(world_of(start).extend(0.0)),
+            PathRequest::new(goal).algorithm(Algorithm::AStar),
+        ))
+        .id()
+}
+
 /// Runs `app` until `unit` has an answer; returns the frames it took and the cells
 /// expanded in them all.
 fn run_until_found(app: &mut App, unit: Entity, max_frames: u32) -> (u32, u64) {
@@ -130,16 +144,7 @@ fn a_map_edit_carries_a_suspended_search_over_to_the_new_map() {
         grid.origin(),
         grid.tile_size(),
     ));
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(100);
-    let unit = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(world_of(start).extend(0.0)),
-            PathRequest::new(goal).algorithm(Algorithm::AStar),
-        ))
-        .id();
+    let unit = one_astar_unit(&mut app, 100, start, goal);
     for _ in 0..3 {
         app.update();
     }
@@ -406,16 +411,7 @@ fn a_search_longer_than_a_frame_ends_while_tiles_flip_every_frame() {
     let (start, goal) = far_ends(&grid);
     let mut app = app();
     app.insert_resource(grid);
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(20);
-    let unit = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(world_of(start).extend(0.0)),
-            PathRequest::new(goal).algorithm(Algorithm::AStar),
-        ))
-        .id();
+    let unit = one_astar_unit(&mut app, 20, start, goal);
     let mut rng = Rng(21);
     for frame in 1..=2_000 {
         let mut edits = Vec::new();

@@ -277,16 +277,7 @@ impl Pathfinder {
         // Resets stamps and outputs in O(1), so a rejected query leaves nothing stale behind.
         self.state.begin(size, &query.limits, max_weight);
         self.waypoints.clear();
-        let weights = map
-            .weights(query.profile)
-            .ok_or(PathError::UnknownProfile {
-                profile: query.profile,
-            })?;
-        let layer =
-            map.layer_for(query.profile, query.diameter)
-                .ok_or(PathError::InvalidDiameter {
-                    diameter: query.diameter,
-                })?;
+        let (weights, layer) = Self::agent(map, query)?;
         let mut settled = ends::settle(layer, query)?;
         // Auto runs JPS+ where online JPS would run and the layer's table is built; the
         // choice is pinned in the query so that a resumed search keeps it.
@@ -303,6 +294,27 @@ impl Pathfinder {
         self.state.set_slice(budget);
         let guide = field.and_then(|f| Self::landmark(map, f, &settled, &weights, None));
         self.step(map, layer, weights, *query, settled, false, guide)
+    }
+
+    /// The weights of `query`'s profile and the layer of its agent on `map`.
+    ///
+    /// # Errors
+    ///
+    /// [`PathError::UnknownProfile`] and [`PathError::InvalidDiameter`].
+    fn agent<'m>(
+        map: &'m CachedScenario,
+        query: &PathQuery,
+    ) -> Result<(Weights<'m>, &'m Layer), PathError> {
+        let profile = query.profile;
+        let weights = map
+            .weights(profile)
+            .ok_or(PathError::UnknownProfile { profile })?;
+        let layer = map
+            .layer_for(profile, query.diameter)
+            .ok_or(PathError::InvalidDiameter {
+                diameter: query.diameter,
+            })?;
+        Ok((weights, layer))
     }
 
     /// The landmark of `field` for the settled `query`, when the field fits it (see

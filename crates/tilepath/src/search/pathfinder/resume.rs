@@ -107,10 +107,7 @@ impl Pathfinder {
         let suspended = self.suspended.take().ok_or(PathError::NothingToResume)?;
         if suspended.generation != map.generation() || suspended.size != map.size() {
             if let Some(query) = self.carry_over(map, &suspended) {
-                let weights = map.weights(query.profile).expect("checked by carry_over");
-                let layer = map
-                    .layer_for(query.profile, query.diameter)
-                    .expect("checked by carry_over");
+                let (weights, layer) = Self::agent(map, &query)?;
                 self.edits.carried = true;
                 self.state.set_slice(budget);
                 return self.step(map, layer, weights, suspended.original, query, true, None);
@@ -118,16 +115,7 @@ impl Pathfinder {
             return self.start_over(map, &suspended.original, budget, field);
         }
         let query = suspended.query;
-        let weights = map
-            .weights(query.profile)
-            .ok_or(PathError::UnknownProfile {
-                profile: query.profile,
-            })?;
-        let layer =
-            map.layer_for(query.profile, query.diameter)
-                .ok_or(PathError::InvalidDiameter {
-                    diameter: query.diameter,
-                })?;
+        let (weights, layer) = Self::agent(map, &query)?;
         let guide = match (suspended.guide, field) {
             (None, _) => None,
             (Some(frozen), Some(f))
@@ -156,7 +144,7 @@ impl Pathfinder {
         {
             return None;
         }
-        let weights = map.weights(query.profile)?;
+        let (weights, layer) = Self::agent(map, &query).ok()?;
         let mode = match Self::resolve(&query, &weights) {
             Algorithm::AStar => Mode::AStar,
             Algorithm::Dijkstra => Mode::Dijkstra,
@@ -166,7 +154,6 @@ impl Pathfinder {
         if edits.iter().any(|e| e.terrain) {
             return None;
         }
-        let layer = map.layer_for(query.profile, query.diameter)?;
         // The ends must settle as they did: a start or goal blocked since, or a goal
         // that became reachable since, makes it another query.
         let settled = ends::settle(layer, &suspended.original).ok()?;
