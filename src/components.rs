@@ -839,6 +839,13 @@ pub struct FoundPath {
     pub generation: u64,
     /// Nodes the search expanded.
     pub expanded: u32,
+    /// True when the long way was read off a shared field toward a nearby goal and only
+    /// the last stretch was searched ([`TilepathSettings::shared_approach`]): the path
+    /// may cost a little more than the unit's own optimum (see there). False for every
+    /// exact answer.
+    ///
+    /// [`TilepathSettings::shared_approach`]: crate::plugin::TilepathSettings::shared_approach
+    pub approached: bool,
 }
 
 impl FoundPath {

@@ -18,6 +18,9 @@ const FRAME_PANEL: &str = "longest frame, ms";
 /// A third bar colour (light blue) after the core chart's palette.
 const FIELDS: u8 = PALETTE.len() as u8;
 
+/// A fourth bar colour (light green), for shared approaches.
+const APPROACH: u8 = FIELDS + 1;
+
 const WIDTH: i64 = 1200;
 const MARGIN: i64 = 20;
 const TEXT: i64 = 2;
@@ -33,6 +36,7 @@ fn colour(mode: Mode) -> u8 {
     match mode {
         Mode::PerUnit => OURS,
         Mode::Fields => FIELDS,
+        Mode::Approach => APPROACH,
         Mode::Northstar => PEER,
     }
 }
@@ -41,6 +45,7 @@ fn label(mode: Mode) -> &'static str {
     match mode {
         Mode::PerUnit => "per-unit search",
         Mode::Fields => "shared fields (defaults)",
+        Mode::Approach => "shared approach (not exact)",
         Mode::Northstar => "bevy_northstar 0.7",
     }
 }
@@ -187,6 +192,7 @@ pub fn render(rows: &[Row]) -> Option<Vec<u8>> {
     }
     let mut palette = PALETTE.to_vec();
     palette.push([132, 182, 235]);
+    palette.push([140, 200, 120]);
     debug_assert_eq!(palette[usize::from(WHITE)], [255, 255, 255]);
     Some(encode_png(&c, &palette))
 }

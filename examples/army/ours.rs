@@ -15,7 +15,7 @@ use crate::measure::{
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, task_pool};
 
-/// Runs `case` (per-unit search or shared fields) and measures it.
+/// Runs `case` (per-unit search, shared fields or shared approaches) and measures it.
 pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let mut app = App::new();
     app.add_plugins((
@@ -29,6 +29,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
             Mode::PerUnit => 0,
             _ => defaults.max_fields,
         },
+        shared_approach: case.mode == Mode::Approach,
         ..defaults
     });
     if let (Some(name), Some(movement)) = (scene.profile_name, &scene.movement) {

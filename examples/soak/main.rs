@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo run --release --example soak -- [--frames 2000] [--units 5000] [--size 512]
 //!     [--edits 20] [--order-every 60] [--budget-ms 2] [--threads 2] [--seed 5]
-//!     [--guided-fields]
+//!     [--guided-fields] [--shared-approach]
 //! ```
 //!
 //! The map is `tilepath::scenario::generate::countryside(size, seed)`; a third of the
@@ -47,6 +47,7 @@ fn parse() -> Result<(Config, usize), String> {
             "--threads" => threads = (number(value()?)? as usize).max(1),
             "--seed" => config.seed = number(value()?)? as u64,
             "--guided-fields" => config.guided_fields = true,
+            "--shared-approach" => config.shared_approach = true,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -63,7 +64,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "usage: soak [--frames N] [--units N] [--size N] [--edits N] [--order-every FRAMES] \
-                 [--budget-ms MS] [--threads N] [--seed N] [--guided-fields]"
+                 [--budget-ms MS] [--threads N] [--seed N] [--guided-fields] [--shared-approach]"
             );
             return ExitCode::from(2);
         }
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
     println!(
         "soak: {} units (infantry, cavalry, tanks: 1, 2, 3 cells wide) on a {}x{} countryside \
          map (seed {}), a tenth of them ordered to a random point every {} frames, {} tiles flipped per frame, budget {:.2} ms \
-         per frame, {threads} solver threads, guided fields {}, 16 ms frames; warm-up {warm} \
+         per frame, {threads} solver threads, guided fields {}, shared approach {}, 16 ms frames; warm-up {warm} \
          frames ({:.1} s)",
         config.units,
         config.size,
@@ -87,6 +88,7 @@ fn main() -> ExitCode {
         config.edits,
         ms(config.budget),
         if config.guided_fields { "on" } else { "off" },
+        if config.shared_approach { "on" } else { "off" },
         started.elapsed().as_secs_f64(),
     );
     let mut panics = 0;

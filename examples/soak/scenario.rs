@@ -75,6 +75,9 @@ pub struct Config {
     /// [`TilepathSettings::guided_fields`]: the units of a group order, which end on
     /// claimed cells around one point, share one field per kind.
     pub guided_fields: bool,
+    /// [`TilepathSettings::shared_approach`]: the units of a group order read the long
+    /// way off one field per kind and search only the last stretch (not exact).
+    pub shared_approach: bool,
 }
 
 impl Default for Config {
@@ -88,6 +91,7 @@ impl Default for Config {
             budget: Duration::from_millis(2),
             seed: 5,
             guided_fields: false,
+            shared_approach: false,
         }
     }
 }
@@ -229,6 +233,7 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     app.insert_resource(TilepathSettings {
         frame_budget: config.budget,
         guided_fields: config.guided_fields,
+        shared_approach: config.shared_approach,
         ..default()
     });
     app.world_mut().resource_mut::<Soak>().on = true;

@@ -6,17 +6,19 @@
 //! by the field: its distances are an exact lower bound on the way to any cell near its
 //! goal, so each such search expands far fewer cells than its own A* would (see
 //! `Pathfinder::find_guided`). On uniform layers those requests keep their own JPS,
-//! which is faster than a guided A*.
+//! which is faster than a guided A*. With `TilepathSettings::shared_approach` they read
+//! the long way off the field instead, on weighted layers, and search only the last
+//! stretch to their own cell (not exact, bounded: see the setting).
 
 use std::collections::HashMap;
 use std::time::Instant;
 
 use super::jobs::{Budget, Ends, FieldKey, Guide, Job, Work};
 use crate::components::{FoundPath, NavGrid};
-use crate::grid::{Cell, cost_to_f64, path_length};
+use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64, path_length};
 use crate::plugin::TilepathSettings;
 use crate::scenario::{CachedScenario, ProfileId};
-use crate::search::{DistanceField, PathQuery as SearchQuery};
+use crate::search::{DistanceField, PathQuery as SearchQuery, Pathfinder};
 use crate::smoothing;
 
 /// Cells of a path read off a field per expansion charged to an expansion budget.
@@ -153,7 +155,8 @@ impl Fields {
             else {
                 continue;
             };
-            let goal = if settings.guided_fields {
+            let grouped = settings.guided_fields || settings.shared_approach;
+            let goal = if grouped {
                 field_goal(map, query, job.ends)
             } else {
                 query.goal
@@ -162,7 +165,7 @@ impl Fields {
             else {
                 continue;
             };
-            let joined = if settings.guided_fields {
+            let joined = if grouped {
                 self.join(key, query.goal)
             } else {
                 None
@@ -173,7 +176,8 @@ impl Fields {
                 // too: on uniform layers its own JPS is faster (1,000 units to cells
                 // around one goal of AR0011SR: JPS 36 µs per unit, guided A* 480 µs;
                 // on a weighted 512 × 512 map guided A* is 5 to 15 times faster than
-                // A*), so it keeps it.
+                // A*), so it keeps it. So do shared approaches, which on AR0011SR gave
+                // about as many frames as JPS+ and paths up to 15 % dearer.
                 continue;
             }
             if joined.is_none() {
@@ -206,7 +210,7 @@ impl Fields {
                 unreachable!("members are new searches");
             };
             entry.waiting.push(query.start);
-            job.work = if query.goal == key.goal {
+            job.work = if query.goal == key.goal || settings.shared_approach {
                 Work::Field { field: at, query }
             } else {
                 Work::Search {
@@ -393,19 +397,52 @@ fn place(
     }
 }
 
+/// A shared approach leaves the field's descent at its first cell at most
+/// `APPROACH_REACH` times as far from the field's goal as the unit's own cell, plus
+/// [`APPROACH_MARGIN`] straight steps (see [`TilepathSettings::shared_approach`]).
+const APPROACH_REACH: Cost = 2;
+
+/// See [`APPROACH_REACH`].
+const APPROACH_MARGIN: Cost = 8;
+
 /// The answer of a field job: the path descending `field` from the query's start, with
 /// its waypoints (smoothed when asked, like a search's), and the cost charged to an
-/// expansion budget.
+/// expansion budget. A job whose goal is not the field's own (a shared approach) follows
+/// the descent until it comes within reach of its goal and searches the rest on
+/// `pathfinder`. `None` when the start is not settled, or the last stretch has no path.
 pub(crate) fn answer(
     field: &DistanceField,
     grid: &NavGrid,
     query: &SearchQuery,
     ends: Ends,
+    pathfinder: &mut Pathfinder,
     cells: &mut Vec<Cell>,
     smoothed: &mut Vec<Cell>,
 ) -> Option<(FoundPath, u64)> {
     let map = grid.scenario();
-    let cost = field.path_from(map, query.start, cells)?;
+    let mut cost = field.path_from(map, query.start, cells)?;
+    let approached = query.goal != field.goal();
+    let mut expanded = 0;
+    if approached {
+        // The descent is an optimal way toward the field's goal; leave it at its first
+        // cell within reach of the unit's own goal and search from there.
+        let to_goal = field.distance(query.goal)?;
+        let scale = Cost::from(map.weights(query.profile)?.min());
+        let reach = APPROACH_REACH * to_goal + APPROACH_MARGIN * STRAIGHT * scale;
+        let at = cells
+            .iter()
+            .position(|&c| field.distance(c).is_some_and(|d| d <= reach))?;
+        let handover = cells[at];
+        cells.truncate(at + 1);
+        let last = SearchQuery {
+            start: handover,
+            ..*query
+        };
+        let stats = pathfinder.find(map, &last).ok()?;
+        cost = cost - field.distance(handover)? + stats.cost;
+        cells.extend_from_slice(pathfinder.path().get(1..)?);
+        expanded = stats.expanded;
+    }
     let waypoints = if query.smooth {
         let layer = map.layer_for(query.profile, query.diameter)?;
         let weights = map.weights(query.profile)?;
@@ -419,7 +456,7 @@ pub(crate) fn answer(
         from: ends.from,
         start: query.start,
         requested: ends.requested,
-        reached: field.goal(),
+        reached: query.goal,
         partial: ends.partial,
         waypoints: waypoints
             .iter()
@@ -429,8 +466,9 @@ pub(crate) fn answer(
         cost: cost_to_f64(cost) as f32,
         profile: query.profile,
         generation: grid.generation(),
-        expanded: 0,
+        expanded,
+        approached,
     };
-    let charge = cells.len() as u64 / CELLS_PER_EXPANSION + 1;
+    let charge = cells.len() as u64 / CELLS_PER_EXPANSION + 1 + u64::from(expanded);
     Some((path, charge))
 }

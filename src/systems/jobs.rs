@@ -128,5 +128,6 @@ pub(crate) fn found_path(
         profile: query.profile,
         generation: grid.generation(),
         expanded: stats.expanded,
+        approached: false,
     }
 }

@@ -199,6 +199,7 @@ impl Repairer {
             profile: path.profile,
             generation: grid.generation(),
             expanded,
+            approached: path.approached,
         }
     }
 }

@@ -255,6 +255,7 @@ impl Worker {
                     grid,
                     query,
                     job.ends,
+                    &mut self.pathfinder,
                     &mut self.cells,
                     &mut self.smoothed,
                 ) {

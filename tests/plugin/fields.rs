@@ -32,7 +32,7 @@ fn weighted_level() -> NavGrid {
 }
 
 /// An app on the weighted level with the "infantry" profile, shared fields on or off.
-fn field_app(fields: bool) -> App {
+pub(crate) fn field_app(fields: bool) -> App {
     let mut app = app();
     app.insert_resource(weighted_level());
     app.insert_resource(
@@ -46,9 +46,9 @@ fn field_app(fields: bool) -> App {
 
 /// A unit of a group order: where it starts and what it asks.
 #[derive(Clone)]
-struct Member {
-    start: Cell,
-    request: PathRequest,
+pub(crate) struct Member {
+    pub(crate) start: Cell,
+    pub(crate) request: PathRequest,
 }
 
 /// `n` units with random free starts (diameter 1 or, every fifth, 2) sent to `goal`;
@@ -77,7 +77,7 @@ fn group(n: usize, goal: Cell, seed: u64) -> Vec<Member> {
         .collect()
 }
 
-fn spawn(app: &mut App, members: &[Member]) -> Vec<Entity> {
+pub(crate) fn spawn(app: &mut App, members: &[Member]) -> Vec<Entity> {
     members
         .iter()
         .map(|m| {
@@ -89,14 +89,14 @@ fn spawn(app: &mut App, members: &[Member]) -> Vec<Entity> {
         .collect()
 }
 
-fn run(app: &mut App, frames: usize) {
+pub(crate) fn run(app: &mut App, frames: usize) {
     for _ in 0..frames {
         app.update();
     }
 }
 
 /// The unit's own optimal search on the app's current map, from where it stands.
-fn own_search(app: &App, unit: Entity) -> Option<(f32, usize)> {
+pub(crate) fn own_search(app: &App, unit: Entity) -> Option<(f32, usize)> {
     let grid = app.world().resource::<NavGrid>();
     let request = app.world().get::<PathRequest>(unit).unwrap();
     let profile = match request.profile.as_deref() {
@@ -380,15 +380,10 @@ fn the_field_cache_is_capped_and_drops_the_least_recently_used() {
     }
 }
 
-/// The distinct goals of a group order, chosen by the plugin (claimed cells around one
-/// goal, the default) or by the game (formation slots, exact goals near one point),
-/// are served, on weighted layers, by searches that one shared field guides (on uniform
-/// ones by the units' own JPS, which is faster): every unit's cost equals its
-/// own optimal search to its own cell, the cells are distinct, and the guided A*
-/// searches on the weighted profile expand fewer cells than the units' own A*.
-#[test]
-fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() {
-    let goal = Cell::new(40, 20);
+/// The two kinds of distinct goals of a group order around `goal`: cells the plugin
+/// claims (every unit asks for `goal` itself) and formation slots a game hands out
+/// (exact goals in a block around (20, 45), one per unit).
+pub(crate) fn claimed_and_formation(goal: Cell) -> (Vec<Member>, Vec<Member>) {
     let claimed: Vec<Member> = group(60, goal, 11)
         .into_iter()
         .map(|m| {
@@ -420,6 +415,18 @@ fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() 
         })
         .collect();
     assert!(formation.len() > 40);
+    (claimed, formation)
+}
+
+/// The distinct goals of a group order, chosen by the plugin (claimed cells around one
+/// goal, the default) or by the game (formation slots, exact goals near one point),
+/// are served, on weighted layers, by searches that one shared field guides (on uniform
+/// ones by the units' own JPS, which is faster): every unit's cost equals its
+/// own optimal search to its own cell, the cells are distinct, and the guided A*
+/// searches on the weighted profile expand fewer cells than the units' own A*.
+#[test]
+fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() {
+    let (claimed, formation) = claimed_and_formation(Cell::new(40, 20));
     for members in [&claimed, &formation] {
         let mut with = field_app(true);
         with.world_mut()

@@ -24,6 +24,7 @@ fn a_short_soak_keeps_every_unit_out_of_walls_and_the_queue_bounded() {
         budget: Duration::from_millis(2),
         seed: 5,
         guided_fields: false,
+        shared_approach: false,
     };
     let started = Instant::now();
     let mut app = scenario::build(&config, minimal_plugins());
