@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 
-use bevy::prelude::*;
 use bevy_tilepath::prelude::{NavGrid, PathRequest, PathResult, TilepathSettings, TilepathStats};
 use bevy_tilepath::scenario::ProfileId;
 use bevy_tilepath::tilepath::grid::{Cell, Connectivity};
