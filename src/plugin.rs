@@ -214,9 +214,9 @@ pub struct TilepathSettings {
     pub guided_fields: bool,
     /// Off by default (exactness first). When on, requests of a group order that end on
     /// their own cells near a shared goal (claimed cells around a requested goal,
-    /// formation slots within 16 cells of one another), on weighted layers (on uniform
-    /// ones their own JPS is as fast and exact), read the long way
-    /// off one shared field toward that goal and search only the last stretch: from the
+    /// formation slots within 64 cells of the first one), on weighted layers (on uniform
+    /// ones their own JPS is as fast and exact), read the long way off one shared field
+    /// toward that goal and search only the last stretch: from the
     /// first cell of their descent at most `2 d` plus 8 straight steps from the field's
     /// goal (by cost), where `d` is the cost between their own cell and that goal, to
     /// their own cell. One field per order instead of one search per unit (the army

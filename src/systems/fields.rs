@@ -29,6 +29,11 @@ pub(crate) const CELLS_PER_EXPANSION: u64 = 4;
 /// buckets that index the fields by goal.
 const GUIDE_RADIUS: i32 = 16;
 
+/// With [`TilepathSettings::shared_approach`], a request whose goal lies within this
+/// Chebyshev distance of a field's goal joins that field: one field serves a whole
+/// formation, whose last stretches the approach searches anyway.
+const APPROACH_JOIN_RADIUS: i32 = 64;
+
 /// A bucket of the field index: profile, diameter and the goal's square of side
 /// [`GUIDE_RADIUS`].
 type Bucket = (ProfileId, u32, i32, i32);
@@ -166,7 +171,12 @@ impl Fields {
                 continue;
             };
             let joined = if grouped {
-                self.join(key, query.goal)
+                let radius = if settings.shared_approach {
+                    APPROACH_JOIN_RADIUS
+                } else {
+                    GUIDE_RADIUS
+                };
+                self.join(key, query.goal, radius)
             } else {
                 None
             };
@@ -231,9 +241,9 @@ impl Fields {
     }
 
     /// The field goal this frame already has for the agent of `key` that `goal` should
-    /// join: `key` itself when listed, else the earliest listed within [`GUIDE_RADIUS`]
-    /// of `goal`.
-    fn join(&self, key: FieldKey, goal: Cell) -> Option<FieldKey> {
+    /// join: `key` itself when listed, else the earliest listed within `radius`
+    /// (Chebyshev) of `goal`.
+    fn join(&self, key: FieldKey, goal: Cell, radius: i32) -> Option<FieldKey> {
         let listed = self
             .index
             .get(&bucket(&key, key.goal))
@@ -242,15 +252,16 @@ impl Fields {
             return Some(key);
         }
         let (profile, diameter, bx, by) = bucket(&key, goal);
-        let near = (bx - 1..=bx + 1)
-            .flat_map(|x| (by - 1..=by + 1).map(move |y| (profile, diameter, x, y)))
+        let r = (radius + GUIDE_RADIUS - 1) / GUIDE_RADIUS;
+        let near = (bx - r..=bx + r)
+            .flat_map(|x| (by - r..=by + r).map(move |y| (profile, diameter, x, y)))
             .filter_map(|bucket| self.index.get(&bucket))
             .flatten();
         let mut best: Option<(usize, FieldKey)> = None;
         for &(order, other) in near {
             let fits = other.profile == key.profile
                 && other.diameter == key.diameter
-                && other.goal.chebyshev(goal) <= GUIDE_RADIUS as u32;
+                && other.goal.chebyshev(goal) <= radius as u32;
             if fits && best.is_none_or(|(o, _)| order < o) {
                 best = Some((order, other));
             }
