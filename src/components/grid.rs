@@ -1,0 +1,519 @@
+//! The [`NavGrid`] map resource and its change announcements.
+
+use std::fmt;
+
+use bevy::prelude::*;
+
+use crate::grid::{Cell, GridSize};
+use crate::profiles::MovementProfiles;
+use crate::scenario::{
+    CachedScenario, CellRect, MapEdit, MapError, MovementProfile, ProfileId, Scenario, TerrainId,
+};
+
+/// Who maintains a [`NavGrid`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum GridSource {
+    /// Built by the user with [`NavGrid::new`]; collision layers leave it alone.
+    #[default]
+    Manual,
+    /// Built and kept in sync by the plugin from tilemap collision layers.
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
+    Tilemaps,
+}
+
+/// The map every path request is solved on: a [`CachedScenario`] plus where its cells
+/// are in the world.
+///
+/// Cell `(x, y)` is bevy_ecs_tilemap's `TilePos { x, y }`: `x` grows to the right and
+/// `y` grows **upwards** in world space. (An ASCII map's first line is therefore row
+/// `y = 0`, drawn at the bottom.)
+///
+/// The plugin builds and updates this resource from tilemaps that carry a
+/// [`crate::tilemap::CollisionLayer`]. Games without tilemaps insert one themselves with
+/// [`NavGrid::new`] and edit it with [`NavGrid::apply_edits`]; a grid inserted that way
+/// is never touched by collision layers.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let map = CachedScenario::from_ascii("
+///     ....
+///     .##.
+///     ....
+/// ").unwrap();
+/// // Cells are 16 world units wide; the centre of cell (0, 0) is at (8, 8).
+/// let mut grid = NavGrid::new(map, Vec2::splat(8.0), Vec2::splat(16.0));
+/// assert_eq!(grid.world_to_cell(Vec2::new(20.0, 1.0)), Some(Cell::new(1, 0)));
+/// assert_eq!(grid.cell_to_world(Cell::new(1, 0)), Vec2::new(24.0, 8.0));
+/// assert_eq!(grid.world_to_cell(Vec2::new(-1.0, 0.0)), None);
+/// // A 2x2 agent anchored at (1, 0) covers cells (1..=2, 0..=1): its centre is a corner.
+/// assert_eq!(grid.agent_center(Cell::new(1, 0), 2), Vec2::new(32.0, 16.0));
+/// assert_eq!(grid.agent_cell(Vec2::new(32.0, 16.0), 2), Some(Cell::new(1, 0)));
+/// let change = grid.apply_edits([(Cell::new(0, 0), true)]).unwrap();
+/// assert_eq!(change.generation, grid.generation());
+/// assert_eq!(change.cells, vec![Cell::new(0, 0)]);
+/// assert!(grid.is_blocked(Cell::new(0, 0), 1));
+/// ```
+///
+/// # Positions of agents
+///
+/// An agent of diameter `d` anchored at cell `c` covers the cells
+/// `c - (d - 1) / 2 ..= c + d / 2` on each axis: odd diameters are centred on their cell,
+/// even ones have the extra column and row on the +x / +y side, so their world centre is
+/// half a tile up and right of the anchor cell's centre. [`NavGrid::agent_cell`] and
+/// [`NavGrid::agent_center`] are the one conversion between unit positions and anchor
+/// cells; the plugin uses them for request starts, world goals, waypoints, steering and
+/// stall checks.
+///
+/// # Generation
+///
+/// [`NavGrid::generation`] is the plugin's one map generation: it counts every change of
+/// obstacles, terrain, movement profiles, size or placement, is stamped on
+/// [`FoundPath::generation`](super::FoundPath::generation) and on [`NavGridChanged::generation`]. (The core map's own
+/// `CachedScenario::generation` counts the edits of that map object and restarts with a
+/// new map; the plugin never reads it.)
+///
+/// # Terrain and profiles
+///
+/// Each cell has a [`TerrainId`] (0 unless set): from tilemaps (see
+/// [`crate::tilemap`]) or [`NavGrid::apply_map_edits`]. The plugin registers the
+/// [`MovementProfiles`] resource on the map; a request's profile decides what each
+/// terrain costs or forbids ([`NavGrid::is_blocked_for`], [`NavGrid::weight`]).
+#[derive(Resource, Reflect)]
+#[reflect(Resource, from_reflect = false)]
+pub struct NavGrid {
+    #[reflect(ignore)]
+    scenario: CachedScenario,
+    origin: Vec2,
+    tile_size: Vec2,
+    generation: u64,
+    #[reflect(ignore)]
+    log: Vec<NavGridChanged>,
+    #[reflect(ignore)]
+    edits: Vec<MapEdit>,
+    /// Profiles the plugin registered, by id, re-registered on a new map.
+    #[reflect(ignore)]
+    profiles: Vec<Option<MovementProfile>>,
+    #[reflect(ignore)]
+    source: GridSource,
+    /// The generation of the last change of the whole map (new map, size, placement).
+    #[reflect(ignore)]
+    whole_map_generation: u64,
+}
+
+/// Announces a change of the [`NavGrid`]: obstacles or terrain edited (by collision
+/// layers, [`NavGrid::apply_edits`] or [`NavGrid::apply_map_edits`]), movement profiles
+/// added, changed or removed ([`MovementProfiles`]), or a whole new map, size or
+/// placement.
+///
+/// Sent in [`crate::plugin::TilepathSystems::Replan`] for every change recorded since
+/// the set last ran, oldest first, and once with `whole_map` when a grid appears (a grid
+/// being removed sends nothing: the resource is gone). Any number of systems can read
+/// it with a `MessageReader<NavGridChanged>` ordered after `Replan`.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
+/// app.insert_resource(NavGrid::from_ascii("....\n....", Vec2::ZERO, Vec2::ONE).unwrap());
+/// app.update();
+/// app.world_mut().resource_mut::<NavGrid>().apply_edits([(Cell::new(2, 1), true)]);
+/// app.update();
+/// let messages = app.world().resource::<Messages<NavGridChanged>>();
+/// let mut cursor = messages.get_cursor();
+/// let seen: Vec<_> = cursor.read(messages).cloned().collect();
+/// assert!(seen[0].whole_map); // the grid appeared
+/// assert_eq!(seen[1].cells, vec![Cell::new(2, 1)]);
+/// assert_eq!(seen[1].generation, 1);
+/// ```
+#[derive(Message, Clone, Debug, Default, PartialEq)]
+pub struct NavGridChanged {
+    /// [`NavGrid::generation`] after the change.
+    pub generation: u64,
+    /// Bounding box of the cells concerned (the whole map when `whole_map`).
+    pub area: CellRect,
+    /// The cells whose obstacle state flipped (empty when `whole_map`).
+    pub cells: Vec<Cell>,
+    /// The cells whose terrain id changed (empty when `whole_map` or when no terrain
+    /// changed): step costs near them may differ for every profile, and profiles that
+    /// block a terrain may find them blocked or free now.
+    pub terrain: Vec<Cell>,
+    /// The movement profiles added, changed or removed ([`MovementProfiles`]): every
+    /// path planned with one of them may be stale anywhere on the map.
+    pub profiles: Vec<ProfileId>,
+    /// True for a new map, a resize or a move of the grid: every cell and world position
+    /// may mean something else now.
+    pub whole_map: bool,
+}
+
+impl NavGridChanged {
+    /// True when some cell's terrain changed.
+    pub fn terrain_changed(&self) -> bool {
+        !self.terrain.is_empty()
+    }
+}
+
+impl FromReflect for NavGrid {
+    /// A navigation grid cannot be rebuilt from reflected data (its obstacle cache is not
+    /// reflected), so this always returns `None`.
+    fn from_reflect(_: &dyn PartialReflect) -> Option<Self> {
+        None
+    }
+}
+
+impl fmt::Debug for NavGrid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NavGrid")
+            .field("size", &self.scenario.size())
+            .field("origin", &self.origin)
+            .field("tile_size", &self.tile_size)
+            .field("generation", &self.generation)
+            .field("pending_changes", &self.log.len())
+            .finish()
+    }
+}
+
+impl NavGrid {
+    /// A grid over `scenario` whose cell `(0, 0)` has its centre at `origin` and whose
+    /// cells are `tile_size` world units apart (x to the right, y upwards).
+    pub fn new(scenario: CachedScenario, origin: Vec2, tile_size: Vec2) -> Self {
+        Self {
+            scenario,
+            origin,
+            tile_size,
+            generation: 0,
+            log: Vec::new(),
+            edits: Vec::new(),
+            profiles: Vec::new(),
+            source: GridSource::Manual,
+            whole_map_generation: 0,
+        }
+    }
+
+    /// Parses an ASCII map (see [`CachedScenario::from_ascii`]) into a grid.
+    pub fn from_ascii(text: &str, origin: Vec2, tile_size: Vec2) -> Result<Self, MapError> {
+        CachedScenario::from_ascii(text).map(|s| Self::new(s, origin, tile_size))
+    }
+
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
+    pub(crate) fn from_tilemaps(scenario: CachedScenario, origin: Vec2, tile_size: Vec2) -> Self {
+        Self {
+            source: GridSource::Tilemaps,
+            ..Self::new(scenario, origin, tile_size)
+        }
+    }
+
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
+    pub(crate) fn source(&self) -> GridSource {
+        self.source
+    }
+
+    /// The cached map the pathfinders search.
+    #[inline]
+    pub fn scenario(&self) -> &CachedScenario {
+        &self.scenario
+    }
+
+    /// Map size in cells.
+    #[inline]
+    pub fn size(&self) -> GridSize {
+        self.scenario.size()
+    }
+
+    /// World position of the centre of cell `(0, 0)`.
+    #[inline]
+    pub fn origin(&self) -> Vec2 {
+        self.origin
+    }
+
+    /// World distance between the centres of neighbouring cells, per axis.
+    #[inline]
+    pub fn tile_size(&self) -> Vec2 {
+        self.tile_size
+    }
+
+    /// The plugin's map generation: increases by one with every change of obstacles,
+    /// terrain, profiles, size or placement (see [Generation](NavGrid#generation)).
+    #[inline]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes
+    /// of the current frame before [`crate::plugin::TilepathSystems::Replan`]).
+    pub fn unannounced_changes(&self) -> &[NavGridChanged] {
+        &self.log
+    }
+
+    /// The cell containing the world position `p`, or `None` when `p` is off the map or
+    /// not finite.
+    pub fn world_to_cell(&self, p: Vec2) -> Option<Cell> {
+        if !p.is_finite() {
+            return None;
+        }
+        let local = (p - self.origin) / self.tile_size + Vec2::splat(0.5);
+        if !local.is_finite() {
+            return None;
+        }
+        let f = local.floor();
+        let size = self.size();
+        if f.x < 0.0 || f.y < 0.0 || f.x >= size.width as f32 || f.y >= size.height as f32 {
+            return None;
+        }
+        Some(Cell::new(f.x as i32, f.y as i32))
+    }
+
+    /// World position of the centre of `cell` (cells off the map are extrapolated).
+    #[inline]
+    pub fn cell_to_world(&self, cell: Cell) -> Vec2 {
+        self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.tile_size
+    }
+
+    /// World offset of the centre of an agent of `diameter` from the centre of its anchor
+    /// cell: none for odd diameters, half a tile on x and y for even ones.
+    #[inline]
+    fn agent_offset(&self, diameter: u32) -> Vec2 {
+        if diameter >= 2 && diameter.is_multiple_of(2) {
+            self.tile_size * 0.5
+        } else {
+            Vec2::ZERO
+        }
+    }
+
+    /// World position of the centre of an agent of `diameter` anchored at `cell` (see
+    /// [Positions of agents](NavGrid#positions-of-agents)): the cell's centre for odd
+    /// diameters, half a tile up and right of it for even ones.
+    #[inline]
+    pub fn agent_center(&self, cell: Cell, diameter: u32) -> Vec2 {
+        self.cell_to_world(cell) + self.agent_offset(diameter)
+    }
+
+    /// The anchor cell of an agent of `diameter` whose centre is at the world position
+    /// `p` (the inverse of [`NavGrid::agent_center`]), or `None` when that cell is off the
+    /// map or `p` is not finite. For diameter 1 this is [`NavGrid::world_to_cell`].
+    #[inline]
+    pub fn agent_cell(&self, p: Vec2, diameter: u32) -> Option<Cell> {
+        self.world_to_cell(p - self.agent_offset(diameter))
+    }
+
+    /// The anchor cell of an agent of `diameter` centred at `p`, on the map or not
+    /// (coordinates saturate at the `i32` range); `None` when `p` is not finite.
+    pub(crate) fn agent_cell_anywhere(&self, p: Vec2, diameter: u32) -> Option<Cell> {
+        let local =
+            (p - self.agent_offset(diameter) - self.origin) / self.tile_size + Vec2::splat(0.5);
+        if !local.is_finite() {
+            return None;
+        }
+        let f = local.floor();
+        Some(Cell::new(f.x as i32, f.y as i32))
+    }
+
+    /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an
+    /// obstacle within its footprint, or an unsupported diameter), with the default
+    /// profile (terrain never blocks it).
+    pub fn is_blocked(&self, cell: Cell, diameter: u32) -> bool {
+        self.is_blocked_for(cell, diameter, ProfileId::DEFAULT)
+    }
+
+    /// True when an agent of `diameter` cells moving with `profile` cannot stand on `cell`:
+    /// off the map, an obstacle or a terrain the profile blocks within its footprint, an
+    /// unsupported diameter, or a profile not registered on the map.
+    pub fn is_blocked_for(&self, cell: Cell, diameter: u32, profile: ProfileId) -> bool {
+        self.scenario
+            .layer_for(profile, diameter)
+            .is_none_or(|layer| layer.is_blocked(cell))
+    }
+
+    /// The terrain id of `cell` (0 off the map and where none was set).
+    pub fn terrain(&self, cell: Cell) -> TerrainId {
+        self.scenario.terrain(cell)
+    }
+
+    /// The weight (1..=255) `profile` gives `cell`'s terrain, or `None` when the terrain
+    /// is blocked for it, the cell is off the map or the profile is not registered.
+    /// Obstacles are not looked at.
+    pub fn weight(&self, cell: Cell, profile: ProfileId) -> Option<u8> {
+        let w = self.scenario.weights(profile)?.at(cell)?;
+        (w > 0).then_some(w)
+    }
+
+    /// Sets obstacles directly; returns what changed (a copy of the [`NavGridChanged`]
+    /// message it records), or `None` when nothing did. Pass all the edits of a frame in
+    /// one call: the map's clearance and components are updated once per call. Paths
+    /// are re-planned only when they pass within their agent's footprint of a flipped
+    /// cell.
+    pub fn apply_edits(
+        &mut self,
+        edits: impl IntoIterator<Item = (Cell, bool)>,
+    ) -> Option<NavGridChanged> {
+        self.apply_map_edits(
+            edits
+                .into_iter()
+                .map(|(cell, blocked)| MapEdit::Obstacle(cell, blocked)),
+        )
+    }
+
+    /// Sets obstacles and terrain ids, in order; returns what changed (a copy of the
+    /// [`NavGridChanged`] message it records, with the cells whose obstacle state flipped
+    /// and those whose terrain changed), or `None` when nothing did. Edits off the map are
+    /// ignored. Pass all the edits of a frame in one call (see
+    /// [`CachedScenario::apply_edits`] for what an edit costs).
+    ///
+    /// A found path is re-planned when a flipped cell lies within its agent's footprint
+    /// of the path, or a cell whose terrain changed lies within the footprint plus one
+    /// cell: the path crosses it or passes next to it, so its cost or a cheaper way may
+    /// have changed.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_tilepath::prelude::*;
+    /// use bevy_tilepath::scenario::MapEdit;
+    ///
+    /// let mut grid = NavGrid::from_ascii("....\n....", Vec2::ZERO, Vec2::ONE).unwrap();
+    /// let change = grid
+    ///     .apply_map_edits([MapEdit::Terrain(Cell::new(1, 1), 4), MapEdit::Obstacle(Cell::new(3, 0), true)])
+    ///     .unwrap();
+    /// assert_eq!(change.terrain, vec![Cell::new(1, 1)]);
+    /// assert_eq!(change.cells, vec![Cell::new(3, 0)]);
+    /// assert_eq!(grid.terrain(Cell::new(1, 1)), 4);
+    /// ```
+    pub fn apply_map_edits(
+        &mut self,
+        edits: impl IntoIterator<Item = MapEdit>,
+    ) -> Option<NavGridChanged> {
+        self.edits.clear();
+        self.edits.extend(edits);
+        let size = self.scenario.size();
+        let mut before: Vec<(Cell, bool, TerrainId)> = self
+            .edits
+            .iter()
+            .map(|edit| match *edit {
+                MapEdit::Obstacle(cell, _) | MapEdit::Terrain(cell, _) => cell,
+            })
+            .filter(|&cell| size.contains(cell))
+            .map(|cell| {
+                (
+                    cell,
+                    self.scenario.is_obstacle(cell),
+                    self.scenario.terrain(cell),
+                )
+            })
+            .collect();
+        before.sort_unstable_by_key(|(cell, ..)| (cell.y, cell.x));
+        before.dedup_by_key(|(cell, ..)| *cell);
+        let change = self.scenario.apply_edits(self.edits.iter().copied())?;
+        let flipped = before
+            .iter()
+            .filter(|&&(cell, was, _)| self.scenario.is_obstacle(cell) != was)
+            .map(|&(cell, ..)| cell)
+            .collect();
+        let terrain = before
+            .iter()
+            .filter(|&&(cell, _, was)| self.scenario.terrain(cell) != was)
+            .map(|&(cell, ..)| cell)
+            .collect();
+        Some(self.record(NavGridChanged {
+            area: change.cells,
+            cells: flipped,
+            terrain,
+            ..NavGridChanged::default()
+        }))
+    }
+
+    /// Registers the profiles of `profiles` on the map (those that differ from what the
+    /// map holds under their id); records the ids added, changed or removed since the
+    /// last call. `None` when nothing changed, and on the first call (a new grid: every
+    /// path is planned anyway).
+    pub(crate) fn sync_profiles(&mut self, profiles: &MovementProfiles) -> Option<NavGridChanged> {
+        let first = self.profiles.is_empty();
+        let mut changed = Vec::new();
+        let count = self.profiles.len().max(
+            profiles
+                .iter()
+                .last()
+                .map_or(0, |(id, _)| usize::from(id.0) + 1),
+        );
+        self.profiles.resize(count, None);
+        for (index, known) in self.profiles.iter_mut().enumerate() {
+            let id = ProfileId(index as u8);
+            let wanted = profiles.by_id(id);
+            if let Some(profile) = wanted
+                && self.scenario.profile(id) != Some(profile)
+            {
+                self.scenario.set_profile(id, profile.clone());
+            }
+            if known.as_ref() != wanted {
+                *known = wanted.cloned();
+                changed.push(id);
+            }
+        }
+        while self.profiles.last().is_some_and(Option::is_none) {
+            self.profiles.pop();
+        }
+        if changed.is_empty() || first {
+            return None;
+        }
+        Some(self.record(NavGridChanged {
+            area: CellRect::of_size(self.size()),
+            profiles: changed,
+            ..NavGridChanged::default()
+        }))
+    }
+
+    /// Moves the grid in the world. Every existing path is re-planned when the placement
+    /// actually changes (world goals may now name other cells); setting a NaN placement
+    /// again is no change (compared bit for bit, so a NaN tilemap scale does not re-plan
+    /// every path every frame).
+    pub fn set_placement(&mut self, origin: Vec2, tile_size: Vec2) {
+        let bits = |v: Vec2| [v.x.to_bits(), v.y.to_bits()];
+        if bits(origin) != bits(self.origin) || bits(tile_size) != bits(self.tile_size) {
+            self.origin = origin;
+            self.tile_size = tile_size;
+            self.record_whole_map();
+        }
+    }
+
+    /// Replaces the whole map (for example after a resize); every path is re-planned.
+    /// The [`MovementProfiles`] registered on the old map are registered on the new one.
+    pub fn set_scenario(&mut self, scenario: CachedScenario) {
+        self.scenario = scenario;
+        for (index, profile) in self.profiles.iter().enumerate() {
+            if let Some(profile) = profile {
+                self.scenario
+                    .set_profile(ProfileId(index as u8), profile.clone());
+            }
+        }
+        self.record_whole_map();
+    }
+
+    fn record_whole_map(&mut self) {
+        let change = self.record(NavGridChanged {
+            area: CellRect::of_size(self.size()),
+            whole_map: true,
+            ..NavGridChanged::default()
+        });
+        self.whole_map_generation = change.generation;
+    }
+
+    /// The generation of the last change of the whole map (a new map, size or
+    /// placement): searches started before it asked about other cells.
+    pub(crate) fn whole_map_generation(&self) -> u64 {
+        self.whole_map_generation
+    }
+
+    /// Stamps `change` with the next generation and logs it.
+    fn record(&mut self, mut change: NavGridChanged) -> NavGridChanged {
+        self.generation += 1;
+        change.generation = self.generation;
+        self.log.push(change.clone());
+        change
+    }
+
+    /// Moves the recorded changes to the end of `out` and starts an empty log.
+    pub(crate) fn take_changes(&mut self, out: &mut Vec<NavGridChanged>) {
+        out.append(&mut self.log);
+    }
+}

@@ -1,0 +1,278 @@
+//! What a unit asks for: [`PathRequest`] and its [`PathGoal`].
+
+use std::borrow::Cow;
+
+use bevy::prelude::*;
+
+use crate::grid::{Cell, Connectivity};
+use crate::search::{Algorithm, Limits};
+
+use super::*;
+
+/// Where a unit wants to go.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Debug, PartialEq)]
+pub enum PathGoal {
+    /// A cell of the [`NavGrid`] (a bevy_ecs_tilemap `TilePos`).
+    Cell(Cell),
+    /// A world position; the goal is the anchor cell of an agent centred there
+    /// ([`NavGrid::agent_cell`] for the request's diameter).
+    World(Vec2),
+}
+
+impl Default for PathGoal {
+    fn default() -> Self {
+        PathGoal::Cell(Cell::default())
+    }
+}
+
+impl From<Cell> for PathGoal {
+    fn from(cell: Cell) -> Self {
+        PathGoal::Cell(cell)
+    }
+}
+
+impl From<Vec2> for PathGoal {
+    fn from(p: Vec2) -> Self {
+        PathGoal::World(p)
+    }
+}
+
+/// Asks the plugin for a path from the entity's current position to
+/// [`PathRequest::goal`]. The answer appears in the entity's [`PathResult`] (added
+/// automatically) and as a [`PathSolved`] message.
+///
+/// The start is the anchor cell ([`NavGrid::agent_cell`]) of the entity's world
+/// position: its `Transform` composed with those of its `ChildOf` ancestors, computed
+/// when the plugin runs (what `GlobalTransform` holds after this frame's propagation), so
+/// units parented to moving entities start from the right cell and `TransformPlugin` is
+/// not needed.
+///
+/// Inserting or changing the component queues a new search, unless the new value equals
+/// the request already queued or answered (writing the same order every frame does not
+/// re-plan). Requests are served oldest first within
+/// [`crate::plugin::TilepathSettings::frame_budget`]. To plan the same request again
+/// (after teleporting a unit, say), insert [`Replanning`].
+///
+/// Removing the component removes the plugin's components from the entity
+/// ([`PathResult`], [`PathTicket`], [`Replanning`], [`crate::steering::Arrived`]): a
+/// steering unit stops where it stands.
+///
+/// # Goals that cannot be reached, blocked starts, shared goals
+///
+/// Three options, all **on** by default, keep units moving where a plain search fails:
+///
+/// - [`PathRequest::nearest_goal`]: when the goal (or every cell of the goal area) is
+///   blocked for the agent, lies in another connected component, or is off the map, the
+///   path goes to the reachable cell nearest to it (octile distance, ties toward smaller
+///   `y`, then smaller `x`), found from the map's connected components by rings around
+///   the goal, without a search over the map. The answer is `Found` with
+///   [`FoundPath::partial`] set and [`FoundPath::requested`] / [`FoundPath::reached`]
+///   naming both cells. Off: such requests fail with `GoalBlocked`, `Unreachable` or
+///   [`PathFailure::GoalOffMap`].
+/// - [`PathRequest::nearest_start`]: when the unit cannot stand on its own cell (a wall
+///   was painted on it, a wide unit against the map edge, a terrain edit), the path
+///   starts at the nearest cell it can stand on ([`FoundPath::start`] differs from
+///   [`FoundPath::from`]); [`crate::steering::Steering`] walks it there first. Off: such
+///   requests fail with `StartBlocked`.
+/// - [`PathRequest::claim_goal`]: units sent to the same cell do not pile up. The goal
+///   cell (the nearest reachable one, with `nearest_goal`) is *claimed*: a request queued
+///   while another unit's claim covers it gets the nearest free cell around it instead
+///   (rings from the goal, its footprint overlapping no other claimed footprint, standable
+///   and reachable for it). Requests queued in the same frame share the cells nearest to
+///   the goal (taken in order of the units' distance to it) and each unit gets the one on
+///   its side of the goal: 40 units sent to one tile end on the 40 distinct cells
+///   nearest to it, units from the east on its east side. The claim lasts until the request changes or is
+///   removed; re-plans keep it ([`PathTicket::slot`]). Requests with a goal area
+///   ([`PathRequest::goal_radius`] > 0) claim nothing.
+///
+/// [`PathRequest::goal_radius`] turns the goal into an area: the path ends at the first
+/// (for the exact algorithms, the cheapest) cell within that many cells (Chebyshev) of
+/// the goal, for attack-move and gathering orders.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
+/// app.insert_resource(NavGrid::from_ascii("
+///     ......
+///     ...###
+///     ...#.#
+///     ...###
+/// ", Vec2::ZERO, Vec2::ONE).unwrap());
+/// // (4, 2) lies inside a closed box: the unit goes as near as it can.
+/// let unit = app.world_mut().spawn((Transform::default(), PathRequest::new(Cell::new(4, 2)))).id();
+/// let strict = app
+///     .world_mut()
+///     .spawn((Transform::default(), PathRequest::new(Cell::new(4, 2)).nearest_goal(false)))
+///     .id();
+/// app.update();
+/// let path = app.world().get::<PathResult>(unit).unwrap().found().unwrap();
+/// assert!(path.partial);
+/// assert_eq!((path.requested, path.reached), (Cell::new(4, 2), Cell::new(4, 0)));
+/// assert_eq!(
+///     app.world().get::<PathResult>(strict).unwrap().failure(),
+///     Some(&PathFailure::Search(PathError::Unreachable))
+/// );
+/// ```
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let request = PathRequest::new(Cell::new(10, 4))
+///     .algorithm(Algorithm::Jps)
+///     .diameter(2)
+///     .profile("vehicle")
+///     .smooth(true);
+/// assert_eq!(request.goal, PathGoal::Cell(Cell::new(10, 4)));
+/// assert_eq!(request.profile.as_deref(), Some("vehicle"));
+/// let to_world = PathRequest::new(Vec2::new(120.0, -40.0));
+/// assert_eq!(to_world.goal, PathGoal::World(Vec2::new(120.0, -40.0)));
+/// ```
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(PathResult, PathTicket)]
+pub struct PathRequest {
+    /// Where to go.
+    pub goal: PathGoal,
+    /// The algorithm; `None` uses [`crate::plugin::TilepathSettings::default_algorithm`].
+    pub algorithm: Option<Algorithm>,
+    /// Agent footprint in cells: an agent of diameter `d` anchored at cell `c` covers the
+    /// `d × d` cells `c - (d - 1) / 2 ..= c + d / 2` on each axis (odd diameters centred,
+    /// even ones with the extra column and row on the +x / +y side; see
+    /// [`NavGrid::agent_center`]). Every cell of the footprint must be free at the start,
+    /// the goal and along the path, and the map edge counts as a wall: a footprint that
+    /// sticks out of the map is blocked (the search fails with `StartBlocked` or
+    /// `GoalBlocked`, naming the cell and the diameter).
+    pub diameter: u32,
+    /// Search bounds; `None` uses [`crate::plugin::TilepathSettings::default_limits`].
+    pub limits: Option<Limits>,
+    /// Also compute line-of-sight smoothed waypoints.
+    pub smooth: bool,
+    /// Octile (default) or 4-connected moves.
+    pub connectivity: Connectivity,
+    /// The name of the unit's movement profile in [`MovementProfiles`]; `None` uses
+    /// [`MovementProfiles::DEFAULT`]. Resolved when the request is solved: a name the
+    /// resource does not define fails with [`PathFailure::UnknownProfile`] (retried when
+    /// the profiles change).
+    pub profile: Option<Cow<'static, str>>,
+    /// Arrive within this many cells (Chebyshev) of the goal: the path ends at the first
+    /// cell of the square `goal ± goal_radius` the search reaches (the cheapest one for
+    /// the exact algorithms). 0 (the default) means the goal cell itself.
+    pub goal_radius: u32,
+    /// When the goal area cannot be reached (blocked for the agent, in another
+    /// component, off the map), plan to the reachable cell nearest to the goal and answer
+    /// `Found` with [`FoundPath::partial`] set. On by default; off, such requests fail
+    /// with `GoalBlocked`, `Unreachable` or [`PathFailure::GoalOffMap`].
+    pub nearest_goal: bool,
+    /// When the unit cannot stand on its own cell, plan from the nearest cell it can
+    /// stand on (see [`FoundPath::start`]). On by default; off, such requests fail with
+    /// `StartBlocked`.
+    pub nearest_start: bool,
+    /// Claim the goal cell so that units sent to the same cell end on distinct cells
+    /// around it (see [Goals](PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals)).
+    /// On by default; ignored when [`PathRequest::goal_radius`] is not 0.
+    pub claim_goal: bool,
+}
+
+impl Default for PathRequest {
+    fn default() -> Self {
+        Self::new(Cell::default())
+    }
+}
+
+impl PathRequest {
+    /// A request to `goal` (a [`Cell`] or a world [`Vec2`]) for a one-cell agent, with
+    /// the default algorithm, limits and movement profile, octile moves, no smoothing.
+    pub fn new(goal: impl Into<PathGoal>) -> Self {
+        Self {
+            goal: goal.into(),
+            algorithm: None,
+            diameter: 1,
+            limits: None,
+            smooth: false,
+            connectivity: Connectivity::Octile,
+            profile: None,
+            goal_radius: 0,
+            nearest_goal: true,
+            nearest_start: true,
+            claim_goal: true,
+        }
+    }
+
+    /// Sets the goal area's radius in cells ([`PathRequest::goal_radius`]).
+    pub fn goal_radius(mut self, radius: u32) -> Self {
+        self.goal_radius = radius;
+        self
+    }
+
+    /// Plans to the nearest reachable cell when the goal cannot be reached (on by
+    /// default, [`PathRequest::nearest_goal`]).
+    pub fn nearest_goal(mut self, on: bool) -> Self {
+        self.nearest_goal = on;
+        self
+    }
+
+    /// Plans from the nearest standable cell when the unit's own cell is blocked for it
+    /// (on by default, [`PathRequest::nearest_start`]).
+    pub fn nearest_start(mut self, on: bool) -> Self {
+        self.nearest_start = on;
+        self
+    }
+
+    /// Claims the goal cell, so that units sharing a goal end on distinct cells (on by
+    /// default, [`PathRequest::claim_goal`]).
+    pub fn claim_goal(mut self, on: bool) -> Self {
+        self.claim_goal = on;
+        self
+    }
+
+    /// Turns [`PathRequest::nearest_goal`], [`PathRequest::nearest_start`] and
+    /// [`PathRequest::claim_goal`] off: the path goes from the unit's own cell to exactly
+    /// the goal, or the request fails (`StartBlocked`, `GoalBlocked`, `Unreachable`,
+    /// `GoalOffMap`).
+    pub fn exact(self) -> Self {
+        self.nearest_goal(false)
+            .nearest_start(false)
+            .claim_goal(false)
+    }
+
+    /// Sets the movement profile by its name in [`MovementProfiles`].
+    pub fn profile(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.profile = Some(name.into());
+        self
+    }
+
+    /// Sets the algorithm.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = Some(algorithm);
+        self
+    }
+
+    /// Sets the agent diameter in cells.
+    pub fn diameter(mut self, diameter: u32) -> Self {
+        self.diameter = diameter;
+        self
+    }
+
+    /// Sets the search limits.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+
+    /// Turns line-of-sight smoothing on or off.
+    pub fn smooth(mut self, smooth: bool) -> Self {
+        self.smooth = smooth;
+        self
+    }
+
+    /// Sets the connectivity.
+    pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+}
