@@ -235,6 +235,18 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The directions whose bits are set in `mask` (bit `k` is `Direction::ALL[k]`, as in
+    /// a layer's legal moves), in index order.
+    pub(crate) fn in_mask(mut mask: u8) -> impl Iterator<Item = Direction> {
+        std::iter::from_fn(move || {
+            (mask != 0).then(|| {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                Direction::ALL[k]
+            })
+        })
+    }
+
     /// All eight directions, clockwise from east (with y growing downwards).
     pub const ALL: [Direction; 8] = [
         Direction::East,

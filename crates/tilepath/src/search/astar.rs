@@ -19,7 +19,7 @@ use super::query::{OpenList, PathError, PathQuery};
 use super::radix::RadixQueue;
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
-use crate::scenario::{CellRect, Layer, MapChange};
+use crate::scenario::{Layer, MapChange};
 
 /// Which priority the open list uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,15 +330,9 @@ pub(crate) fn repair(
     }
     a.reopen = true;
     let areas = || {
-        edited.iter().map(move |&cell| {
-            MapChange {
-                cells: CellRect::from_cell(cell),
-                generation: 0,
-                terrain: false,
-            }
-            .affected(layer.diameter(), size)
-            .expand_clip(1, size)
-        })
+        edited
+            .iter()
+            .map(move |&cell| MapChange::moves_area(cell, layer.diameter(), size))
     };
     // 1. Broken ways, and everything found through them.
     a.forgotten.clear();
@@ -382,12 +376,8 @@ pub(crate) fn repair(
             continue;
         }
         let mut best: Option<(Cost, Direction)> = None;
-        let mut moves = layer.legal_moves(c, octile);
-        while moves != 0 {
-            let m = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            let d = Direction::ALL[m];
-            let ni = i.wrapping_add(offsets[m]);
+        for d in Direction::in_mask(layer.legal_moves(c, octile)) {
+            let ni = i.wrapping_add(offsets[d as usize]);
             if s.is_closed(ni) {
                 let g = s.g(ni) + costs.step(ni, i, d.opposite());
                 if best.is_none_or(|(b, _)| g < b) {
@@ -409,12 +399,8 @@ pub(crate) fn repair(
                 continue;
             }
             let g = s.g(i);
-            let mut moves = layer.legal_moves(c, octile);
-            while moves != 0 {
-                let m = moves.trailing_zeros() as usize;
-                moves &= moves - 1;
-                let d = Direction::ALL[m];
-                let ni = i.wrapping_add(offsets[m]);
+            for d in Direction::in_mask(layer.legal_moves(c, octile)) {
+                let ni = i.wrapping_add(offsets[d as usize]);
                 let ng = g + costs.step(i, ni, d);
                 if !s.is_seen(ni) || ng < s.g(ni) {
                     let (key, tie) = priority(mode, ng, h(c.step(d)));

@@ -3,7 +3,7 @@
 use super::heap::IndexedHeap;
 use super::query::PathError;
 use crate::grid::{Cell, Cost, Direction, GridSize};
-use crate::scenario::{CachedScenario, CellRect, MapChange, ProfileId};
+use crate::scenario::{CachedScenario, MapChange, ProfileId};
 
 /// Flag bit of a settled distance (its value is final).
 const SETTLED: Cost = 1 << 63;
@@ -309,15 +309,9 @@ impl DistanceField {
         let goal = size.index(self.goal) as u32;
         let known = |dist: &[Cost], i: u32| dist[i as usize] != UNKNOWN;
         let areas = || {
-            edits.iter().map(move |e| {
-                MapChange {
-                    cells: CellRect::from_cell(e.cell),
-                    generation: 0,
-                    terrain: false,
-                }
-                .affected(diameter, size)
-                .expand_clip(1, size)
-            })
+            edits
+                .iter()
+                .map(move |e| MapChange::moves_area(e.cell, diameter, size))
         };
         // 1. Cells whose way to the goal broke, and every cell found through them.
         self.forgotten.clear();
@@ -359,7 +353,7 @@ impl DistanceField {
                 continue;
             }
             let mut best: Option<(Cost, Direction)> = None;
-            for_each_move(layer.legal_moves(c, true), |d| {
+            for d in Direction::in_mask(layer.legal_moves(c, true)) {
                 let n = size.index(c.step(d));
                 if self.dist[n] & SETTLED != 0 {
                     let nd = (self.dist[n] & !SETTLED) + weights.step(n, i, d.opposite());
@@ -367,7 +361,7 @@ impl DistanceField {
                         best = Some((nd, d));
                     }
                 }
-            });
+            }
             if let Some((nd, d)) = best {
                 self.dist[i] = nd;
                 self.toward[i] = d as u8;
@@ -382,7 +376,7 @@ impl DistanceField {
                     continue;
                 }
                 let d0 = self.dist[i] & !SETTLED;
-                for_each_move(layer.legal_moves(c, true), |d| {
+                for d in Direction::in_mask(layer.legal_moves(c, true)) {
                     let n = size.index(c.step(d));
                     let nd = d0 + weights.step(i, n, d);
                     if nd < self.dist[n] & !SETTLED {
@@ -390,7 +384,7 @@ impl DistanceField {
                         self.toward[n] = d.opposite() as u8;
                         self.open.decrease_key(n as u32, nd, 0);
                     }
-                });
+                }
             }
         }
         self.reopen = true;
@@ -404,14 +398,5 @@ impl DistanceField {
         self.open.remove(i);
         self.dist[i as usize] = UNKNOWN;
         self.forgotten.push(i);
-    }
-}
-
-/// Calls `f` with the direction of each set bit of a legal-moves mask.
-fn for_each_move(mut moves: u8, mut f: impl FnMut(Direction)) {
-    while moves != 0 {
-        let k = moves.trailing_zeros() as usize;
-        moves &= moves - 1;
-        f(Direction::ALL[k]);
     }
 }

@@ -43,6 +43,14 @@ impl MapChange {
         let (before, after) = reach(diameter);
         cells.grow_clip(after, before, size)
     }
+
+    /// The cells whose legal moves for an agent of `diameter` an edit of `cell` may
+    /// change: those whose freedom may change ([`MapChange::affected`]) and their
+    /// neighbours (a move onto a freed cell, a diagonal past a freed corner). For
+    /// searches and fields carried over edits. O(1).
+    pub(crate) fn moves_area(cell: Cell, diameter: u32, size: GridSize) -> CellRect {
+        Self::affected_area(CellRect::from_cell(cell), diameter, size).expand_clip(1, size)
+    }
 }
 
 impl CachedScenario {
