@@ -110,16 +110,10 @@ impl Solvers {
     /// Drops the suspended searches whose request is gone or was replaced, which no
     /// turn of the queue would resume (their pathfinders become spares).
     pub(crate) fn keep_suspended(&mut self, mut wanted: impl FnMut(Entity, u64) -> bool) {
-        let mut i = 0;
-        while i < self.suspended.len() {
-            let s = &self.suspended[i];
-            if wanted(s.entity, s.order) {
-                i += 1;
-            } else {
-                let gone = self.suspended.swap_remove(i);
-                self.spares.push(gone.pathfinder);
-            }
-        }
+        let gone = self
+            .suspended
+            .extract_if(.., |s| !wanted(s.entity, s.order));
+        self.spares.extend(gone.map(|s| s.pathfinder));
     }
 
     /// Keeps at most `threads` spares, and gives threads whose pathfinder was suspended
