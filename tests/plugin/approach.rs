@@ -3,11 +3,11 @@
 
 use std::collections::HashSet;
 
-use bevy_tilepath::prelude::{NavGrid, PathRequest, PathResult, TilepathSettings, TilepathStats};
+use bevy_tilepath::prelude::{NavGrid, PathRequest, PathResult, TilepathStats};
 use bevy_tilepath::scenario::ProfileId;
 use bevy_tilepath::tilepath::grid::{Cell, Connectivity};
 
-use crate::fields::{claimed_and_formation, field_app, run, spawn};
+use crate::fields::{claimed_and_formation, twins};
 
 /// Claimed cells and formation slots with `shared_approach` on, on the weighted level
 /// (half the units move as infantry, whose forest costs more; the others keep their
@@ -27,15 +27,7 @@ fn group_orders_share_one_field_for_the_long_way_within_the_bound() {
     // The claimed cells lie around `goal`; the slots in the block (12..28, 38..54).
     let spans = [16.0_f32, 16.0 * std::f32::consts::SQRT_2];
     for (members, span, gain) in [(&claimed, spans[0], 4), (&formation, spans[1], 1)] {
-        let mut with = field_app(true);
-        with.world_mut()
-            .resource_mut::<TilepathSettings>()
-            .shared_approach = true;
-        let mut without = field_app(false);
-        let units = spawn(&mut with, members);
-        let same = spawn(&mut without, members);
-        run(&mut with, 2);
-        run(&mut without, 2);
+        let (with, units, without, same) = twins(members, |s| s.shared_approach = true);
         let stats = with.world().resource::<TilepathStats>().clone();
         assert_eq!(stats.pending, 0);
         let mut ends = HashSet::new();

@@ -380,6 +380,22 @@ fn the_field_cache_is_capped_and_drops_the_least_recently_used() {
     }
 }
 
+/// Two apps given the same `members` and run for two frames: one with shared fields on
+/// and `settings` changed by `set`, one without fields; with the units of each.
+pub(crate) fn twins(
+    members: &[Member],
+    set: impl FnOnce(&mut TilepathSettings),
+) -> (App, Vec<Entity>, App, Vec<Entity>) {
+    let mut with = field_app(true);
+    set(&mut with.world_mut().resource_mut::<TilepathSettings>());
+    let mut without = field_app(false);
+    let units = spawn(&mut with, members);
+    let same = spawn(&mut without, members);
+    run(&mut with, 2);
+    run(&mut without, 2);
+    (with, units, without, same)
+}
+
 /// The two kinds of distinct goals of a group order around `goal`: cells the plugin
 /// claims (every unit asks for `goal` itself) and formation slots a game hands out
 /// (exact goals in a block around (20, 45), one per unit).
@@ -428,15 +444,7 @@ pub(crate) fn claimed_and_formation(goal: Cell) -> (Vec<Member>, Vec<Member>) {
 fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() {
     let (claimed, formation) = claimed_and_formation(Cell::new(40, 20));
     for members in [&claimed, &formation] {
-        let mut with = field_app(true);
-        with.world_mut()
-            .resource_mut::<TilepathSettings>()
-            .guided_fields = true;
-        let mut without = field_app(false);
-        let units = spawn(&mut with, members);
-        let same = spawn(&mut without, members);
-        run(&mut with, 2);
-        run(&mut without, 2);
+        let (with, units, without, same) = twins(members, |s| s.guided_fields = true);
         let stats = with.world().resource::<TilepathStats>().clone();
         let alone = without.world().resource::<TilepathStats>().clone();
         assert_eq!((stats.pending, alone.pending), (0, 0));
