@@ -284,8 +284,12 @@ fn check_one(algorithm: Algorithm, case: &Case) -> Result<(), TestCaseError> {
                     (dx * dx + dy * dy).sqrt() * f64::from(max.unwrap_or(u8::MAX))
                 };
             }
+            // Costs count a diagonal step as DIAGONAL / STRAIGHT = 94,642 / 66,922, which is
+            // √2 less 2.3e-10 relative, so an exact shortcut of a long weighted diagonal may
+            // measure that much above the path's integer cost: allow 1e-9 relative.
+            let bound = cost_to_f64(stats.cost);
             prop_assert!(
-                travel <= cost_to_f64(stats.cost) + 1e-6,
+                travel <= bound + bound * 1e-9 + 1e-6,
                 "smoothing raised the weighted cost ({travel} > {}): {}",
                 cost_to_f64(stats.cost),
                 shown()
