@@ -13,13 +13,14 @@
 //! bytes per cell), and heap positions (4 bytes per cell) and entries (16 bytes per
 //! open cell) or radix entries (16 bytes per push), reused.
 
+use super::carry::{self, Labels};
 use super::costs::{Step, StepCosts};
 use super::landmark::Landmark;
 use super::query::{OpenList, PathError, PathQuery};
 use super::radix::RadixQueue;
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
-use crate::scenario::{Layer, MapChange};
+use crate::scenario::Layer;
 
 /// Which priority the open list uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,25 +286,12 @@ fn heuristic<'g>(
 
 /// Carries a search suspended on an earlier map over the obstacle edits of `edited`
 /// (cells whose obstacle bit changed since; the step costs must be unchanged), so that
-/// resuming it on `layer` answers exactly as a fresh search would, in cost.
-///
-/// Three passes over the cells whose moves an edit may have changed (each edited cell's
-/// footprint area for the layer's diameter, grown by one):
-///
-/// 1. *Broken ways.* A seen node that is now blocked, or whose move to its parent is no
-///    longer legal, lost the way its cost was found on; so did every node whose parent
-///    chain runs through it. Those nodes are forgotten (unseen again, out of the open
-///    list), found by following parent links backwards, O(their count).
-/// 2. *Re-seeding.* Each forgotten node that is free takes the best cost offered by its
-///    closed neighbours, as their expansion would have given it, and is opened.
-/// 3. *New moves.* Freed cells and freed corners add moves that closed nodes never made:
-///    every closed node in the area relaxes its moves on the new map again, and from
-///    then on a closed node reached more cheaply is opened again (`reopen`), which A*
-///    with a consistent heuristic allows.
-///
-/// Afterwards every seen node's cost is that of a way on the new map and every closed
-/// node has relaxed every move it has there, which is what A*'s optimality rests on.
-/// The caller still checks the path it returns against the map.
+/// resuming it on `layer` answers exactly as a fresh search would, in cost: the three
+/// passes of [`carry`](super::carry) over the seen nodes (broken ways forgotten,
+/// forgotten nodes re-seeded from closed ones, closed nodes near freed cells relaxed
+/// again), after which a closed node reached more cheaply is opened again (`reopen`),
+/// which A* with a consistent heuristic allows. The caller still checks the path it
+/// returns against the map.
 ///
 /// Needs the heap open list (keys may drop below the last one popped, which the radix
 /// queue cannot take) and no landmark guide. O(e (d + 3)²) for e edited cells and
@@ -319,9 +307,6 @@ pub(crate) fn repair(
 ) {
     debug_assert!(mode != Mode::Greedy && query.open_list != OpenList::Radix);
     let h = heuristic(query, costs.heuristic_scale(), None);
-    let octile = query.connectivity == Connectivity::Octile;
-    let offsets = s.step_offsets();
-    let size = layer.size();
     // Nodes waiting in `next` had the smallest f; keys may now drop below it, so every
     // open node goes through the heap.
     while let Some(i) = a.next.pop() {
@@ -329,85 +314,42 @@ pub(crate) fn repair(
         Heap::push(s, a, i, k, t);
     }
     a.reopen = true;
-    let areas = || {
-        edited
-            .iter()
-            .map(move |&cell| MapChange::moves_area(cell, layer.diameter(), size))
-    };
-    // 1. Broken ways, and everything found through them.
-    a.forgotten.clear();
-    for area in areas() {
-        for c in area.cells() {
-            let i = s.index(c);
-            if !s.is_seen(i) || s.g(i) == 0 {
-                continue;
-            }
-            let to_parent = s.to_parent(i) as usize;
-            if layer.is_blocked(c) || layer.legal_moves(c, octile) & (1 << to_parent) == 0 {
-                s.heap().remove(i);
-                s.forget(i);
-                a.forgotten.push(i);
-            }
-        }
+    let octile = query.connectivity == Connectivity::Octile;
+    let mut seen = Seen { s, mode, h };
+    let step = |from, to, d| costs.step(from, to, d);
+    let edited = edited.iter().copied();
+    carry::carry_over(&mut seen, layer, octile, step, edited, &mut a.forgotten);
+}
+
+/// A suspended search's nodes as [`carry::carry_over`] sees them: the start has no way,
+/// closed nodes are final, opened nodes go into the heap with their A* priority.
+struct Seen<'s, H> {
+    s: &'s mut SearchState,
+    mode: Mode,
+    h: H,
+}
+
+impl<H: Fn(Cell) -> Cost> Labels for Seen<'_, H> {
+    fn way(&self, i: u32) -> Option<Direction> {
+        (self.s.is_seen(i) && self.s.g(i) != 0).then(|| self.s.to_parent(i))
     }
-    let mut k = 0;
-    while k < a.forgotten.len() {
-        let i = a.forgotten[k];
-        k += 1;
-        let c = s.cell(i);
-        for d in Direction::ALL {
-            let n = c.step(d);
-            if !size.contains(n) {
-                continue;
-            }
-            let ni = s.index(n);
-            if s.is_seen(ni) && s.g(ni) > 0 && s.to_parent(ni) == d.opposite() {
-                s.heap().remove(ni);
-                s.forget(ni);
-                a.forgotten.push(ni);
-            }
-        }
+
+    fn final_cost(&self, i: u32) -> Option<Cost> {
+        self.s.is_closed(i).then(|| self.s.g(i))
     }
-    // 2. Re-seeding from the closed nodes that remain.
-    for k in 0..a.forgotten.len() {
-        let i = a.forgotten[k];
-        let c = s.cell(i);
-        if layer.is_blocked(c) {
-            continue;
-        }
-        let mut best: Option<(Cost, Direction)> = None;
-        for d in Direction::in_mask(layer.legal_moves(c, octile)) {
-            let ni = i.wrapping_add(offsets[d as usize]);
-            if s.is_closed(ni) {
-                let g = s.g(ni) + costs.step(ni, i, d.opposite());
-                if best.is_none_or(|(b, _)| g < b) {
-                    best = Some((g, d));
-                }
-            }
-        }
-        if let Some((g, to_parent)) = best {
-            s.open(i, g, to_parent);
-            let (key, tie) = priority(mode, g, h(c));
-            s.heap().push(i, key, tie);
-        }
+
+    fn cost(&self, i: u32) -> Option<Cost> {
+        self.s.is_seen(i).then(|| self.s.g(i))
     }
-    // 3. New moves of closed nodes.
-    for area in areas() {
-        for c in area.cells() {
-            let i = s.index(c);
-            if !s.is_closed(i) || layer.is_blocked(c) {
-                continue;
-            }
-            let g = s.g(i);
-            for d in Direction::in_mask(layer.legal_moves(c, octile)) {
-                let ni = i.wrapping_add(offsets[d as usize]);
-                let ng = g + costs.step(i, ni, d);
-                if !s.is_seen(ni) || ng < s.g(ni) {
-                    let (key, tie) = priority(mode, ng, h(c.step(d)));
-                    s.open(ni, ng, d.opposite());
-                    s.heap().decrease_key(ni, key, tie);
-                }
-            }
-        }
+
+    fn forget(&mut self, i: u32) {
+        self.s.heap().remove(i);
+        self.s.forget(i);
+    }
+
+    fn offer(&mut self, i: u32, cost: Cost, way: Direction) {
+        self.s.open(i, cost, way);
+        let (key, tie) = priority(self.mode, cost, (self.h)(self.s.cell(i)));
+        self.s.heap().decrease_key(i, key, tie);
     }
 }

@@ -1,9 +1,10 @@
 //! Distance fields: one exact Dijkstra from a shared goal that answers every unit sent there.
 
+use super::carry;
 use super::heap::IndexedHeap;
 use super::query::PathError;
 use crate::grid::{Cell, Cost, Direction, GridSize};
-use crate::scenario::{CachedScenario, MapChange, ProfileId};
+use crate::scenario::{CachedScenario, ProfileId};
 
 /// Flag bit of a settled distance (its value is final).
 const SETTLED: Cost = 1 << 63;
@@ -305,98 +306,55 @@ impl DistanceField {
         if edits.iter().any(|e| e.terrain) || layer.is_blocked(self.goal) {
             return false;
         }
-        let (size, diameter) = (self.size, self.diameter);
-        let goal = size.index(self.goal) as u32;
-        let known = |dist: &[Cost], i: u32| dist[i as usize] != UNKNOWN;
-        let areas = || {
-            edits
-                .iter()
-                .map(move |e| MapChange::moves_area(e.cell, diameter, size))
+        let mut labels = Labels {
+            dist: &mut self.dist,
+            toward: &mut self.toward,
+            open: &mut self.open,
+            goal: self.size.index(self.goal) as u32,
         };
-        // 1. Cells whose way to the goal broke, and every cell found through them.
-        self.forgotten.clear();
-        for area in areas() {
-            for c in area.cells() {
-                let i = size.index(c) as u32;
-                if i == goal || !known(&self.dist, i) {
-                    continue;
-                }
-                let toward = self.toward[i as usize];
-                if layer.is_blocked(c) || layer.legal_moves(c, true) & (1 << toward) == 0 {
-                    self.forget(i);
-                }
-            }
-        }
-        let mut k = 0;
-        while k < self.forgotten.len() {
-            let c = size.cell(self.forgotten[k] as usize);
-            k += 1;
-            for d in Direction::ALL {
-                let n = c.step(d);
-                if !size.contains(n) {
-                    continue;
-                }
-                let ni = size.index(n) as u32;
-                if ni != goal
-                    && known(&self.dist, ni)
-                    && self.toward[ni as usize] == d.opposite() as u8
-                {
-                    self.forget(ni);
-                }
-            }
-        }
-        // 2. Each forgotten free cell takes the best cost of its settled neighbours.
-        for k in 0..self.forgotten.len() {
-            let i = self.forgotten[k] as usize;
-            let c = size.cell(i);
-            if layer.is_blocked(c) {
-                continue;
-            }
-            let mut best: Option<(Cost, Direction)> = None;
-            for d in Direction::in_mask(layer.legal_moves(c, true)) {
-                let n = size.index(c.step(d));
-                if self.dist[n] & SETTLED != 0 {
-                    let nd = (self.dist[n] & !SETTLED) + weights.step(n, i, d.opposite());
-                    if best.is_none_or(|(b, _)| nd < b) {
-                        best = Some((nd, d));
-                    }
-                }
-            }
-            if let Some((nd, d)) = best {
-                self.dist[i] = nd;
-                self.toward[i] = d as u8;
-                self.open.push(i as u32, nd, 0);
-            }
-        }
-        // 3. Settled cells next to freed cells relax their moves again.
-        for area in areas() {
-            for c in area.cells() {
-                let i = size.index(c);
-                if self.dist[i] & SETTLED == 0 || layer.is_blocked(c) {
-                    continue;
-                }
-                let d0 = self.dist[i] & !SETTLED;
-                for d in Direction::in_mask(layer.legal_moves(c, true)) {
-                    let n = size.index(c.step(d));
-                    let nd = d0 + weights.step(i, n, d);
-                    if nd < self.dist[n] & !SETTLED {
-                        self.dist[n] = nd;
-                        self.toward[n] = d.opposite() as u8;
-                        self.open.decrease_key(n as u32, nd, 0);
-                    }
-                }
-            }
-        }
+        let step = |from: u32, to: u32, d| weights.step(from as usize, to as usize, d);
+        let edited = edits.iter().map(|e| e.cell);
+        carry::carry_over(&mut labels, layer, true, step, edited, &mut self.forgotten);
         self.reopen = true;
         self.done = self.open.is_empty();
         self.generation = map.generation();
         true
     }
+}
 
-    /// Makes cell `i` unreached again (out of the open list) and notes it.
+/// A field's distances as [`carry::carry_over`] sees them: the goal has no way, settled
+/// distances are final, opened cells go into the open list keyed by distance.
+struct Labels<'f> {
+    dist: &'f mut [Cost],
+    toward: &'f mut [u8],
+    open: &'f mut IndexedHeap,
+    goal: u32,
+}
+
+impl carry::Labels for Labels<'_> {
+    fn way(&self, i: u32) -> Option<Direction> {
+        let known = self.dist[i as usize] != UNKNOWN;
+        (known && i != self.goal).then(|| Direction::ALL[self.toward[i as usize] as usize])
+    }
+
+    fn final_cost(&self, i: u32) -> Option<Cost> {
+        let d = self.dist[i as usize];
+        (d & SETTLED != 0).then_some(d & !SETTLED)
+    }
+
+    fn cost(&self, i: u32) -> Option<Cost> {
+        let d = self.dist[i as usize];
+        (d != UNKNOWN).then_some(d & !SETTLED)
+    }
+
     fn forget(&mut self, i: u32) {
         self.open.remove(i);
         self.dist[i as usize] = UNKNOWN;
-        self.forgotten.push(i);
+    }
+
+    fn offer(&mut self, i: u32, cost: Cost, way: Direction) {
+        self.dist[i as usize] = cost;
+        self.toward[i as usize] = way as u8;
+        self.open.decrease_key(i, cost, 0);
     }
 }

@@ -14,6 +14,9 @@
 //!   state struct for the buffers only it needs, taking the shared state explicitly.
 //!   `jps` holds online JPS and, in `jps::plus`, JPS+, which reads the jump table a
 //!   [`Layer`](crate::scenario::Layer) keeps ([`JumpTable`](crate::scenario::JumpTable)).
+//! - `carry`: the three passes that carry a growing search's labels over obstacle edits,
+//!   behind a small `Labels` trait that A\* and the distance field implement; no
+//!   algorithm.
 //! - `ends`: a query's ends on a layer (bounds, blocked starts and goals moved to the
 //!   nearest standable or reachable cell, reachability by components); no algorithm.
 //! - `pathfinder`: checks a query, holds the shared state and one state per family, and
@@ -26,6 +29,7 @@
 //!   evasion's final check, the tests and the benchmark runner.
 
 mod astar;
+mod carry;
 mod costs;
 mod ends;
 mod evasion;

@@ -1,0 +1,126 @@
+//! Carrying a growing search over obstacle edits: the three passes that a suspended A* and a distance field share.
+//!
+//! A search that grows from a root (A*'s start, a field's goal) labels cells with a cost
+//! and the direction of the neighbour that cost came from; some labels are final (closed,
+//! settled), the others wait in an open list. After cells of the map were blocked or
+//! freed, [`carry_over`] brings those labels to what the same search would know on the
+//! new map, without starting over:
+//!
+//! 1. *Broken ways.* A labelled cell that is now blocked, or whose move toward the
+//!    neighbour its cost came from is no longer legal (a corner closed), lost its way;
+//!    so did every cell whose chain of such moves runs through it. They are forgotten
+//!    (unlabelled, out of the open list), found by following the directions backwards,
+//!    O(their count).
+//! 2. *Re-seeding.* Each forgotten free cell takes the best cost its final neighbours
+//!    offer, as their expansion would have given it, and is opened.
+//! 3. *New moves.* Freed cells and freed corners add moves that final cells never made:
+//!    every final cell near an edit offers its moves on the new map again. A cell that
+//!    was final may so be opened again: the search must allow that from then on.
+//!
+//! Afterwards every label's cost is that of a way on the new map and every final cell
+//! has relaxed every move it has there, which is what the search's exactness rests on.
+//! O(e (d + 3)²) for e edited cells and diameter d, plus the forgotten cells, plus
+//! O(log n) per cell opened.
+
+use crate::grid::{Cell, Cost, Direction};
+use crate::scenario::{Layer, MapChange};
+
+/// The labels of a growing search, by cell id (`GridSize::index`), as [`carry_over`]
+/// reads and changes them.
+pub(crate) trait Labels {
+    /// The direction from cell `i` toward the neighbour its cost came from, or `None`
+    /// when `i` has no label or is the root.
+    fn way(&self, i: u32) -> Option<Direction>;
+    /// The cost of cell `i` when it is final (closed, settled).
+    fn final_cost(&self, i: u32) -> Option<Cost>;
+    /// The cost of cell `i` when it has a label, final or open.
+    fn cost(&self, i: u32) -> Option<Cost>;
+    /// Drops the label of cell `i` and takes it out of the open list.
+    fn forget(&mut self, i: u32);
+    /// Labels cell `i` with `cost`, found by way of the neighbour toward `way`, and puts
+    /// it in the open list (or lowers its key there), final or not before.
+    fn offer(&mut self, i: u32, cost: Cost, way: Direction);
+}
+
+/// Runs the three passes of the module docs over `labels` for the cells of `edited`
+/// (blocked or freed since the labels were made), on `layer` as it is now. `step(from,
+/// to, d)` is the cost of the move from cell id `from` to its neighbour `to` in
+/// direction `d`; `octile` allows diagonal moves; `forgotten` is scratch.
+pub(crate) fn carry_over<L: Labels>(
+    labels: &mut L,
+    layer: &Layer,
+    octile: bool,
+    step: impl Fn(u32, u32, Direction) -> Cost,
+    edited: impl Iterator<Item = Cell> + Clone,
+    forgotten: &mut Vec<u32>,
+) {
+    let size = layer.size();
+    let id = |c: Cell| size.index(c) as u32;
+    let areas = || {
+        edited
+            .clone()
+            .map(move |cell| MapChange::moves_area(cell, layer.diameter(), size))
+    };
+    // 1. Broken ways, and everything found through them.
+    forgotten.clear();
+    for area in areas() {
+        for c in area.cells() {
+            let i = id(c);
+            let Some(way) = labels.way(i) else {
+                continue;
+            };
+            if layer.is_blocked(c) || layer.legal_moves(c, octile) & (1 << way as u8) == 0 {
+                labels.forget(i);
+                forgotten.push(i);
+            }
+        }
+    }
+    let mut k = 0;
+    while k < forgotten.len() {
+        let c = size.cell(forgotten[k] as usize);
+        k += 1;
+        for d in Direction::ALL {
+            let n = c.step(d);
+            if size.contains(n) && labels.way(id(n)) == Some(d.opposite()) {
+                labels.forget(id(n));
+                forgotten.push(id(n));
+            }
+        }
+    }
+    // 2. Re-seeding from the final labels that remain.
+    for &i in forgotten.iter() {
+        let c = size.cell(i as usize);
+        if layer.is_blocked(c) {
+            continue;
+        }
+        let mut best: Option<(Cost, Direction)> = None;
+        for d in Direction::in_mask(layer.legal_moves(c, octile)) {
+            let n = id(c.step(d));
+            if let Some(g) = labels.final_cost(n) {
+                let g = g + step(n, i, d.opposite());
+                if best.is_none_or(|(b, _)| g < b) {
+                    best = Some((g, d));
+                }
+            }
+        }
+        if let Some((g, way)) = best {
+            labels.offer(i, g, way);
+        }
+    }
+    // 3. New moves of final labels.
+    for area in areas() {
+        for c in area.cells() {
+            let i = id(c);
+            let Some(g) = labels.final_cost(i).filter(|_| !layer.is_blocked(c)) else {
+                continue;
+            };
+            for d in Direction::in_mask(layer.legal_moves(c, octile)) {
+                let n = id(c.step(d));
+                let ng = g + step(i, n, d);
+                if labels.cost(n).is_none_or(|old| ng < old) {
+                    labels.offer(n, ng, d.opposite());
+                }
+            }
+        }
+    }
+}
