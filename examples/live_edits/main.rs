@@ -173,8 +173,9 @@ fn main() {
         m.solved_messages
     );
     println!(
-        "frozen unit-frames: {}; idle unit-frames (a path, held back): {}",
-        m.frozen, m.idle
+        "frozen unit-frames: {}; waiting for a new order's first answer: {}; \
+         idle unit-frames (a path, held back): {}",
+        m.frozen, m.ordered, m.idle
     );
     println!(
         "units StartBlocked at the end: {start_blocked}; standing in a wall: {in_walls}; arrivals: {}",

@@ -15,9 +15,12 @@
 //! - **Frozen unit-frame**: after a frame, a unit that has a goal (a [`PathRequest`]),
 //!   has not arrived (no [`Arrived`]), did not move in that frame (its translation is
 //!   bit-identical to the one before the frame) and has no path to follow: its
-//!   [`PathResult`] is `Pending` or `Failed`, or it is `Found` but the unit carries
-//!   [`Replanning`] (it waits for a re-plan, typically in front of a wall that cut its
-//!   path). A unit held back by the crowd while it has a current path is not frozen.
+//!   [`PathResult`] is `Failed`, or it is `Found` but the unit carries [`Replanning`]
+//!   (it waits for a re-plan, typically in front of a wall that cut its path). A unit
+//!   held back by the crowd while it has a current path is not frozen.
+//! - **New-order unit-frame**: the same, but the result is `Pending`: the unit got a new
+//!   goal (after an arrival) and waits for its first answer. Counted apart, as an RTS
+//!   unit that was just given an order, not one stopped by an edit.
 //! - **Arrival**: a unit with [`Arrived`] whose answer is for its current request; it is
 //!   then sent to a new random free cell (so arrivals keep counting).
 //! - **Solve time**: [`TilepathStats::solve_time`] of every measured frame (frames
@@ -116,6 +119,9 @@ pub struct Metrics {
     pub solved_messages: u64,
     /// Frozen unit-frames (see the module docs).
     pub frozen: u64,
+    /// Unit-frames in which a unit did not move because it waited for the first answer
+    /// to its new goal (its result `Pending`): new orders, counted apart from frozen.
+    pub ordered: u64,
     /// Unit-frames in which a unit with a current path did not move (crowds, stalls): for
     /// information, not frozen.
     pub idle: u64,
@@ -375,6 +381,7 @@ fn count_units(live: Res<Live>, units: Query<UnitState>, mut metrics: ResMut<Met
         match watch::motion(transform.translation, before, arrived, replanning, result) {
             Motion::Moving => {}
             Motion::Idle => metrics.idle += 1,
+            Motion::Ordered => metrics.ordered += 1,
             Motion::Frozen => metrics.frozen += 1,
         }
     }

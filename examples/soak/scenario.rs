@@ -12,7 +12,8 @@
 //!   bad-input matrix covers walls painted on units), so every such unit-frame is a unit
 //!   that walked into a wall.
 //! - **Frozen unit-frame**: as in `live_edits` (`examples/support/watch.rs`): a unit that
-//!   did not move, has not arrived and has no path to follow.
+//!   did not move, has not arrived and has no path to follow (failed, or waiting for a
+//!   re-plan); one still waiting for the first answer to a new order is counted apart.
 //! - **Arrival**: a unit gained `Arrived`; an **order completed** is an arrival at the
 //!   end of a complete (not partial) path: on the order's point or the cell claimed for
 //!   the unit around it.
@@ -112,6 +113,8 @@ pub struct Metrics {
     pub in_blocked: u64,
     pub blocked_examples: Vec<(u32, Entity, Cell)>,
     pub frozen: u64,
+    /// Unit-frames waiting for the first answer to a new order (result `Pending`).
+    pub ordered: u64,
     pub idle: u64,
     pub pending: usize,
     pub max_pending: usize,
@@ -382,6 +385,7 @@ fn count_units(
         match watch::motion(position, before, arrived.is_some(), replanning, result) {
             Motion::Moving => {}
             Motion::Idle => metrics.idle += 1,
+            Motion::Ordered => metrics.ordered += 1,
             Motion::Frozen => metrics.frozen += 1,
         }
     }
@@ -414,8 +418,9 @@ pub fn report(m: &Metrics, panics: u32, memory: &[(u32, u64)]) {
         }
     );
     println!(
-        "frozen unit-frames: {}; idle unit-frames (a path, held back): {}",
-        m.frozen, m.idle
+        "frozen unit-frames: {}; waiting for a new order's first answer: {}; \
+         idle unit-frames (a path, held back): {}",
+        m.frozen, m.ordered, m.idle
     );
     println!(
         "pending requests: max {}, at the end {}; of those needing an answer (not \

@@ -28,8 +28,11 @@ pub enum Motion {
     Moving,
     /// It did not move although it has a current path (held back by a crowd or a stall).
     Idle,
-    /// It did not move and has no path to follow: its result is `Pending` or `Failed`, or
-    /// `Found` while it waits for a re-plan (`Replanning`).
+    /// It did not move and waits for the first answer to a new request (its result is
+    /// `Pending`): a new order, not a path that the map broke.
+    Ordered,
+    /// It did not move and has no path to follow: its result is `Failed`, or `Found`
+    /// while it waits for a re-plan (`Replanning`).
     Frozen,
 }
 
@@ -47,6 +50,7 @@ pub fn motion(
     }
     match result {
         PathResult::Found(_) if !replanning => Motion::Idle,
+        PathResult::Pending => Motion::Ordered,
         _ => Motion::Frozen,
     }
 }

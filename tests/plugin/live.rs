@@ -387,6 +387,10 @@ fn a_small_army_under_constant_edits_keeps_moving_and_gets_every_answer_in_time(
     assert_eq!(m.frames, config.frames);
     assert!(m.walls_built > 500 && m.repairs > 50 && m.replans > 50);
     assert_eq!(m.frozen, 0, "frozen unit-frames");
+    assert_eq!(
+        m.ordered, 0,
+        "unit-frames waiting for a new order's first answer"
+    );
     assert!(m.max_wait <= 30, "an answer waited {} frames", m.max_wait);
     assert!(
         unanswered.oldest <= 30,

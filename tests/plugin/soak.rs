@@ -58,9 +58,10 @@ fn a_short_soak_keeps_every_unit_out_of_walls_and_the_queue_bounded() {
     );
     let unit_frames = (config.units as u64) * u64::from(config.frames);
     assert!(
-        m.frozen * 10 < unit_frames,
-        "frozen unit-frames {} of {unit_frames}",
-        m.frozen
+        (m.frozen + m.ordered) * 10 < unit_frames,
+        "frozen unit-frames {} and new-order waits {} of {unit_frames}",
+        m.frozen,
+        m.ordered
     );
     assert!(m.orders > 0 && m.arrivals > 0 && m.completed > 0, "{m:?}");
     assert!(m.walls_built > 0 && m.walls_opened > 0);
