@@ -154,8 +154,8 @@ pub struct PathRequest {
     pub smooth: bool,
     /// Octile (default) or 4-connected moves.
     pub connectivity: Connectivity,
-    /// The name of the unit's movement profile in [`MovementProfiles`]; `None` uses
-    /// [`MovementProfiles::DEFAULT`]. Resolved when the request is solved: a name the
+    /// The name of the unit's movement profile in [`MovementProfiles`](crate::profiles::MovementProfiles); `None` uses
+    /// [`MovementProfiles::DEFAULT`](crate::profiles::MovementProfiles::DEFAULT). Resolved when the request is solved: a name the
     /// resource does not define fails with [`PathFailure::UnknownProfile`] (retried when
     /// the profiles change).
     pub profile: Option<Cow<'static, str>>,
@@ -240,7 +240,7 @@ impl PathRequest {
             .claim_goal(false)
     }
 
-    /// Sets the movement profile by its name in [`MovementProfiles`].
+    /// Sets the movement profile by its name in [`MovementProfiles`](crate::profiles::MovementProfiles).
     pub fn profile(mut self, name: impl Into<Cow<'static, str>>) -> Self {
         self.profile = Some(name.into());
         self
