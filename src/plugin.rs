@@ -240,10 +240,13 @@ pub struct TilepathSettings {
     pub replan_on_change: bool,
     /// Expansions the local repairs of one frame may spend, all together: a path that a
     /// new wall cuts ahead of its unit is first repaired in place by a small search
-    /// around the cut (kept only when the detour costs exactly what the cut stretch did,
-    /// so the path stays optimal), in the re-planning step, outside the solve budget.
-    /// Once this is spent, cut paths go to the queue. 0 turns repairs off. 16,384 by
-    /// default.
+    /// around the cut (kept as the answer only when the detour costs exactly what the
+    /// cut stretch did, so the path stays optimal), in the re-planning step, outside the
+    /// solve budget. A dearer detour found so is given as a provisional path
+    /// ([`crate::components::FoundPath::provisional`]) while the request is planned
+    /// again, and so is one around a new cut of a path whose re-plan already waits: the
+    /// unit walks on instead of waiting at the wall. Once this is spent, cut paths only
+    /// go to the queue. 0 turns repairs and provisional detours off. 16,384 by default.
     pub repair_budget: u32,
     /// A path that a new wall cuts (and that is not repaired in place) farther than
     /// this many cells ahead of its unit is re-planned in the deferred lane (see

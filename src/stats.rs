@@ -48,6 +48,10 @@ pub struct TilepathStats {
     /// (A path repaired while its request waits in the improvement lane costs what the
     /// old one had left; the queued improvement still follows.)
     pub repaired: usize,
+    /// Cut paths of the last frame for which only a dearer detour was found nearby: the
+    /// unit got it as a provisional path ([`crate::components::FoundPath::provisional`])
+    /// to walk while its request, counted in `replanned`, is planned again.
+    pub detoured: usize,
     /// Cells expanded in the last frame: by the slices of searches that ran (finished or
     /// not) and by shared fields growing. Under
     /// [`crate::plugin::TilepathSettings::expansion_budget`] this is what the budget
@@ -91,6 +95,8 @@ pub struct TilepathStats {
     pub total_replanned: u64,
     /// Paths repaired in place since the plugin started.
     pub total_repaired: u64,
+    /// Provisional detours given since the plugin started.
+    pub total_detoured: u64,
     /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
     /// thread (at most [`crate::plugin::TilepathSettings::max_threads`] and the compute
     /// pool's thread count), the suspended searches, and as many spares.

@@ -49,8 +49,10 @@ use crate::scenario::{Layer, Weights};
 /// there first, through blocked cells only while they bring it nearer, then follows the
 /// path.
 ///
-/// While a re-plan is pending ([`Replanning`]) the unit keeps walking its old path. If
-/// a new wall crosses that path, the unit walks up to the last free cell before it and
+/// While a re-plan is pending ([`Replanning`]) the unit keeps walking its old path, or
+/// the provisional detour the plugin spliced around a new wall that cut it
+/// ([`FoundPath::provisional`](crate::components::FoundPath::provisional)). If a new wall
+/// crosses the path it follows, the unit walks up to the last free cell before it and
 /// waits there (it never enters the blocked cell) until the new path arrives. A unit
 /// that gets no closer to its next waypoint for `replan_after` seconds (pushed behind a
 /// wall corner, say) gets the [`Replanning`] marker, so the plugin plans the same request

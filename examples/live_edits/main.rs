@@ -161,12 +161,14 @@ fn main() {
         m.waited_more_than(30)
     );
     println!(
-        "re-plans: {} ({:.1} per frame); repaired in place: {} ({:.1} per frame); solver answers: \
-         {} ({:.1} per frame, {:.0} cells expanded per answer); PathSolved messages: {}",
+        "re-plans: {} ({:.1} per frame); repaired in place: {} ({:.1} per frame); provisional \
+         detours: {}; solver answers: {} ({:.1} per frame, {:.0} cells expanded per answer); \
+         PathSolved messages: {}",
         m.replans,
         m.replans as f64 / frames,
         m.repairs,
         m.repairs as f64 / frames,
+        m.detours,
         m.solves,
         m.solves as f64 / frames,
         m.expanded as f64 / m.solves.max(1) as f64,

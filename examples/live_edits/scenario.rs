@@ -114,6 +114,8 @@ pub struct Metrics {
     /// cells the solver expanded, `PathSolved` messages.
     pub replans: u64,
     pub repairs: u64,
+    /// Provisional detours given to units whose re-plan waits (`TilepathStats::detoured`).
+    pub detours: u64,
     pub expanded: u64,
     pub solves: u64,
     pub solved_messages: u64,
@@ -355,6 +357,7 @@ fn read_answers(
     metrics.max_pending = metrics.max_pending.max(stats.pending);
     metrics.replans += stats.replanned as u64;
     metrics.repairs += stats.repaired as u64;
+    metrics.detours += stats.detoured as u64;
     metrics.expanded += stats.expanded;
     metrics.solves += (stats.solved + stats.failed) as u64;
     metrics.solve_times.push(stats.solve_time);

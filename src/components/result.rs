@@ -51,7 +51,7 @@ pub struct FoundPath {
     pub length: f32,
     /// Cost of the cell path under its movement profile, in cells: each step costs its
     /// length × the mean weight of the two cells (see
-    /// [`MovementProfile`]). Equals `length` where every weight is 1;
+    /// [`MovementProfile`](crate::scenario::MovementProfile)). Equals `length` where every weight is 1;
     /// with [`crate::steering::Steering`] it is the walking time in seconds × the unit's
     /// speed in cells per second.
     pub cost: f32,
@@ -68,6 +68,12 @@ pub struct FoundPath {
     ///
     /// [`TilepathSettings::shared_approach`]: crate::plugin::TilepathSettings::shared_approach
     pub approached: bool,
+    /// True for a detour spliced around a new wall that cut the path when no detour of
+    /// the old stretch's cost was found nearby: valid on the current map but possibly
+    /// dearer than the optimum. It is given while the request is planned again (the unit
+    /// carries [`Replanning`]), so that the unit walks on instead of waiting at the wall;
+    /// the new answer replaces it. False for every answer of the solver.
+    pub provisional: bool,
 }
 
 impl FoundPath {
@@ -103,7 +109,7 @@ pub enum PathFailure {
         goal: PathGoal,
     },
     /// The request names a movement profile ([`PathRequest::profile`]) that
-    /// [`MovementProfiles`] does not define. Retried automatically when the profiles
+    /// [`MovementProfiles`](crate::profiles::MovementProfiles) does not define. Retried automatically when the profiles
     /// change.
     UnknownProfile,
     /// The search itself failed: blocked start or goal (an obstacle, or a terrain the
@@ -116,7 +122,7 @@ impl PathFailure {
     /// True when a change of the map or of the movement profiles can turn this failure
     /// into a path. The plugin then retries the request automatically (marked
     /// [`Replanning`]): after any edit (obstacles, terrain, profiles) for blocked or
-    /// unreachable goals; after a change of [`MovementProfiles`] (or a new map) for an
+    /// unreachable goals; after a change of [`MovementProfiles`](crate::profiles::MovementProfiles) (or a new map) for an
     /// unknown profile; and only after a new map, resize or move of the grid for a
     /// missing map and off-map starts and goals (edits cannot fix those).
     pub fn depends_on_map(&self) -> bool {
@@ -216,7 +222,8 @@ impl PathResult {
 }
 
 /// Marker: the entity's [`PathRequest`] is queued to be planned again while its
-/// [`PathResult`] still holds the previous answer (a `Found` path stays walkable).
+/// [`PathResult`] still holds the previous answer (a `Found` path stays walkable), or a
+/// provisional detour around a new wall that cut it ([`FoundPath::provisional`]).
 ///
 /// The plugin inserts it when a map edit crosses a found path (or may fix a failure) and
 /// when a steering unit stalls; it removes it when the new answer arrives. Insert it

@@ -479,6 +479,7 @@ pub(crate) fn answer(
         generation: grid.generation(),
         expanded,
         approached,
+        provisional: false,
     };
     let charge = cells.len() as u64 / CELLS_PER_EXPANSION + 1 + u64::from(expanded);
     Some((path, charge))

@@ -129,5 +129,6 @@ pub(crate) fn found_path(
         generation: grid.generation(),
         expanded: stats.expanded,
         approached: false,
+        provisional: false,
     }
 }

@@ -1,6 +1,8 @@
 //! Local answers to map edits: splicing a detour into a path that new walls cut, and
 //! recognising opened cells that cannot shorten any path. Both keep answers exactly
-//! optimal; whatever they cannot prove goes back to the queue for a full search.
+//! optimal; whatever they cannot prove goes back to the queue for a full search. A
+//! costlier detour found on the way is handed out as a provisional path, so that the unit
+//! walks on while that search waits.
 //!
 //! # Why a splice of equal cost is optimal
 //!
@@ -79,6 +81,18 @@ pub(crate) struct Repairer {
     pathfinder: Pathfinder,
     cells: Vec<Cell>,
     waypoints: Vec<Cell>,
+    /// The cheapest costlier detour of the current splice: its cost and the path with it.
+    detour: Option<Cost>,
+    detour_cells: Vec<Cell>,
+}
+
+/// A path repaired around a cut.
+pub(crate) enum Spliced {
+    /// The detour costs exactly what the old stretch did: the path is optimal.
+    Exact(FoundPath),
+    /// Only a costlier detour was found: the path is valid on the current map, and the
+    /// request must still be planned again ([`FoundPath::provisional`]).
+    Detour(FoundPath),
 }
 
 /// True when a request's answer can be repaired in place: an exact algorithm without
@@ -91,10 +105,12 @@ pub(crate) fn repairable(request: &PathRequest, default: Algorithm, limits: Limi
 impl Repairer {
     /// The path from `path.cells[at]` (the unit's cell) to the end of `path`, with the cut
     /// `cut` (all of it at or after `at`, the unit's cell free) replaced by the cheapest
-    /// detour between the cells around it, when that detour costs exactly what the old
-    /// stretch did; `None` otherwise (the request must be planned again). The caller has
-    /// made sure no opened cell can shorten the path (see the [module docs](self)).
-    /// Spends at most `budget` expansions (taken off it).
+    /// detour between the cells around it: [`Spliced::Exact`] when that detour costs
+    /// exactly what the old stretch did, otherwise [`Spliced::Detour`] with the cheapest
+    /// costlier one the local searches found, or `None` when they found none (either
+    /// way the request must be planned again). The caller has made sure no opened cell
+    /// can shorten the path (see the [module docs](self)). Spends at most `budget`
+    /// expansions (taken off it).
     pub(crate) fn splice(
         &mut self,
         grid: &NavGrid,
@@ -103,7 +119,7 @@ impl Repairer {
         at: usize,
         cut: Cut,
         budget: &mut u32,
-    ) -> Option<FoundPath> {
+    ) -> Option<Spliced> {
         let map = grid.scenario();
         let diameter = request.diameter;
         let layer = map.layer_for(path.profile, diameter)?;
@@ -114,10 +130,11 @@ impl Repairer {
             return None; // the unit's cell or the end of the path is blocked
         }
         let mut expanded = 0;
+        self.detour = None;
         for (keep, cap) in WINDOWS {
             let cap = cap.min(*budget);
             if cap == 0 {
-                return None;
+                break;
             }
             let a = (cut.first - 1).saturating_sub(keep).max(at);
             let b = (cut.last + keep).min(last);
@@ -135,18 +152,30 @@ impl Repairer {
                 .nearest_start(false);
             let found = self.pathfinder.find(map, &query);
             *budget = budget.saturating_sub(self.pathfinder.last_expanded().max(1));
-            let stats = found.ok()?;
+            let Ok(stats) = found else {
+                break;
+            };
             expanded += stats.expanded;
-            if stats.cost != old {
-                continue;
-            }
             self.cells.clear();
             self.cells.extend_from_slice(&cells[at..a]);
             self.cells.extend_from_slice(self.pathfinder.path());
             self.cells.extend_from_slice(&cells[b + 1..]);
-            return Some(self.found(grid, path, request, layer, weights, expanded));
+            if stats.cost == old {
+                let exact = self.found(grid, path, request, layer, weights, expanded);
+                return Some(Spliced::Exact(exact));
+            }
+            // The whole path's cost: windows of different widths compare by it.
+            let total = weights.path_cost(&self.cells);
+            if total.is_some_and(|t| self.detour.is_none_or(|d| t < d)) {
+                self.detour = total;
+                std::mem::swap(&mut self.cells, &mut self.detour_cells);
+            }
         }
-        None
+        self.detour?;
+        std::mem::swap(&mut self.cells, &mut self.detour_cells);
+        let mut detour = self.found(grid, path, request, layer, weights, expanded);
+        detour.provisional = true;
+        Some(Spliced::Detour(detour))
     }
 
     /// The path `path.cells[at..]`, unchanged: the unit stands at `at` and only cells behind
@@ -200,6 +229,7 @@ impl Repairer {
             generation: grid.generation(),
             expanded,
             approached: path.approached,
+            provisional: false,
         }
     }
 }

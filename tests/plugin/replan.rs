@@ -495,3 +495,99 @@ fn map_changes_are_announced_to_every_reader_with_the_grid_generation() {
     );
     assert!(seen[1].area.contains(Cell::new(5, 3)) && seen[1].area.contains(Cell::new(2, 1)));
 }
+
+/// Runs one unit across an open 40 × 7 grid whose re-plans wait many frames (A* under a
+/// budget of 1 expansion per frame), cuts its straight path with a 3-cell wall when it
+/// is 3 cells before it, and returns, until it arrives: the frames it stood still, the
+/// frames it walked a provisional detour, and its final path.
+fn walk_into_a_new_wall(repair_budget: u32) -> (usize, usize, bevy_tilepath::prelude::FoundPath) {
+    let mut app = app();
+    app.insert_resource(open_grid(40, 7));
+    app.insert_resource(TilepathSettings {
+        default_algorithm: bevy_tilepath::prelude::Algorithm::AStar,
+        repair_budget,
+        ..default()
+    });
+    let steering = Steering {
+        speed: 160.0,
+        ..Steering::default()
+    };
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(world_of(Cell::new(0, 3)).extend(0.0)),
+            PathRequest::new(Cell::new(39, 3)),
+            steering,
+        ))
+        .id();
+    let cell_of = |app: &App| {
+        let grid = app.world().resource::<NavGrid>();
+        grid.agent_cell(position(app, unit), 1).unwrap()
+    };
+    let mut frames = 0;
+    while cell_of(&app).x < 17 {
+        app.update();
+        frames += 1;
+        assert!(frames < 200, "never reached x = 17");
+    }
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .expansion_budget = Some(1);
+    let wall = [Cell::new(20, 2), Cell::new(20, 3), Cell::new(20, 4)];
+    app.world_mut()
+        .resource_mut::<NavGrid>()
+        .apply_edits(wall.map(|c| (c, true)));
+    let (mut still, mut provisional) = (0, 0);
+    for frame in 0..2_000 {
+        if app.world().get::<Arrived>(unit).is_some() {
+            let path = app
+                .world()
+                .get::<PathResult>(unit)
+                .unwrap()
+                .found()
+                .unwrap();
+            return (still, provisional, path.clone());
+        }
+        let before = position(&app, unit);
+        app.update();
+        let world = app.world();
+        let grid = world.resource::<NavGrid>();
+        let path = world.get::<PathResult>(unit).unwrap().found().unwrap();
+        assert!(
+            !wall.contains(&cell_of(&app)),
+            "frame {frame}: inside the wall"
+        );
+        if path.provisional {
+            provisional += 1;
+            assert!(
+                world.get::<Replanning>(unit).is_some(),
+                "frame {frame}: a provisional path without a pending re-plan"
+            );
+            for w in path.cells.windows(2) {
+                assert!(w[0].is_adjacent(w[1]) && !grid.is_blocked(w[1], 1), "{w:?}");
+            }
+        }
+        if world.get::<Arrived>(unit).is_none() && position(&app, unit) == before {
+            still += 1;
+        }
+    }
+    panic!("the unit never arrived (still {still} frames, provisional {provisional})");
+}
+
+#[test]
+fn a_unit_whose_cut_path_has_no_detour_of_equal_cost_walks_a_provisional_one() {
+    let (still, provisional, path) = walk_into_a_new_wall(16_384);
+    println!("provisional detour: {provisional} frames on it, {still} frames standing");
+    assert!(
+        provisional >= 5,
+        "walked a provisional detour {provisional} frames"
+    );
+    assert_eq!(still, 0, "frames the unit stood still before arriving");
+    // The re-plan's answer replaced the detour before the unit arrived.
+    assert!(!path.provisional);
+    // Without local repairs the same unit waits at the wall for its re-plan.
+    let (still, provisional, _) = walk_into_a_new_wall(0);
+    println!("without repairs: {still} frames standing");
+    assert_eq!(provisional, 0);
+    assert!(still >= 5, "stood still {still} frames without repairs");
+}

@@ -1,5 +1,6 @@
 //! Re-planning paths that a map edit invalidated: review, in-place repairs, queue lanes.
 
+mod detour;
 mod lanes;
 mod retry;
 
@@ -11,7 +12,7 @@ use bevy::transform::helper::TransformHelper;
 use super::PathQueue;
 use super::openings::{Opened, Walker};
 use super::prepare::world_position;
-use super::repair::{self, Repairer};
+use super::repair::{self, Repairer, Spliced};
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
@@ -21,6 +22,7 @@ use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, Scenario};
 use crate::stats::TilepathStats;
 use crate::steering::SteeringProgress;
+use detour::{OnPath, locate};
 use lanes::{Lane, Waiting, defer_or_requeue, promote_deferred};
 use retry::retry;
 
@@ -54,6 +56,8 @@ pub(crate) struct ReplanState {
     repair_left: u32,
     /// Repaired paths, and whether their request waits in the improvement lane.
     repaired: Vec<(Entity, FoundPath, bool)>,
+    /// Provisional detours of requests planned again (see [`Verdict::Detour`]).
+    detours: Vec<(Entity, FoundPath)>,
     repairer: Repairer,
 }
 
@@ -75,6 +79,13 @@ enum Verdict {
     Repaired {
         path: FoundPath,
         improve: bool,
+    },
+    /// A new wall cut the path and no detour of the same cost was found nearby: plan
+    /// again in `lane` (`None`: the request already waits where it should), and let the
+    /// unit walk a provisional detour meanwhile ([`FoundPath::provisional`]).
+    Detour {
+        path: FoundPath,
+        lane: Option<Lane>,
     },
 }
 
@@ -223,6 +234,13 @@ pub(crate) fn replan_paths(
                 }
             }
         }
+        for (entity, path) in state.detours.drain(..) {
+            // Queued above, with `Replanning`: the answer replaces the detour.
+            if let Ok((_, _, mut result, _, _, _, _)) = requests.get_mut(entity) {
+                *result = PathResult::Found(path);
+                stats.detoured += 1;
+            }
+        }
         for (entity, path, improve) in state.repaired.drain(..) {
             if let Ok((_, _, mut result, mut ticket, _, _, _)) = requests.get_mut(entity) {
                 if !improve {
@@ -251,6 +269,7 @@ pub(crate) fn replan_paths(
     }
     stats.total_replanned += stats.replanned as u64;
     stats.total_repaired += stats.repaired as u64;
+    stats.total_detoured += stats.detoured as u64;
     stats.replan_time = started.elapsed();
     announce.write_batch(state.log.drain(..));
 }
@@ -263,6 +282,7 @@ impl ReplanState {
         self.repair_left = cx.settings.repair_budget;
         self.requeue.clear();
         self.repaired.clear();
+        self.detours.clear();
         for (entity, request, result, ticket, _, progress, place) in requests.iter() {
             let place = (place.0, place.1);
             self.widest = self.widest.max(request.diameter);
@@ -271,6 +291,14 @@ impl ReplanState {
             let improving = ticket.is_queued() && ticket.is_improvement();
             let deferred = ticket.is_queued() && ticket.is_deferred();
             if ticket.is_queued() && !improving && !deferred {
+                // Planned again soon: a new wall across the path walked meanwhile gets a
+                // provisional detour.
+                if let PathResult::Found(path) = result
+                    && let Some(detour) =
+                        self.detour_while_queued(cx, entity, place, request, path, progress)
+                {
+                    self.detours.push((entity, detour));
+                }
                 continue;
             }
             let verdict = match result {
@@ -316,6 +344,12 @@ impl ReplanState {
                         self.requeue.push((order, entity, Lane::Improvement));
                     }
                     self.repaired.push((entity, path, improve));
+                }
+                Verdict::Detour { path, lane } => {
+                    if let Some(lane) = lane {
+                        self.requeue.push((order, entity, lane));
+                    }
+                    self.detours.push((entity, path));
                 }
             }
         }
@@ -397,22 +431,7 @@ impl ReplanState {
             return Verdict::Keep;
         }
         let diameter = request.diameter;
-        let at =
-            unit_position(cx.transforms, entity, place).and_then(|p| grid.agent_cell(p, diameter));
-        let hint = progress.and_then(|p| next_cell(grid, path, p, diameter));
-        let on = at.and_then(|c| {
-            // Usually next to the waypoint the unit heads for.
-            let near = hint.map_or(0..0, |h| h..(h + 3).min(path.cells.len()));
-            near.clone()
-                .find(|&i| path.cells[i] == c)
-                .or_else(|| path.cells.iter().position(|&x| x == c))
-        });
-        let ahead = match (on, hint) {
-            (Some(i), Some(h)) => i.min(h),
-            (Some(i), None) => i,
-            (None, Some(h)) => h,
-            (None, None) => 0,
-        };
+        let OnPath { at, on, ahead } = locate(cx, grid, entity, place, path, progress, diameter);
         let reach = (diameter / 2) as i32;
         let rest = &path.cells[ahead.min(path.cells.len())..];
         if let Waiting::Deferred(order) = waiting {
@@ -428,14 +447,20 @@ impl ReplanState {
             let Some(cut) = cut else {
                 return Verdict::Keep;
             };
-            return match defer_or_requeue(cx, path, ahead, cut.first) {
-                Verdict::Defer(cell) => {
+            let verdict = defer_or_requeue(cx, path, ahead, cut.first);
+            let detour = on.and_then(|i| self.detour(grid, request, path, i));
+            return match (verdict, detour) {
+                (Verdict::Defer(cell), detour) => {
                     if let Some(entry) = self.deferred.get_mut(&order) {
                         entry.1 = cell;
                     }
-                    Verdict::Keep
+                    detour.map_or(Verdict::Keep, |path| Verdict::Detour { path, lane: None })
                 }
-                other => other,
+                (_, Some(path)) => Verdict::Detour {
+                    path,
+                    lane: Some(Lane::Urgent),
+                },
+                (other, None) => other,
             };
         }
         if !self.terrain.is_empty() && touches(rest, reach + 1, |c| self.terrain.contains(&c)) {
@@ -487,18 +512,29 @@ impl ReplanState {
         };
         let repaired = match repair::cut(layer, &path.cells, i) {
             // Only cells between the waypoint the unit heads for and the unit were cut.
-            None => self.repairer.rest(grid, path, request, i),
+            None => self
+                .repairer
+                .rest(grid, path, request, i)
+                .map(Spliced::Exact),
             Some(cut) => {
                 let left = &mut self.repair_left;
                 self.repairer.splice(grid, path, request, i, cut, left)
             }
         };
-        match repaired {
-            Some(path) => Verdict::Repaired {
+        match (repaired, cut_verdict) {
+            (Some(Spliced::Exact(path)), _) => Verdict::Repaired {
                 path,
                 improve: shortcut,
             },
-            None => cut_verdict,
+            (Some(Spliced::Detour(path)), Verdict::Defer(cell)) => Verdict::Detour {
+                path,
+                lane: Some(Lane::Deferred(cell)),
+            },
+            (Some(Spliced::Detour(path)), _) => Verdict::Detour {
+                path,
+                lane: Some(Lane::Urgent),
+            },
+            (None, verdict) => verdict,
         }
     }
 
@@ -528,22 +564,6 @@ fn build_jump_tables(map: &crate::scenario::CachedScenario) {
             map.build_jump_table(profile, 1);
         }
     }
-}
-
-/// The index in `path.cells` of the cell before the waypoint the unit heads for, when
-/// its steering follows `path`.
-fn next_cell(
-    grid: &NavGrid,
-    path: &FoundPath,
-    progress: &SteeringProgress,
-    diameter: u32,
-) -> Option<usize> {
-    let previous = progress.next_waypoint().checked_sub(1)?;
-    if path.waypoints.len() == path.cells.len() {
-        return Some(previous.min(path.cells.len().saturating_sub(1)));
-    }
-    let cell = grid.agent_cell(*path.waypoints.get(previous)?, diameter)?;
-    path.cells.iter().position(|&c| c == cell)
 }
 
 /// True when `flipped` holds a cell within Chebyshev distance `r` of a cell of `path`, or
