@@ -54,7 +54,7 @@ pub struct PathStats {
 ///
 /// [`Pathfinder::memory_bytes`] sums the capacities. Measured for a fresh pathfinder
 /// per algorithm after 8 queries across a 4096 × 4096 clutter map
-/// (`cargo run --release --example movingai -- --memory 4096`, map
+/// (`cargo run --release -p tilepath --example movingai -- --memory 4096`, map
 /// `generate::random_rects(4096², seed 1)`):
 ///
 /// | algorithm | bytes per cell | MiB at 4096² | per-cell buffers |

@@ -7,7 +7,7 @@
 //! octile costs, reported with its `length_ratio` to the optimum.
 //!
 //! ```text
-//! cargo run --release --example movingai -- --algo jps-plus --algo ns-astar \
+//! cargo run --release --example peers -- --algo jps-plus --algo ns-astar \
 //!     --algo ns-hpa --sample 5 ../shared/movingai/scen/maze512-4-0.map.scen
 //! ```
 
