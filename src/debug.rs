@@ -43,13 +43,17 @@ pub struct TilepathGizmos {
     /// At most this many cells are drawn per kind (obstacles, clearance), to keep large
     /// maps responsive.
     pub max_cells: usize,
-    /// Colour of paths.
+    /// Colour of paths (a provisional detour, [`FoundPath::provisional`], is drawn in
+    /// `pending_color`).
+    ///
+    /// [`FoundPath::provisional`]: crate::components::FoundPath::provisional
     pub path_color: Color,
     /// Colour of obstacle cells.
     pub obstacle_color: Color,
     /// Colour of clearance-blocked cells.
     pub clearance_color: Color,
-    /// Colour of units waiting for a path (pending or re-planning).
+    /// Colour of units waiting for a path (pending or re-planning), and of the
+    /// provisional detours some of them walk meanwhile.
     pub pending_color: Color,
 }
 
@@ -162,12 +166,13 @@ fn draw(
             if let PathResult::Found(path) = result
                 && let Some(&goal) = path.waypoints.last()
             {
-                gizmos.linestrip_2d(path.waypoints.iter().copied(), options.path_color);
-                gizmos.circle_2d(
-                    Isometry2d::from_translation(goal),
-                    radius,
-                    options.path_color,
-                );
+                let color = if path.provisional {
+                    options.pending_color
+                } else {
+                    options.path_color
+                };
+                gizmos.linestrip_2d(path.waypoints.iter().copied(), color);
+                gizmos.circle_2d(Isometry2d::from_translation(goal), radius, color);
                 drawn.paths += 1;
             }
             if (result.is_pending() || replanning)
