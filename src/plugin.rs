@@ -224,8 +224,11 @@ pub struct TilepathSettings {
     /// path costs at least the unit's own optimum and at most twice the cost between its
     /// cell and the field's goal more (the descent is an optimal way toward the field's
     /// goal and the triangle inequality bounds the rest); `PathResult::Found` says so in
-    /// [`FoundPath::approached`](crate::components::FoundPath::approached). Takes
-    /// precedence over [`TilepathSettings::guided_fields`].
+    /// [`FoundPath::approached`](crate::components::FoundPath::approached). Under a time
+    /// budget the last stretch is sliced like any search: suspended at the deadline with
+    /// the descent before it and resumed next frame (its descent dropped, and the
+    /// request prepared again, if a map edit cuts it meanwhile). Takes precedence over
+    /// [`TilepathSettings::guided_fields`].
     pub shared_approach: bool,
     /// At most this many shared fields are kept (least recently used dropped first); 0
     /// turns shared fields off. A field holds about 13 bytes per map cell (3.3 MiB on a

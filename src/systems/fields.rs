@@ -420,7 +420,8 @@ const APPROACH_MARGIN: Cost = 8;
 /// its waypoints (smoothed when asked, like a search's), and the cost charged to an
 /// expansion budget. A job whose goal is not the field's own (a shared approach) follows
 /// the descent until it comes within reach of its goal and searches the rest on
-/// `pathfinder`. `None` when the start is not settled, or the last stretch has no path.
+/// `pathfinder`, whole (see [`descend`] for the sliced way). `None` when the start is not
+/// settled, or the last stretch has no path.
 pub(crate) fn answer(
     field: &DistanceField,
     grid: &NavGrid,
@@ -430,40 +431,77 @@ pub(crate) fn answer(
     cells: &mut Vec<Cell>,
     smoothed: &mut Vec<Cell>,
 ) -> Option<(FoundPath, u64)> {
-    let map = grid.scenario();
-    let mut cost = field.path_from(map, query.start, cells)?;
-    let approached = query.goal != field.goal();
+    let (mut cost, last) = descend(field, grid, query, cells)?;
     let mut expanded = 0;
-    if approached {
-        // The descent is an optimal way toward the field's goal; leave it at its first
-        // cell within reach of the unit's own goal and search from there.
-        let to_goal = field.distance(query.goal)?;
-        let scale = Cost::from(map.weights(query.profile)?.min());
-        let reach = APPROACH_REACH * to_goal + APPROACH_MARGIN * STRAIGHT * scale;
-        let at = cells
-            .iter()
-            .position(|&c| field.distance(c).is_some_and(|d| d <= reach))?;
-        let handover = cells[at];
-        cells.truncate(at + 1);
-        let last = SearchQuery {
-            start: handover,
-            ..*query
-        };
-        let stats = pathfinder.find(map, &last).ok()?;
-        cost = cost - field.distance(handover)? + stats.cost;
+    if let Some(last) = last {
+        let stats = pathfinder.find(grid.scenario(), &last).ok()?;
+        cost += stats.cost;
         cells.extend_from_slice(pathfinder.path().get(1..)?);
         expanded = stats.expanded;
     }
+    let approached = query.goal != field.goal();
+    finish(
+        grid, query, ends, cells, cost, expanded, approached, smoothed,
+    )
+}
+
+/// The descent of `field` from the query's start, in `cells`, and its cost. For a shared
+/// approach (the query's goal is not the field's) the descent is an optimal way toward
+/// the field's goal, cut at its first cell within reach of the unit's own goal (the
+/// hand-over cell), and the query of the last stretch from there is returned too.
+/// `None` when the start or the goal is not settled.
+pub(crate) fn descend(
+    field: &DistanceField,
+    grid: &NavGrid,
+    query: &SearchQuery,
+    cells: &mut Vec<Cell>,
+) -> Option<(Cost, Option<SearchQuery>)> {
+    let map = grid.scenario();
+    let cost = field.path_from(map, query.start, cells)?;
+    if query.goal == field.goal() {
+        return Some((cost, None));
+    }
+    let to_goal = field.distance(query.goal)?;
+    let scale = Cost::from(map.weights(query.profile)?.min());
+    let reach = APPROACH_REACH * to_goal + APPROACH_MARGIN * STRAIGHT * scale;
+    let at = cells
+        .iter()
+        .position(|&c| field.distance(c).is_some_and(|d| d <= reach))?;
+    let handover = cells[at];
+    cells.truncate(at + 1);
+    let last = SearchQuery {
+        start: handover,
+        ..*query
+    };
+    Some((cost - field.distance(handover)?, Some(last)))
+}
+
+/// The answer whose whole path is `cells` at `cost` (a descent, and for a shared
+/// approach its last stretch, which expanded `expanded` cells), for `query` from the
+/// unit's cell: waypoints smoothed when asked, and the cost charged to an expansion
+/// budget.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish(
+    grid: &NavGrid,
+    query: &SearchQuery,
+    ends: Ends,
+    cells: &[Cell],
+    cost: Cost,
+    expanded: u32,
+    approached: bool,
+    smoothed: &mut Vec<Cell>,
+) -> Option<(FoundPath, u64)> {
+    let map = grid.scenario();
     let waypoints = if query.smooth {
         let layer = map.layer_for(query.profile, query.diameter)?;
         let weights = map.weights(query.profile)?;
         smoothing::smooth_weighted(layer, weights, cells, smoothed);
         &smoothed[..]
     } else {
-        &cells[..]
+        cells
     };
     let path = FoundPath {
-        cells: cells.clone(),
+        cells: cells.to_vec(),
         from: ends.from,
         start: query.start,
         requested: ends.requested,

@@ -6,7 +6,7 @@ use std::time::Instant;
 use bevy::prelude::*;
 
 use crate::components::{FoundPath, NavGrid};
-use crate::grid::{Cell, Connectivity, cost_to_f64};
+use crate::grid::{Cell, Connectivity, Cost, cost_to_f64};
 use crate::scenario::ProfileId;
 use crate::search::{Algorithm, Limits, PathQuery as SearchQuery, PathStats, Pathfinder};
 
@@ -33,6 +33,34 @@ pub(crate) struct Job {
     pub(crate) work: Work,
     /// What the answer reports about its ends (kept while the search is suspended).
     pub(crate) ends: Ends,
+    /// For the last stretch of a shared approach resumed from an earlier frame: the
+    /// descent read off the field before it (the search's query starts at its end).
+    pub(crate) approach: Option<Box<Approach>>,
+}
+
+/// A shared approach whose last stretch is searched across frames (see
+/// [`TilepathSettings::shared_approach`](crate::plugin::TilepathSettings::shared_approach)):
+/// the descent read off the field, from the unit's cell to the hand-over cell where the
+/// search starts, and its cost.
+#[derive(Clone, Debug)]
+pub(crate) struct Approach {
+    pub(crate) descent: Vec<Cell>,
+    pub(crate) cost: Cost,
+}
+
+impl Approach {
+    /// True when the descent is still walkable for an agent of `diameter` moving with
+    /// `profile` on `grid` (a map edit may have cut it while the search waited).
+    pub(crate) fn walkable(&self, grid: &NavGrid, profile: ProfileId, diameter: u32) -> bool {
+        let Some(layer) = grid.scenario().layer_for(profile, diameter) else {
+            return false;
+        };
+        self.descent.first().is_some_and(|&c| !layer.is_blocked(c))
+            && self
+                .descent
+                .windows(2)
+                .all(|w| super::repair::step_ok(layer, w[0], w[1]))
+    }
 }
 
 /// What a path reports about its ends beyond the search's own answer: the unit's cell,

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::fields::{self, Fields};
-use super::jobs::{Budget, Ends, FieldKey, Job, Work, found_path};
+use super::jobs::{Approach, Budget, Ends, FieldKey, Job, Work, found_path};
 use crate::components::{FoundPath, NavGrid, PathFailure};
 use crate::grid::Cell;
 use crate::plugin::TilepathSettings;
@@ -31,6 +31,9 @@ pub(crate) enum Outcome {
         charge: u64,
         budget: u64,
         pathfinder: Option<Box<Pathfinder>>,
+        /// For a field job, the last stretch of a shared approach (its search is
+        /// `pathfinder`'s, from the descent's last cell): the descent before it.
+        approach: Option<Box<Approach>>,
     },
 }
 
@@ -53,6 +56,8 @@ pub(crate) struct Suspended {
     /// The shared field guiding it, if any (resumed with the same field when it is still
     /// cached, otherwise started over).
     pub(crate) guide: Option<FieldKey>,
+    /// For the last stretch of a shared approach: the descent before it.
+    pub(crate) approach: Option<Box<Approach>>,
     pub(crate) pathfinder: Pathfinder,
 }
 
@@ -114,6 +119,17 @@ impl Solvers {
             .suspended
             .extract_if(.., |s| !wanted(s.entity, s.order));
         self.spares.extend(gone.map(|s| s.pathfinder));
+    }
+
+    /// Drops the suspended last stretches of shared approaches whose descent a map edit
+    /// cut (their requests are prepared again when their turn comes).
+    pub(crate) fn drop_cut_approaches(&mut self, grid: &NavGrid) {
+        let cut = self.suspended.extract_if(.., |s| {
+            s.approach
+                .as_ref()
+                .is_some_and(|a| !a.walkable(grid, s.query.profile, s.query.diameter))
+        });
+        self.spares.extend(cut.map(|s| s.pathfinder));
     }
 
     /// Keeps at most `threads` spares, and gives threads whose pathfinder was suspended
@@ -244,26 +260,29 @@ impl Worker {
         match &job.work {
             Work::Field { field, query } => {
                 let field = frame.fields.field(*field);
-                match fields::answer(
-                    field,
-                    grid,
-                    query,
-                    job.ends,
-                    &mut self.pathfinder,
-                    &mut self.cells,
-                    &mut self.smoothed,
-                ) {
+                let answered = match frame.budget {
+                    // A shared approach's last stretch is sliced like any search.
+                    Budget::Time { .. } if query.goal != field.goal() => {
+                        return self.approach(job, frame, field, query, left);
+                    }
+                    _ => fields::answer(
+                        field,
+                        grid,
+                        query,
+                        job.ends,
+                        &mut self.pathfinder,
+                        &mut self.cells,
+                        &mut self.smoothed,
+                    ),
+                };
+                match answered {
                     Some((path, charge)) => Outcome::Answer {
                         answer: Ok(path),
                         charge,
                         budget: left,
                     },
                     // Only ready fields are read (solve_paths checks it).
-                    None => Outcome::Answer {
-                        answer: Err(PathFailure::Search(PathError::Unreachable)),
-                        charge: 1,
-                        budget: left,
-                    },
+                    None => unreachable_answer(left),
                 }
             }
             Work::Search {
@@ -287,6 +306,7 @@ impl Worker {
                             charge,
                             budget: left,
                             pathfinder: Some(Box::new(std::mem::take(&mut self.pathfinder))),
+                            approach: None,
                         }
                     }
                     done => Outcome::Answer {
@@ -307,20 +327,121 @@ impl Worker {
                     .map(|g| frame.fields.field(g.field));
                 let (progress, charge) =
                     slice(&mut pathfinder, grid, None, field, frame.budget, left);
-                match progress {
-                    Ok(Progress::Suspended { .. }) => Outcome::Suspended {
+                match (progress, &job.approach) {
+                    (Ok(Progress::Suspended { .. }), _) => Outcome::Suspended {
                         charge,
                         budget: left,
                         pathfinder: None,
+                        approach: None,
                     },
-                    done => Outcome::Answer {
+                    (done, None) => Outcome::Answer {
                         answer: answer(done, &pathfinder, grid, query, job.ends),
                         charge: charge.max(1),
                         budget: left,
                     },
+                    (done, Some(approach)) => {
+                        self.cells.clone_from(&approach.descent);
+                        self.finish_approach(job, grid, done, &pathfinder, approach.cost, query)
+                            .map_or_else(
+                                || unreachable_answer(left),
+                                |(path, _)| Outcome::Answer {
+                                    answer: Ok(path),
+                                    charge: charge.max(1),
+                                    budget: left,
+                                },
+                            )
+                    }
                 }
             }
         }
+    }
+
+    /// A field job of a shared approach under a time budget: the descent, then the last
+    /// stretch as a search sliced like any other (suspended with the descent when the
+    /// deadline comes first).
+    fn approach(
+        &mut self,
+        job: &Job,
+        frame: &Frame,
+        field: &DistanceField,
+        query: &SearchQuery,
+        left: u64,
+    ) -> Outcome {
+        let grid = frame.grid;
+        let Some((cost, Some(last))) = fields::descend(field, grid, query, &mut self.cells) else {
+            return unreachable_answer(left);
+        };
+        let (progress, charge) = slice(
+            &mut self.pathfinder,
+            grid,
+            Some(&last),
+            None,
+            frame.budget,
+            left,
+        );
+        if let Ok(Progress::Suspended { .. }) = progress {
+            self.lent = true;
+            let descent = std::mem::take(&mut self.cells);
+            return Outcome::Suspended {
+                charge,
+                budget: left,
+                pathfinder: Some(Box::new(std::mem::take(&mut self.pathfinder))),
+                approach: Some(Box::new(Approach { descent, cost })),
+            };
+        }
+        let pathfinder = std::mem::take(&mut self.pathfinder);
+        let answered = self.finish_approach(job, grid, progress, &pathfinder, cost, &last);
+        self.pathfinder = pathfinder;
+        match answered {
+            Some((path, extra)) => Outcome::Answer {
+                answer: Ok(path),
+                charge: extra + charge,
+                budget: left,
+            },
+            None => unreachable_answer(left),
+        }
+    }
+
+    /// The answer of a shared approach whose last stretch (`last`, from the end of the
+    /// descent in `self.cells`, which cost `cost`) ended on `pathfinder` with `done`.
+    fn finish_approach(
+        &mut self,
+        job: &Job,
+        grid: &NavGrid,
+        done: Result<Progress, PathError>,
+        pathfinder: &Pathfinder,
+        cost: crate::grid::Cost,
+        last: &SearchQuery,
+    ) -> Option<(FoundPath, u64)> {
+        let Ok(Progress::Done(stats)) = done else {
+            return None;
+        };
+        self.cells.extend_from_slice(pathfinder.path().get(1..)?);
+        let query = SearchQuery {
+            start: *self.cells.first()?,
+            ..*last
+        };
+        let (cells, smoothed) = (&self.cells, &mut self.smoothed);
+        let cost = cost + stats.cost;
+        fields::finish(
+            grid,
+            &query,
+            job.ends,
+            cells,
+            cost,
+            stats.expanded,
+            true,
+            smoothed,
+        )
+    }
+}
+
+/// The answer of a field job whose cell is not reached (only ready fields are read).
+fn unreachable_answer(left: u64) -> Outcome {
+    Outcome::Answer {
+        answer: Err(PathFailure::Search(PathError::Unreachable)),
+        charge: 1,
+        budget: left,
     }
 }
 

@@ -35,7 +35,7 @@ use crate::components::{
 };
 use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
-use crate::search::Pathfinder;
+use crate::search::{PathQuery as SearchQuery, Pathfinder};
 use crate::stats::TilepathStats;
 
 /// The requests the solve system reads and answers.
@@ -109,6 +109,7 @@ pub(crate) fn solve_paths(
         // where that is exact (`Pathfinder::resume`, `DistanceField::carry_over`),
         // started over otherwise.
         state.fields.carry_over(grid.scenario());
+        state.solvers.drop_cut_approaches(grid);
     }
     state.generation = generation;
     let mut budget = match settings.expansion_budget {
@@ -243,6 +244,7 @@ fn take_jobs(
                     }),
                 },
                 ends: suspended.ends,
+                approach: suspended.approach,
             });
             continue;
         }
@@ -267,6 +269,7 @@ fn take_jobs(
                     guide: None,
                 },
                 ends,
+                approach: None,
             }),
             Err(failure) => {
                 ticket.answered();
@@ -385,21 +388,36 @@ fn solve_jobs(
                 state.answers.push((job_index, answer));
             }
             Outcome::Suspended {
-                charge, pathfinder, ..
+                charge,
+                pathfinder,
+                approach,
+                ..
             } => {
                 stats.expanded += charge;
-                if let (Some(pathfinder), Work::Search { query, guide, .. }) =
-                    (pathfinder, &job.work)
-                {
-                    state.solvers.suspended.push(Suspended {
-                        entity: job.entity,
-                        order: job.order,
-                        query: *query,
-                        ends: job.ends,
-                        guide: guide.map(|g| g.key),
-                        pathfinder: *pathfinder,
-                    });
-                }
+                let Some(pathfinder) = pathfinder else {
+                    continue;
+                };
+                // A shared approach goes on as the search of its last stretch.
+                let (query, guide) = match (&job.work, &approach) {
+                    (Work::Search { query, guide, .. }, _) => (*query, guide.map(|g| g.key)),
+                    (Work::Field { query, .. }, Some(approach)) => {
+                        let start = approach.descent.last().copied().unwrap_or(query.start);
+                        (SearchQuery { start, ..*query }, None)
+                    }
+                    (Work::Field { .. }, None) => {
+                        state.solvers.spares.push(*pathfinder);
+                        continue;
+                    }
+                };
+                state.solvers.suspended.push(Suspended {
+                    entity: job.entity,
+                    order: job.order,
+                    query,
+                    ends: job.ends,
+                    guide,
+                    approach,
+                    pathfinder: *pathfinder,
+                });
             }
         }
     }
@@ -448,6 +466,7 @@ fn in_order(
             charge,
             budget: left,
             pathfinder: Some(pathfinder),
+            approach: None,
         };
     }
     let answer = slices::answer(progress, &pathfinder, grid, query, job.ends);
@@ -524,6 +543,7 @@ fn finish_jobs(
                     query,
                     ends: job.ends,
                     guide: guide.map(|g| g.key),
+                    approach: job.approach.clone(),
                     pathfinder,
                 });
             } else {

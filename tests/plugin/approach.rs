@@ -101,3 +101,161 @@ fn group_orders_share_one_field_for_the_long_way_within_the_bound() {
         );
     }
 }
+
+/// The same group orders with `shared_approach` on, answered whole (a 60 s budget) and
+/// sliced (a 20 µs budget, so that last stretches are suspended and resumed across
+/// frames): every unit gets the same path, and some approaches were answered by a
+/// resumed last stretch rather than in the frame that read the field.
+#[test]
+fn a_shared_approach_sliced_across_frames_answers_what_a_whole_one_does() {
+    use crate::fields::{field_app, spawn};
+    use bevy_tilepath::prelude::TilepathSettings;
+    use std::time::Duration;
+
+    let (claimed, formation) = claimed_and_formation(Cell::new(40, 20));
+    let (mut approached, mut field_answers) = (0, 0);
+    for members in [&claimed, &formation] {
+        let apps = [Duration::from_secs(60), Duration::from_micros(20)].map(|budget| {
+            let mut app = field_app(true);
+            let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+            settings.shared_approach = true;
+            settings.frame_budget = budget;
+            let units = spawn(&mut app, members);
+            (app, units)
+        });
+        let [(mut whole, whole_units), (mut sliced, sliced_units)] = apps;
+        whole.update();
+        whole.update();
+        let (mut frames, mut suspended_frames) = (0, 0);
+        loop {
+            sliced.update();
+            frames += 1;
+            let stats = sliced.world().resource::<TilepathStats>();
+            suspended_frames += usize::from(stats.suspended > 0);
+            if stats.pending == 0 || frames == 20_000 {
+                break;
+            }
+        }
+        let stats = sliced.world().resource::<TilepathStats>();
+        println!(
+            "    sliced approach: {frames} frames, {suspended_frames} with a suspended search, \
+             {} field answers",
+            stats.total_field_answers
+        );
+        assert_eq!(stats.pending, 0, "all answered in {frames} frames");
+        assert!(suspended_frames > 0, "no search was suspended");
+        field_answers += stats.total_field_answers as usize;
+        for (&a, &b) in whole_units.iter().zip(&sliced_units) {
+            let ra = whole.world().get::<PathResult>(a).unwrap();
+            let rb = sliced.world().get::<PathResult>(b).unwrap();
+            match (ra, rb) {
+                (PathResult::Found(pa), PathResult::Found(pb)) => {
+                    assert_eq!(pa.cells, pb.cells, "{a}: the same path whole and sliced");
+                    assert_eq!(pa.cost, pb.cost);
+                    assert_eq!(pa.approached, pb.approached);
+                    approached += usize::from(pb.approached);
+                }
+                _ => assert_eq!(ra, rb),
+            }
+        }
+    }
+    assert!(approached > 20, "{approached} approached");
+    // Every approach read its field; those whose last stretch was suspended were
+    // answered later by the resumed search, not as field answers.
+    assert!(
+        field_answers < approached,
+        "{field_answers} field answers for {approached} approaches"
+    );
+}
+
+/// Sliced shared approaches (a 200 µs budget in this debug build) while walls appear and
+/// open every frame: every path is valid on the map of the frame it is answered in (a
+/// suspended last stretch whose descent an edit cut is dropped and planned again, never
+/// answered with the cut descent). (With a 20 µs budget the field itself never catches
+/// up with three walls a frame here: nothing is answered, approach or not.)
+#[test]
+fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
+    use crate::common::SolvedLog;
+    use crate::fields::{field_app, spawn};
+    use bevy_tilepath::prelude::PathGoal;
+    use bevy_tilepath::prelude::TilepathSettings;
+    use std::time::Duration;
+
+    let (_, formation) = claimed_and_formation(Cell::new(40, 20));
+    let mut app = field_app(true);
+    {
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.shared_approach = true;
+        settings.frame_budget = Duration::from_micros(200);
+    }
+    let units = spawn(&mut app, &formation);
+    let keep: HashSet<Cell> = formation
+        .iter()
+        .flat_map(|m| {
+            let PathGoal::Cell(goal) = m.request.goal else {
+                unreachable!("formation slots are cells")
+            };
+            [m.start, goal]
+        })
+        .collect();
+    const WALLS_PER_FRAME: usize = 8;
+    let mut rng = crate::common::Rng(7);
+    let size = app.world().resource::<NavGrid>().size();
+    let (mut checked, mut approached, mut walls) = (0, 0, Vec::new());
+    for frame in 0..400 {
+        // Three new walls a frame (never on a unit's start or goal), the oldest opened.
+        let mut edits = Vec::new();
+        for _ in 0..WALLS_PER_FRAME {
+            let c = Cell::new(
+                rng.below(size.width as usize) as i32,
+                rng.below(size.height as usize) as i32,
+            );
+            if !keep.contains(&c) {
+                edits.push((c, true));
+                walls.push(c);
+            }
+        }
+        while walls.len() > 20 * WALLS_PER_FRAME {
+            edits.push((walls.remove(0), false));
+        }
+        app.world_mut().resource_mut::<NavGrid>().apply_edits(edits);
+        app.world_mut().resource_mut::<SolvedLog>().0.clear();
+        app.update();
+        let log = std::mem::take(&mut app.world_mut().resource_mut::<SolvedLog>().0);
+        let grid = app.world().resource::<NavGrid>();
+        for (_, message) in log.iter().filter(|(_, m)| m.outcome.is_ok()) {
+            let Some(PathResult::Found(path)) = app.world().get::<PathResult>(message.entity)
+            else {
+                continue;
+            };
+            let diameter = app
+                .world()
+                .get::<PathRequest>(message.entity)
+                .unwrap()
+                .diameter;
+            let layer = grid.scenario().layer_for(path.profile, diameter).unwrap();
+            let valid = bevy_tilepath::search::validate_path(
+                layer,
+                &path.cells,
+                path.start,
+                path.reached,
+                Connectivity::Octile,
+            );
+            assert_eq!(valid, Ok(()), "frame {frame}: {:?}", message.entity);
+            checked += 1;
+            approached += usize::from(path.approached);
+        }
+    }
+    let stats = app.world().resource::<TilepathStats>();
+    println!(
+        "    sliced approaches under edits: {checked} paths checked, {approached} approached; \
+         pending {}, solved {}, field answers {}",
+        stats.pending, stats.total_solved, stats.total_field_answers
+    );
+    assert!(
+        approached > 100 && checked >= units.len(),
+        "{checked} / {approached}"
+    );
+    // Some approaches were answered by their resumed last stretch.
+    assert!((stats.total_field_answers as usize) < approached);
+}
