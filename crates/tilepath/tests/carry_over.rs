@@ -13,7 +13,7 @@ use tilepath::grid::{Cell, Connectivity, GridSize};
 use tilepath::prelude::*;
 use tilepath::scenario::generate::SplitMix64;
 use tilepath::scenario::{MovementProfile, ProfileId};
-use tilepath::search::{Progress, validate_path};
+use tilepath::search::{DistanceField, Progress, validate_path};
 
 /// Slices after which no more edits are made, so that every search ends.
 const EDITED_SLICES: u32 = 400;
@@ -209,7 +209,6 @@ fn a_search_longer_than_its_slices_ends_on_a_map_edited_before_every_slice() {
 
 #[test]
 fn distance_fields_carried_over_edits_keep_exact_distances() {
-    use tilepath::search::DistanceField;
     let mut rng = SplitMix64::new(0xf1e1d);
     let (mut cases, mut carried, mut checked) = (0u32, 0u32, 0u64);
     for seed in 0..300u64 {
@@ -294,4 +293,59 @@ fn distance_fields_carried_over_edits_keep_exact_distances() {
         "carry-over: {cases} distance fields carried over {carried} rounds of edits, {checked} distances checked"
     ));
     assert!(carried > cases, "{carried} carry-overs in {cases} fields");
+}
+
+/// A wall next to the root of a large field or search cuts the way of most of its cells:
+/// repairing that at once would cost a frame, so the carry-over gives up (the field says
+/// so, the search starts over), and the answers are still exact.
+#[test]
+fn edits_that_cut_most_of_a_field_or_a_search_start_it_over() {
+    let size = GridSize::new(200, 200);
+    let open = CachedScenario::from_bits(random_grid(size, 0, 1)).unwrap();
+    // An L of 13 cells along the east and south sides of the centre.
+    let wall: Vec<Cell> = (97..=103)
+        .map(|y| Cell::new(101, y))
+        .chain((97..=100).chain(102..=103).map(|x| Cell::new(x, 101)))
+        .collect();
+    let centre = Cell::new(100, 100);
+
+    // A whole field toward the centre: a wall beside its goal cuts about half of it.
+    let mut map = open.clone();
+    let mut field = DistanceField::new(&map, centre, ProfileId::DEFAULT, 1).unwrap();
+    while !field.grow(&map, 4_096) {}
+    for &c in &wall {
+        map.set_obstacle(c, true);
+    }
+    assert!(!field.carry_over(&map), "carried over 20,000 broken ways");
+    let mut fresh = DistanceField::new(&map, centre, ProfileId::DEFAULT, 1).unwrap();
+    while !fresh.grow(&map, 4_096) {}
+    let mut pf = Pathfinder::new();
+    for c in [Cell::new(199, 100), Cell::new(150, 120), Cell::new(0, 0)] {
+        let own = pf.find(&map, &PathQuery::new(c, centre)).unwrap().cost;
+        assert_eq!(fresh.distance(c), Some(own), "{c}");
+    }
+
+    // A* from the centre, suspended after most of the map: the same wall starts it over.
+    let mut map = open.clone();
+    let query = PathQuery::new(centre, Cell::new(199, 0)).algorithm(Algorithm::Dijkstra);
+    let mut pf = Pathfinder::new();
+    assert!(matches!(
+        pf.start(&map, &query, 36_000),
+        Ok(Progress::Suspended { .. })
+    ));
+    for &c in &wall {
+        map.set_obstacle(c, true);
+    }
+    let mut progress = pf.resume(&map, u32::MAX);
+    assert!(!pf.carried_over() && pf.edit_restarts() == 1);
+    while let Ok(Progress::Suspended { .. }) = progress {
+        progress = pf.resume(&map, u32::MAX);
+    }
+    let Ok(Progress::Done(stats)) = progress else {
+        panic!("{progress:?}")
+    };
+    assert_eq!(
+        stats.cost,
+        Pathfinder::new().find(&map, &query).unwrap().cost
+    );
 }

@@ -295,7 +295,10 @@ fn heuristic<'g>(
 ///
 /// Needs the heap open list (keys may drop below the last one popped, which the radix
 /// queue cannot take) and no landmark guide. O(e (d + 3)²) for e edited cells and
-/// diameter d, plus the forgotten nodes, plus O(log n) per node opened.
+/// diameter d, plus the forgotten nodes, plus O(log n) per node opened. Returns false
+/// (start the search over) when the edits cut the way of more than
+/// [`carry::MAX_FORGOTTEN`] nodes.
+#[must_use]
 pub(crate) fn repair(
     s: &mut SearchState,
     a: &mut AStarState,
@@ -304,7 +307,7 @@ pub(crate) fn repair(
     mode: Mode,
     costs: impl StepCosts,
     edited: &[Cell],
-) {
+) -> bool {
     debug_assert!(mode != Mode::Greedy && query.open_list != OpenList::Radix);
     let h = heuristic(query, costs.heuristic_scale(), None);
     // Nodes waiting in `next` had the smallest f; keys may now drop below it, so every
@@ -318,7 +321,7 @@ pub(crate) fn repair(
     let mut seen = Seen { s, mode, h };
     let step = |from, to, d| costs.step(from, to, d);
     let edited = edited.iter().copied();
-    carry::carry_over(&mut seen, layer, octile, step, edited, &mut a.forgotten);
+    carry::carry_over(&mut seen, layer, octile, step, edited, &mut a.forgotten)
 }
 
 /// A suspended search's nodes as [`carry::carry_over`] sees them: the start has no way,

@@ -20,10 +20,16 @@
 //! Afterwards every label's cost is that of a way on the new map and every final cell
 //! has relaxed every move it has there, which is what the search's exactness rests on.
 //! O(e (d + 3)²) for e edited cells and diameter d, plus the forgotten cells, plus
-//! O(log n) per cell opened.
+//! O(log n) per cell opened. The work is done at once, so it stops when more than
+//! [`MAX_FORGOTTEN`] labels would be forgotten (a wall near the root can cut the way of
+//! most of them): the search is then better started over, in slices.
 
 use crate::grid::{Cell, Cost, Direction};
 use crate::scenario::{Layer, MapChange};
+
+/// The most labels one carry-over forgets before giving up (about a millisecond of
+/// work, done outside any frame budget).
+pub(crate) const MAX_FORGOTTEN: usize = 16_384;
 
 /// The labels of a growing search, by cell id (`GridSize::index`), as [`carry_over`]
 /// reads and changes them.
@@ -45,7 +51,10 @@ pub(crate) trait Labels {
 /// Runs the three passes of the module docs over `labels` for the cells of `edited`
 /// (blocked or freed since the labels were made), on `layer` as it is now. `step(from,
 /// to, d)` is the cost of the move from cell id `from` to its neighbour `to` in
-/// direction `d`; `octile` allows diagonal moves; `forgotten` is scratch.
+/// direction `d`; `octile` allows diagonal moves; `forgotten` is scratch. Returns false,
+/// with the labels half carried over (start the search over), when more than
+/// [`MAX_FORGOTTEN`] labels lost their way.
+#[must_use]
 pub(crate) fn carry_over<L: Labels>(
     labels: &mut L,
     layer: &Layer,
@@ -53,7 +62,7 @@ pub(crate) fn carry_over<L: Labels>(
     step: impl Fn(u32, u32, Direction) -> Cost,
     edited: impl Iterator<Item = Cell> + Clone,
     forgotten: &mut Vec<u32>,
-) {
+) -> bool {
     let size = layer.size();
     let id = |c: Cell| size.index(c) as u32;
     let areas = || {
@@ -73,6 +82,9 @@ pub(crate) fn carry_over<L: Labels>(
                 labels.forget(i);
                 forgotten.push(i);
             }
+            if forgotten.len() > MAX_FORGOTTEN {
+                return false;
+            }
         }
     }
     let mut k = 0;
@@ -85,6 +97,9 @@ pub(crate) fn carry_over<L: Labels>(
                 labels.forget(id(n));
                 forgotten.push(id(n));
             }
+        }
+        if forgotten.len() > MAX_FORGOTTEN {
+            return false;
         }
     }
     // 2. Re-seeding from the final labels that remain.
@@ -123,4 +138,5 @@ pub(crate) fn carry_over<L: Labels>(
             }
         }
     }
+    true
 }

@@ -257,7 +257,10 @@ impl DistanceField {
     /// (or last carried over), keeping its distances exact, instead of building it again;
     /// returns false, leaving the field as it was, when that cannot be done: the map was
     /// resized, a terrain or profile changed, the map no longer lists its edits
-    /// ([`CachedScenario::edits_since`]) or the goal is now blocked. Then build a new one.
+    /// ([`CachedScenario::edits_since`]) or the goal is now blocked. It also returns
+    /// false, with the field half carried over, when the edits cut the way of more than
+    /// 16,384 cells (a wall near the goal): repairing that much at once costs about what
+    /// growing it again does, and growing goes in slices. Either way, build a new one.
     ///
     /// The same three passes as a suspended A* search carried over edits: cells whose way
     /// to the goal ran through a cell blocked since (or a diagonal no longer legal) are
@@ -314,7 +317,9 @@ impl DistanceField {
         };
         let step = |from: u32, to: u32, d| weights.step(from as usize, to as usize, d);
         let edited = edits.iter().map(|e| e.cell);
-        carry::carry_over(&mut labels, layer, true, step, edited, &mut self.forgotten);
+        if !carry::carry_over(&mut labels, layer, true, step, edited, &mut self.forgotten) {
+            return false;
+        }
         self.reopen = true;
         self.done = self.open.is_empty();
         self.generation = map.generation();

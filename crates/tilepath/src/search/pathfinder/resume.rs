@@ -26,6 +26,9 @@ impl Pathfinder {
     ///   the map of that moment (free cells, legal moves, the cost the search gave it);
     ///   the search starts over in the rare case it fails, having passed through a cell
     ///   blocked since. Either way the cost equals a fresh search's on the edited map.
+    ///   Edits that cut the way of more than 16,384 nodes (a wall next to the start of a
+    ///   large search) start it over instead: repairing that much at once would cost a
+    ///   frame.
     /// - Anything else starts over: terrain edits (step costs changed), a resized map or
     ///   a registered profile, JPS and JPS+ (their jumps read the map), guided searches.
     ///   A search of [`Algorithm::Auto`] that edits start over a second time runs as A*
@@ -165,12 +168,12 @@ impl Pathfinder {
         self.edited.clear();
         self.edited.extend(edits.iter().map(|e| e.cell));
         let (s, a, cells) = (&mut self.state, &mut self.astar, &self.edited[..]);
-        if weights.uniform().is_some() {
-            astar::repair(s, a, layer, &query, mode, UnitCosts, cells);
+        let carried = if weights.uniform().is_some() {
+            astar::repair(s, a, layer, &query, mode, UnitCosts, cells)
         } else {
-            astar::repair(s, a, layer, &query, mode, weights, cells);
-        }
-        Some(query)
+            astar::repair(s, a, layer, &query, mode, weights, cells)
+        };
+        carried.then_some(query)
     }
 
     /// Starts `original` over on `map` after edits, with `budget` expansions; a search
