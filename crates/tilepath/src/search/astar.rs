@@ -306,7 +306,7 @@ pub(crate) fn repair(
     query: &PathQuery,
     mode: Mode,
     costs: impl StepCosts,
-    edited: &[Cell],
+    edited: impl Iterator<Item = Cell> + Clone,
 ) -> bool {
     debug_assert!(mode != Mode::Greedy && query.open_list != OpenList::Radix);
     let h = heuristic(query, costs.heuristic_scale(), None);
@@ -320,7 +320,6 @@ pub(crate) fn repair(
     let octile = query.connectivity == Connectivity::Octile;
     let mut seen = Seen { s, mode, h };
     let step = |from, to, d| costs.step(from, to, d);
-    let edited = edited.iter().copied();
     carry::carry_over(&mut seen, layer, octile, step, edited, &mut a.forgotten)
 }
 

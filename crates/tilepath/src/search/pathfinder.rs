@@ -102,8 +102,6 @@ pub struct Pathfinder {
     smoothed: bool,
     suspended: Option<Suspended>,
     edits: Edits,
-    /// The cells edited since a suspended search's map, while it is carried over them.
-    edited: Vec<Cell>,
 }
 
 /// What a sliced search answered so far.
@@ -517,6 +515,6 @@ impl Pathfinder {
             + self.jps.memory_bytes()
             + self.uninformed.memory_bytes()
             + self.evasion.memory_bytes()
-            + (self.waypoints.capacity() + self.edited.capacity()) * size_of::<Cell>()
+            + self.waypoints.capacity() * size_of::<Cell>()
     }
 }

@@ -165,9 +165,11 @@ impl Pathfinder {
         {
             return None;
         }
-        self.edited.clear();
-        self.edited.extend(edits.iter().map(|e| e.cell));
-        let (s, a, cells) = (&mut self.state, &mut self.astar, &self.edited[..]);
+        let (s, a, cells) = (
+            &mut self.state,
+            &mut self.astar,
+            edits.iter().map(|e| e.cell),
+        );
         let carried = if weights.uniform().is_some() {
             astar::repair(s, a, layer, &query, mode, UnitCosts, cells)
         } else {
