@@ -81,8 +81,7 @@ pub(crate) struct Repairer {
     pathfinder: Pathfinder,
     cells: Vec<Cell>,
     waypoints: Vec<Cell>,
-    /// The cheapest costlier detour of the current splice: its cost and the path with it.
-    detour: Option<Cost>,
+    /// The path with the cheapest costlier detour of the current splice.
     detour_cells: Vec<Cell>,
 }
 
@@ -130,7 +129,8 @@ impl Repairer {
             return None; // the unit's cell or the end of the path is blocked
         }
         let mut expanded = 0;
-        self.detour = None;
+        // The cost of the path in `detour_cells`, once a costlier detour was found.
+        let mut detour: Option<Cost> = None;
         for (keep, cap) in WINDOWS {
             let cap = cap.min(*budget);
             if cap == 0 {
@@ -166,16 +166,16 @@ impl Repairer {
             }
             // The whole path's cost: windows of different widths compare by it.
             let total = weights.path_cost(&self.cells);
-            if total.is_some_and(|t| self.detour.is_none_or(|d| t < d)) {
-                self.detour = total;
+            if total.is_some_and(|t| detour.is_none_or(|d| t < d)) {
+                detour = total;
                 std::mem::swap(&mut self.cells, &mut self.detour_cells);
             }
         }
-        self.detour?;
+        detour?;
         std::mem::swap(&mut self.cells, &mut self.detour_cells);
-        let mut detour = self.found(grid, path, request, layer, weights, expanded);
-        detour.provisional = true;
-        Some(Spliced::Detour(detour))
+        let mut found = self.found(grid, path, request, layer, weights, expanded);
+        found.provisional = true;
+        Some(Spliced::Detour(found))
     }
 
     /// The path `path.cells[at..]`, unchanged: the unit stands at `at` and only cells behind
