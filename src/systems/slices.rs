@@ -392,10 +392,12 @@ impl Worker {
         let pathfinder = std::mem::take(&mut self.pathfinder);
         let answered = self.finish_approach(job, grid, progress, &pathfinder, cost, &last);
         self.pathfinder = pathfinder;
+        // Ended in this frame: charged as a whole field answer (its cells and the last
+        // stretch's expansions, which are this slice's).
         match answered {
-            Some((path, extra)) => Outcome::Answer {
+            Some((path, charge)) => Outcome::Answer {
                 answer: Ok(path),
-                charge: extra + charge,
+                charge,
                 budget: left,
             },
             None => unreachable_answer(left),
