@@ -127,6 +127,15 @@ pub fn center_of(cell: Cell, diameter: u32) -> Vec2 {
     world_of(cell) + Vec2::splat(if even { TILE / 2.0 } else { 0.0 })
 }
 
+/// The path `unit` was answered with (cloned); panics, showing the result, when it has
+/// none.
+pub fn found_path(app: &App, unit: Entity) -> FoundPath {
+    match app.world().get::<PathResult>(unit) {
+        Some(PathResult::Found(path)) => path.clone(),
+        other => panic!("expected a path for {unit}, got {other:?}"),
+    }
+}
+
 /// Where `entity` stands (its translation, without z).
 pub fn position(app: &App, entity: Entity) -> Vec2 {
     app.world()

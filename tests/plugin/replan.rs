@@ -14,7 +14,9 @@ use bevy_tilepath::prelude::{BlocksPath, Scenario};
 
 #[cfg(feature = "tilemap")]
 use crate::common::{SIZE, assert_answers, level, results, run_until_answered, spawn_units};
-use crate::common::{SolvedLog, TILE, app, center_of, minimal_plugins, position, world_of};
+use crate::common::{
+    SolvedLog, TILE, app, center_of, found_path, minimal_plugins, position, world_of,
+};
 #[cfg(feature = "tilemap")]
 use crate::tilemaps::spawn_tilemap;
 
@@ -122,35 +124,27 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
         settings.max_requests_per_frame, 7,
         "settings inserted first survive"
     );
-    let found = |app: &App| {
-        app.world()
-            .get::<PathResult>(unit)
-            .unwrap()
-            .found()
-            .unwrap()
-            .clone()
-    };
-    assert_eq!(found(&app).length, 9.0);
+    assert_eq!(found_path(&app, unit).length, 9.0);
 
     let edit = [(Cell::new(5, 0), true), (Cell::new(5, 1), true)];
     app.world_mut().resource_mut::<NavGrid>().apply_edits(edit);
     app.update();
     assert!(
-        found(&app).cells.contains(&Cell::new(5, 2)),
+        found_path(&app, unit).cells.contains(&Cell::new(5, 2)),
         "{:?}",
-        found(&app).cells
+        found_path(&app, unit).cells
     );
 
     // Changing the request, or inserting a different one, queues it again.
     let ticket = app.world().get::<PathTicket>(unit).unwrap().clone();
     app.world_mut().get_mut::<PathRequest>(unit).unwrap().goal = Cell::new(0, 2).into();
     app.update();
-    assert_eq!(found(&app).cells.last(), Some(&Cell::new(0, 2)));
+    assert_eq!(found_path(&app, unit).cells.last(), Some(&Cell::new(0, 2)));
     app.world_mut()
         .entity_mut(unit)
         .insert(request.smooth(true));
     app.update();
-    assert_eq!(found(&app).cells.last(), Some(&Cell::new(9, 0)));
+    assert_eq!(found_path(&app, unit).cells.last(), Some(&Cell::new(9, 0)));
     assert!(app.world().get::<PathTicket>(unit).unwrap().order() >= ticket.order() + 2);
 
     // A collision layer does not override a hand-made grid.
@@ -337,12 +331,7 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
     app.update();
     let ticket2 = app.world().get::<PathTicket>(unit).unwrap().clone();
     assert!(ticket2.order() > ticket.order());
-    let path = app
-        .world()
-        .get::<PathResult>(unit)
-        .unwrap()
-        .found()
-        .unwrap();
+    let path = found_path(&app, unit);
     assert_eq!(path.cells.last(), Some(&Cell::new(4, 2)));
     assert_eq!(app.world().resource::<SolvedLog>().0.len(), 2);
 }
@@ -540,19 +529,13 @@ fn walk_into_a_new_wall(repair_budget: u32) -> (usize, usize, bevy_tilepath::pre
     let (mut still, mut provisional) = (0, 0);
     for frame in 0..2_000 {
         if app.world().get::<Arrived>(unit).is_some() {
-            let path = app
-                .world()
-                .get::<PathResult>(unit)
-                .unwrap()
-                .found()
-                .unwrap();
-            return (still, provisional, path.clone());
+            return (still, provisional, found_path(&app, unit));
         }
         let before = position(&app, unit);
         app.update();
+        let path = found_path(&app, unit);
         let world = app.world();
         let grid = world.resource::<NavGrid>();
-        let path = world.get::<PathResult>(unit).unwrap().found().unwrap();
         assert!(
             !wall.contains(&cell_of(&app)),
             "frame {frame}: inside the wall"

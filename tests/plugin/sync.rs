@@ -8,7 +8,7 @@ use bevy_tilepath::prelude::{
     PathRequest, PathResult, Scenario, TilePosExt,
 };
 
-use crate::common::{TILE, app, level, spawn_units};
+use crate::common::{TILE, app, found_path, level, spawn_units};
 use crate::tilemaps::spawn_tilemap;
 
 #[test]
@@ -123,12 +123,7 @@ fn a_tilemap_under_a_translated_parent_places_cells_in_world_space() {
     app.update();
     let grid = app.world().resource::<NavGrid>();
     assert_eq!(grid.cell_to_world(Cell::new(0, 0)), Vec2::new(80.0, 60.0));
-    let path = app
-        .world()
-        .get::<PathResult>(unit)
-        .unwrap()
-        .found()
-        .unwrap();
+    let path = found_path(&app, unit);
     assert_eq!(path.cells.first(), Some(&Cell::new(2, 1)));
 
     // Moving the parent moves the grid (and re-plans from the unit's new cell).
@@ -140,12 +135,7 @@ fn a_tilemap_under_a_translated_parent_places_cells_in_world_space() {
     app.update();
     let grid = app.world().resource::<NavGrid>();
     assert_eq!(grid.cell_to_world(Cell::new(0, 0)), Vec2::new(48.0, 60.0));
-    let path = app
-        .world()
-        .get::<PathResult>(unit)
-        .unwrap()
-        .found()
-        .unwrap();
+    let path = found_path(&app, unit);
     assert_eq!(path.cells.first(), Some(&Cell::new(4, 1)));
 }
 

@@ -16,7 +16,7 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::BitGrid;
 
-use crate::common::{SolvedLog, TILE, position, world_of};
+use crate::common::{SolvedLog, TILE, found_path, position, world_of};
 
 /// The common test app, answering every request in the frame it is queued however busy
 /// the machine is (the tests count answers per frame).
@@ -124,13 +124,6 @@ fn weights_of(profile: &MovementProfile) -> impl Fn(char) -> Option<u32> + '_ {
     |ch| profile.weight(terrain_of(ch)).map(u32::from)
 }
 
-fn found(app: &App, unit: Entity) -> FoundPath {
-    match app.world().get::<PathResult>(unit).unwrap() {
-        PathResult::Found(path) => path.clone(),
-        other => panic!("expected a path, got {other:?}"),
-    }
-}
-
 fn answers(app: &App, unit: Entity) -> usize {
     let log = &app.world().resource::<SolvedLog>().0;
     log.iter().filter(|(_, m)| m.entity == unit).count()
@@ -200,9 +193,9 @@ fn two_profiles_take_different_ways_on_one_map_and_both_are_cheapest() {
     let plain = spawn_request(&mut app, start, PathRequest::new(goal));
     app.update();
 
-    let through = found(&app, walker);
-    let around = found(&app, driver);
-    let straight = found(&app, plain);
+    let through = found_path(&app, walker);
+    let around = found_path(&app, driver);
+    let straight = found_path(&app, plain);
     assert_cheapest(&map, &infantry, &through, start, goal);
     assert_cheapest(&map, &vehicle, &around, start, goal);
     assert_cheapest(&map, &MovementProfile::new(), &straight, start, goal);
@@ -245,7 +238,7 @@ fn an_unknown_profile_fails_typed_and_is_retried_when_it_is_defined() {
         .resource_mut::<MovementProfiles>()
         .insert("hover", MovementProfile::new().with_weight(WATER, 2));
     app.update();
-    let path = found(&app, unit);
+    let path = found_path(&app, unit);
     assert_eq!(path.cells.last(), Some(&Cell::new(7, 2)));
     assert_eq!(
         Some(path.profile),
@@ -289,7 +282,7 @@ fn a_truck_takes_the_road_when_the_swamp_is_dear_and_crosses_it_when_it_is_cheap
     let unit = spawn_request(&mut app, start, PathRequest::new(goal).profile("truck"));
     let bystander = spawn_request(&mut app, start, PathRequest::new(goal).profile("other"));
     app.update();
-    let cheap_swamp = found(&app, unit);
+    let cheap_swamp = found_path(&app, unit);
     assert_cheapest(&map, &truck(3), &cheap_swamp, start, goal);
     assert!(cheap_swamp.cells.iter().all(|c| c.y == 6));
     assert_eq!(cheap_swamp.cost, 18.0 + 5.0 * 3.0);
@@ -311,7 +304,7 @@ fn a_truck_takes_the_road_when_the_swamp_is_dear_and_crosses_it_when_it_is_cheap
         grid_changes.iter().any(|m| m.profiles == vec![truck_id]),
         "{grid_changes:?}"
     );
-    let road = found(&app, unit);
+    let road = found_path(&app, unit);
     assert_cheapest(&map, &truck(9), &road, start, goal);
     assert!(
         road.cells
@@ -343,8 +336,8 @@ fn terrain_edits_replan_the_paths_whose_cost_may_change_and_no_others() {
     let near = spawn_request(&mut app, Cell::new(0, 2), request(Cell::new(39, 2)));
     let far = spawn_request(&mut app, Cell::new(0, 17), request(Cell::new(39, 17)));
     app.update();
-    let far_path = found(&app, far);
-    assert!(found(&app, near).cells.iter().all(|c| c.y == 2));
+    let far_path = found_path(&app, far);
+    assert!(found_path(&app, near).cells.iter().all(|c| c.y == 2));
 
     let edit = |app: &mut App, edits: Vec<MapEdit>| {
         let change = app
@@ -361,7 +354,7 @@ fn terrain_edits_replan_the_paths_whose_cost_may_change_and_no_others() {
     assert_eq!(change.terrain, vec![Cell::new(20, 2)]);
     assert!(change.cells.is_empty() && change.terrain_changed());
     assert_eq!(answers(&app, near), 2);
-    let around = found(&app, near);
+    let around = found_path(&app, near);
     assert!(!around.cells.contains(&Cell::new(20, 2)));
     assert!((f64::from(around.cost) - (37.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-4);
 
@@ -373,12 +366,12 @@ fn terrain_edits_replan_the_paths_whose_cost_may_change_and_no_others() {
     let c = around.cells[30];
     edit(&mut app, vec![MapEdit::Terrain(c, WATER)]);
     assert_eq!(answers(&app, near), 3);
-    assert!(!found(&app, near).cells.contains(&c));
+    assert!(!found_path(&app, near).cells.contains(&c));
 
     // A cell next to the near path turns from swamp back to grass: a cheaper way may be
     // there, so the path is re-planned (here it costs the same: one detour along row 1
     // passes both the old swamp and the water).
-    let before = found(&app, near);
+    let before = found_path(&app, near);
     assert!(!before.cells.contains(&Cell::new(20, 2)));
     edit(&mut app, vec![MapEdit::Terrain(Cell::new(20, 2), GRASS)]);
     assert_eq!(answers(&app, near), 4);
@@ -388,14 +381,14 @@ fn terrain_edits_replan_the_paths_whose_cost_may_change_and_no_others() {
     assert_cheapest(
         &now,
         &walker,
-        &found(&app, near),
+        &found_path(&app, near),
         Cell::new(0, 2),
         Cell::new(39, 2),
     );
 
     // The far path was never re-planned.
     assert_eq!(answers(&app, far), 1);
-    assert_eq!(found(&app, far), far_path);
+    assert_eq!(found_path(&app, far), far_path);
 }
 
 #[test]
@@ -424,7 +417,7 @@ fn failures_a_terrain_edit_may_fix_are_retried() {
         .resource_mut::<NavGrid>()
         .apply_map_edits([MapEdit::Terrain(Cell::new(4, 3), SWAMP)]);
     app.update();
-    let path = found(&app, unit);
+    let path = found_path(&app, unit);
     assert!(path.cells.contains(&Cell::new(4, 3)));
     let mut forded = map.clone();
     forded[3].replace_range(4..5, "S");
@@ -559,7 +552,7 @@ fn steering_never_enters_terrain_its_profile_blocks() {
         }
     }
     assert!(app.world().get::<Arrived>(unit).is_some());
-    assert!(found(&app, unit).cells.contains(&Cell::new(8, 4)));
+    assert!(found_path(&app, unit).cells.contains(&Cell::new(8, 4)));
 }
 
 #[cfg(feature = "tilemap")]
@@ -571,7 +564,8 @@ mod layers {
         PathError, PathFailure, PathRequest, PathResult, Scenario, Terrain,
     };
 
-    use super::{FOREST, GRASS, ROAD, WATER, app, found};
+    use super::{FOREST, GRASS, ROAD, WATER, app};
+    use crate::common::found_path;
     use crate::common::{TILE, world_of};
 
     const SIZE: TilemapSize = TilemapSize { x: 6, y: 4 };
@@ -701,7 +695,7 @@ mod layers {
             1
         );
         // Walkers cross the river on the bridge.
-        assert!(found(&app, unit).cells.contains(&Cell::new(3, 2)));
+        assert!(found_path(&app, unit).cells.contains(&Cell::new(3, 2)));
 
         // The bridge sinks below the ground: the ground's water is on top there now.
         app.world_mut()
@@ -726,7 +720,7 @@ mod layers {
             .translation
             .z = 5.0;
         app.update();
-        assert!(found(&app, unit).cells.contains(&Cell::new(3, 2)));
+        assert!(found_path(&app, unit).cells.contains(&Cell::new(3, 2)));
 
         // A ground texture edit changes one cell's terrain, incrementally.
         let tile = at(&ground, Cell::new(0, 2));
