@@ -53,6 +53,11 @@ impl AStarState {
         (self.next.capacity() + self.forgotten.capacity()) * size_of::<u32>()
             + self.radix.memory_bytes()
     }
+
+    /// Nodes the last [`repair`] forgot.
+    pub(crate) fn forgotten(&self) -> usize {
+        self.forgotten.len()
+    }
 }
 
 /// The open list as the engine sees it; the queues live in the states, so the methods

@@ -51,6 +51,8 @@ pub struct DistanceField {
     profile: ProfileId,
     diameter: u32,
     generation: u64,
+    /// [`CachedScenario::id`] of the map it grows on.
+    map: u64,
     size: GridSize,
     dist: Vec<Cost>,
     /// Per cell: the direction toward the neighbour its distance came from.
@@ -62,6 +64,11 @@ pub struct DistanceField {
     reopen: bool,
     /// Scratch of [`DistanceField::carry_over`].
     forgotten: Vec<u32>,
+    /// Carry-overs that took back at least as much as the field had grown since the
+    /// one before (see [`DistanceField::edit_setbacks`]).
+    setbacks: u32,
+    /// `expanded` at the last carry-over.
+    mark: u64,
 }
 
 impl DistanceField {
@@ -106,6 +113,7 @@ impl DistanceField {
             profile,
             diameter,
             generation: map.generation(),
+            map: map.id(),
             size,
             dist,
             toward,
@@ -114,6 +122,8 @@ impl DistanceField {
             expanded: 0,
             reopen: false,
             forgotten: Vec::new(),
+            setbacks: 0,
+            mark: 0,
         })
     }
 
@@ -142,10 +152,19 @@ impl DistanceField {
         self.done
     }
 
-    /// True when `map` is still the map the field was built on (same generation and
-    /// size): only then are its distances and paths valid.
+    /// True when `map` is still the map the field was built on (the same map object,
+    /// [`CachedScenario::id`], at the same generation and size): only then are its
+    /// distances and paths valid.
     pub fn is_current(&self, map: &CachedScenario) -> bool {
-        self.generation == map.generation() && self.size == map.size()
+        self.map == map.id() && self.generation == map.generation() && self.size == map.size()
+    }
+
+    /// Times a [`DistanceField::carry_over`] forgot at least as many cells as the field
+    /// had settled since the carry-over before it: edits that undid its growth. A field
+    /// carried over such edits every frame may never reach a cell; the plugin takes the
+    /// requests that waited on it through a setback off shared fields.
+    pub fn edit_setbacks(&self) -> u32 {
+        self.setbacks
     }
 
     /// Settles up to `budget` more cells, nearest first; returns true when the field is
@@ -296,7 +315,7 @@ impl DistanceField {
         if self.is_current(map) {
             return true;
         }
-        if self.size != map.size() {
+        if self.size != map.size() || self.map != map.id() {
             return false;
         }
         let (Some(layer), Some(weights), Some(edits)) = (
@@ -320,6 +339,11 @@ impl DistanceField {
         if !carry::carry_over(&mut labels, layer, true, step, edited, &mut self.forgotten) {
             return false;
         }
+        let forgotten = self.forgotten.len() as u64;
+        if forgotten > 0 && forgotten >= self.expanded - self.mark {
+            self.setbacks += 1;
+        }
+        self.mark = self.expanded;
         self.reopen = true;
         self.done = self.open.is_empty();
         self.generation = map.generation();

@@ -123,6 +123,8 @@ struct Suspended {
     original: PathQuery,
     query: PathQuery,
     generation: u64,
+    /// [`CachedScenario::id`] of the map it runs on.
+    map: u64,
     size: crate::grid::GridSize,
     guide: Option<Frozen>,
 }
@@ -134,6 +136,12 @@ struct Edits {
     carried: bool,
     /// Times edits made it start over.
     restarts: u8,
+    /// Times edits set it back: restarts, and carry-overs that forgot at least as many
+    /// nodes as it had expanded since the edits before (see
+    /// [`Pathfinder::edit_setbacks`]).
+    setbacks: u32,
+    /// Nodes expanded when edits last reached it.
+    mark: u32,
 }
 
 impl Pathfinder {
@@ -364,6 +372,7 @@ impl Pathfinder {
                     original,
                     query,
                     generation: map.generation(),
+                    map: map.id(),
                     size: map.size(),
                     guide: guide.map(|g| g.frozen()),
                 });

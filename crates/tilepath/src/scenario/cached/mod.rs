@@ -76,6 +76,28 @@ pub struct CachedScenario {
     generation: u64,
     /// The cells edited in the last generations, for searches that carry over edits.
     log: EditLog,
+    /// Which map object this is (a clone gets its own).
+    id: MapId,
+}
+
+/// A number no other map of this process has: built from a global counter, and drawn
+/// anew by `clone`, so that a search or field started on one map never mistakes another
+/// (a clone edited apart, or a map built again) for it, whatever their generations.
+#[derive(Debug)]
+struct MapId(u64);
+
+impl MapId {
+    fn fresh() -> Self {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Clone for MapId {
+    fn clone(&self) -> Self {
+        Self::fresh()
+    }
 }
 
 impl CachedScenario {
@@ -110,6 +132,7 @@ impl CachedScenario {
             profiles: Vec::new(),
             generation: 0,
             log: EditLog::default(),
+            id: MapId::fresh(),
         };
         map.profiles.push(Some(ProfileSlot::new(
             MovementProfile::new(),
@@ -186,10 +209,29 @@ impl CachedScenario {
         self.size
     }
 
-    /// Increases by one with every change of obstacles, terrain or profiles.
+    /// Increases by one with every change of obstacles, terrain or profiles. It counts
+    /// the changes of this map object only: two maps may have the same generation, so
+    /// state kept across calls names its map by [`CachedScenario::id`] as well.
     #[inline]
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// A number that tells this map object from every other map of the process: each
+    /// new map, and each clone, gets its own; edits keep it. Suspended searches and
+    /// distance fields remember it and start over on another map of the same size.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    ///
+    /// let map = CachedScenario::from_ascii("....").unwrap();
+    /// let copy = map.clone();
+    /// assert_ne!(map.id(), copy.id());
+    /// assert_eq!(map.generation(), copy.generation());
+    /// ```
+    #[inline]
+    pub fn id(&self) -> u64 {
+        self.id.0
     }
 
     /// The cell edits made after `generation`, in order (a cell may appear more than

@@ -30,11 +30,15 @@ impl Pathfinder {
     ///   large search) start it over instead: repairing that much at once would cost a
     ///   frame.
     /// - Anything else starts over: terrain edits (step costs changed), a resized map or
-    ///   a registered profile, JPS and JPS+ (their jumps read the map), guided searches.
-    ///   A search of [`Algorithm::Auto`] that edits start over a second time runs as A*
-    ///   from then on, so that a search longer than a frame's budget still ends on a map
-    ///   edited every frame. [`Pathfinder::carried_over`] and
-    ///   [`Pathfinder::edit_restarts`] tell what happened.
+    ///   a registered profile, another map object ([`CachedScenario::id`]), JPS and JPS+
+    ///   (their jumps read the map), the radix open list, guided searches. An exact
+    ///   search ([`Algorithm::Auto`], [`Algorithm::Jps`], [`Algorithm::JpsPlus`],
+    ///   [`Algorithm::AStar`] on the radix queue, guided or not) that edits start over a
+    ///   second time runs as an unguided A* on the heap from then on, with the same
+    ///   optimal cost, so that it carries over later edits. [`Pathfinder::carried_over`],
+    ///   [`Pathfinder::edit_restarts`] and [`Pathfinder::edit_setbacks`] tell what
+    ///   happened; a caller that must answer on a map edited every frame finishes a
+    ///   search set back twice without slicing it (the plugin does).
     ///
     /// This is what lets the plugin keep suspended searches while tiles change under
     /// them: the budget spent on a long search is not lost to the next door opening.
@@ -101,6 +105,15 @@ impl Pathfinder {
         u32::from(self.edits.restarts)
     }
 
+    /// Times map edits set the current (or last) search back: each restart, and each
+    /// carry-over that forgot at least as many nodes as the search had expanded since
+    /// the edits before (so that resuming it made no headway). A search resumed in slices
+    /// on a map whose every edit sets it back never ends; this count is what tells the
+    /// caller to stop slicing it.
+    pub fn edit_setbacks(&self) -> u32 {
+        self.edits.setbacks
+    }
+
     fn resume_with(
         &mut self,
         map: &CachedScenario,
@@ -108,10 +121,17 @@ impl Pathfinder {
         field: Option<&DistanceField>,
     ) -> Result<Progress, PathError> {
         let suspended = self.suspended.take().ok_or(PathError::NothingToResume)?;
-        if suspended.generation != map.generation() || suspended.size != map.size() {
+        let moved = suspended.map != map.id();
+        if moved || suspended.generation != map.generation() || suspended.size != map.size() {
             if let Some(query) = self.carry_over(map, &suspended) {
                 let (weights, layer) = Self::agent(map, &query)?;
                 self.edits.carried = true;
+                let forgotten = self.astar.forgotten();
+                let progress = self.state.expanded().saturating_sub(self.edits.mark);
+                if forgotten > 0 && forgotten >= progress as usize {
+                    self.edits.setbacks += 1;
+                }
+                self.edits.mark = self.state.expanded();
                 self.state.set_slice(budget);
                 return self.step(map, layer, weights, suspended.original, query, true, None);
             }
@@ -142,6 +162,7 @@ impl Pathfinder {
     fn carry_over(&mut self, map: &CachedScenario, suspended: &Suspended) -> Option<PathQuery> {
         let query = suspended.query;
         if suspended.size != map.size()
+            || suspended.map != map.id()
             || suspended.guide.is_some()
             || query.open_list == OpenList::Radix
         {
@@ -188,14 +209,27 @@ impl Pathfinder {
         field: Option<&DistanceField>,
     ) -> Result<Progress, PathError> {
         let restarts = self.edits.restarts.saturating_add(1);
+        let setbacks = self.edits.setbacks + 1;
         let mut query = *original;
-        if restarts > 1 && query.algorithm == Algorithm::Auto {
-            query.algorithm = Algorithm::AStar;
+        let mut field = field;
+        if restarts > 1 {
+            // An exact search runs as the search that carries over edits, same cost.
+            match query.algorithm {
+                Algorithm::Auto | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::AStar => {
+                    query.algorithm = Algorithm::AStar;
+                    query.open_list = OpenList::IndexedHeap;
+                    field = None;
+                }
+                Algorithm::Dijkstra => query.open_list = OpenList::IndexedHeap,
+                _ => {}
+            }
         }
         let progress = self.start_with(map, &query, budget, field);
         self.edits = Edits {
             carried: false,
             restarts,
+            setbacks,
+            mark: 0,
         };
         progress
     }
