@@ -68,6 +68,12 @@ pub struct TilepathStats {
     /// Per-frame solve times since the plugin started (frames in which the solve step had
     /// work), with their maximum and quantiles.
     pub solve_times: SolveTimeHistogram,
+    /// Searches of the last frame that ran to their end whatever the budget: the oldest
+    /// request's, after map edits had set its work back twice (see the progress
+    /// guarantee in [`crate::plugin::TilepathSettings`]).
+    pub whole: usize,
+    /// Such searches since the plugin started.
+    pub total_whole: u64,
     /// Searches suspended by the frame budget, waiting to be resumed next frame (each
     /// holds a pathfinder; at most one per solver thread).
     pub suspended: usize,

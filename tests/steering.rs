@@ -26,6 +26,11 @@ fn app(rows: &str) -> App {
         16,
     )));
     app.insert_resource(NavGrid::from_ascii(rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
+    // No wall-clock budget: what the tests see does not depend on the machine's speed.
+    app.insert_resource(TilepathSettings {
+        frame_budget: Duration::MAX,
+        ..default()
+    });
     app
 }
 

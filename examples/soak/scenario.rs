@@ -72,6 +72,9 @@ pub struct Config {
     pub order_every: u32,
     /// Wall-clock solve budget per frame.
     pub budget: Duration,
+    /// Count the budget in expansions instead ([`TilepathSettings::expansion_budget`]):
+    /// the outcome then does not depend on the machine.
+    pub expansions: Option<u32>,
     pub seed: u64,
     /// [`TilepathSettings::guided_fields`]: the units of a group order, which end on
     /// claimed cells around one point, share one field per kind.
@@ -90,6 +93,7 @@ impl Default for Config {
             edits: 20,
             order_every: 60,
             budget: Duration::from_millis(2),
+            expansions: None,
             seed: 5,
             guided_fields: false,
             shared_approach: false,
@@ -235,6 +239,7 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     let frames = watch::answer_first_orders(app);
     app.insert_resource(TilepathSettings {
         frame_budget: config.budget,
+        expansion_budget: config.expansions,
         guided_fields: config.guided_fields,
         shared_approach: config.shared_approach,
         ..default()

@@ -245,6 +245,9 @@ pub struct PathTicket {
     queued: bool,
     request: Option<PathRequest>,
     slot: Option<Cell>,
+    /// Times map edits set back the work on this request since it was queued (see
+    /// [`TilepathSettings`](crate::plugin::TilepathSettings)'s progress guarantee).
+    setbacks: u8,
 }
 
 impl PathTicket {
@@ -276,7 +279,20 @@ impl PathTicket {
             queued: true,
             request: Some(request),
             slot,
+            setbacks: 0,
         };
+    }
+
+    /// Records that map edits undid work done on the request (a suspended search or its
+    /// shared field started over or lost what it had gained, a shared approach's descent
+    /// was cut).
+    pub(crate) fn set_back(&mut self) {
+        self.setbacks = self.setbacks.saturating_add(1);
+    }
+
+    /// Times map edits set back the work on the request since it was queued.
+    pub(crate) fn setbacks(&self) -> u8 {
+        self.setbacks
     }
 
     /// Records the goal cell claimed for the request (see [`PathRequest::claim_goal`]).

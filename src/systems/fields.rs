@@ -56,6 +56,9 @@ struct Entry {
     settled: usize,
     /// The first job of this frame the field serves (fields grow in that order).
     first_job: usize,
+    /// This frame's edits set the field back (see `DistanceField::edit_setbacks`), or
+    /// it replaces one of the same key that they made start over.
+    set_back: bool,
 }
 
 /// The cached shared fields, all brought up to the current map generation.
@@ -67,6 +70,8 @@ pub(crate) struct Fields {
     /// This frame's field goals (cached and candidate), by bucket, in order of creation.
     index: HashMap<Bucket, Vec<(usize, FieldKey)>>,
     growing: Vec<usize>,
+    /// Keys of the fields this frame's edits made start over.
+    dropped: Vec<FieldKey>,
 }
 
 impl Fields {
@@ -79,7 +84,30 @@ impl Fields {
     /// `DistanceField::carry_over`), and drops those that cannot be (terrain or profile
     /// changes, too many edits since).
     pub(crate) fn carry_over(&mut self, map: &CachedScenario) {
-        self.entries.retain_mut(|e| e.field.carry_over(map));
+        let dropped = &mut self.dropped;
+        self.entries.retain_mut(|e| {
+            let before = e.field.edit_setbacks();
+            if !e.field.carry_over(map) {
+                dropped.push(e.key);
+                return false;
+            }
+            e.set_back |= e.field.edit_setbacks() > before;
+            true
+        });
+    }
+
+    /// True when this frame's edits set back the field with index `at`: its members
+    /// that are still waiting were set back with it.
+    pub(crate) fn set_back(&self, at: usize) -> bool {
+        self.entries.get(at).is_some_and(|e| e.set_back)
+    }
+
+    /// Forgets this frame's setbacks.
+    pub(crate) fn end_frame(&mut self) {
+        self.dropped.clear();
+        for entry in &mut self.entries {
+            entry.set_back = false;
+        }
     }
 
     /// Fields cached.
@@ -160,6 +188,9 @@ impl Fields {
             else {
                 continue;
             };
+            if job.solo {
+                continue;
+            }
             let grouped = settings.guided_fields || settings.shared_approach;
             let goal = if grouped {
                 field_goal(map, query, job.ends)
@@ -231,6 +262,7 @@ impl Fields {
             };
         }
         for entry in &mut self.entries {
+            entry.set_back |= self.dropped.contains(&entry.key);
             let goal = entry.key.goal;
             entry.settled = 0;
             entry
@@ -395,6 +427,7 @@ fn place(
         waiting: Vec::new(),
         settled: 0,
         first_job: usize::MAX,
+        set_back: false,
     };
     match at {
         Some(at) => {
@@ -505,7 +538,7 @@ pub(crate) fn finish(
         from: ends.from,
         start: query.start,
         requested: ends.requested,
-        reached: query.goal,
+        reached: *cells.last()?,
         partial: ends.partial,
         waypoints: waypoints
             .iter()

@@ -36,6 +36,27 @@ pub(crate) struct Job {
     /// For the last stretch of a shared approach resumed from an earlier frame: the
     /// descent read off the field before it (the search's query starts at its end).
     pub(crate) approach: Option<Box<Approach>>,
+    /// Map edits set back work on this request before: it runs its own search, shared
+    /// fields and approaches left aside (see [`Pace`]).
+    pub(crate) solo: bool,
+    /// The oldest request of the frame, set back twice: its search runs to the end this
+    /// frame, whatever the budget (see [`Pace`]).
+    pub(crate) whole: bool,
+    /// For a resumed search: its pathfinder's `edit_setbacks` before this frame.
+    pub(crate) setbacks: u32,
+}
+
+/// How a request's work is paced, by the times map edits set it back (its ticket's
+/// count): the progress guarantee of
+/// [`TilepathSettings`](crate::plugin::TilepathSettings).
+pub(crate) struct Pace;
+
+impl Pace {
+    /// From this many setbacks on a request runs its own search.
+    pub(crate) const SOLO: u8 = 2;
+    /// From this many setbacks on, the oldest request's search runs to its end in the
+    /// frame it is served.
+    pub(crate) const WHOLE: u8 = 3;
 }
 
 /// A shared approach whose last stretch is searched across frames (see

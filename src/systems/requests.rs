@@ -33,6 +33,7 @@ pub(crate) fn queue_changed_requests(
     (stats.solved, stats.failed, stats.replanned, stats.expanded) = (0, 0, 0, 0);
     stats.repaired = 0;
     stats.detoured = 0;
+    stats.whole = 0;
     stats.solve_time = Default::default();
     order.clear();
     order.extend(changed.iter().map(|(entity, ..)| entity));

@@ -106,12 +106,6 @@ impl Solvers {
         Some(self.suspended.swap_remove(i))
     }
 
-    /// Drops every suspended search (their pathfinders become spares).
-    pub(crate) fn forget_suspended(&mut self) {
-        self.spares
-            .extend(self.suspended.drain(..).map(|s| s.pathfinder));
-    }
-
     /// Drops the suspended searches whose request is gone or was replaced, which no
     /// turn of the queue would resume (their pathfinders become spares).
     pub(crate) fn keep_suspended(&mut self, mut wanted: impl FnMut(Entity, u64) -> bool) {
@@ -122,14 +116,20 @@ impl Solvers {
     }
 
     /// Drops the suspended last stretches of shared approaches whose descent a map edit
-    /// cut (their requests are prepared again when their turn comes).
-    pub(crate) fn drop_cut_approaches(&mut self, grid: &NavGrid) {
-        let cut = self.suspended.extract_if(.., |s| {
-            s.approach
-                .as_ref()
-                .is_some_and(|a| !a.walkable(grid, s.query.profile, s.query.diameter))
-        });
-        self.spares.extend(cut.map(|s| s.pathfinder));
+    /// cut (their requests are prepared again when their turn comes); returns their
+    /// requests (entity, order).
+    pub(crate) fn drop_cut_approaches(&mut self, grid: &NavGrid) -> Vec<(Entity, u64)> {
+        let cut: Vec<Suspended> = self
+            .suspended
+            .extract_if(.., |s| {
+                s.approach
+                    .as_ref()
+                    .is_some_and(|a| !a.walkable(grid, s.query.profile, s.query.diameter))
+            })
+            .collect();
+        let dropped = cut.iter().map(|s| (s.entity, s.order)).collect();
+        self.spares.extend(cut.into_iter().map(|s| s.pathfinder));
+        dropped
     }
 
     /// Keeps at most `threads` spares, and gives threads whose pathfinder was suspended
@@ -156,6 +156,8 @@ impl Solvers {
     /// expansion budget an item is given what the items finished so far left over: at
     /// least what a run of the items one after another would give it (the solve
     /// system then keeps what such a run would have done, see `solve::in_order`).
+    /// `sequential` runs the items one after another on one thread (a resumed search,
+    /// which cannot be run again, waits behind other items under an expansion budget).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
@@ -166,12 +168,17 @@ impl Solvers {
         settings: &TilepathSettings,
         budget: Budget,
         progressed: bool,
+        sequential: bool,
         out: &mut Vec<(usize, Outcome)>,
     ) {
         let pool = ComputeTaskPool::get_or_init(TaskPool::default);
         let allowed = settings.max_threads.min(pool.thread_num()).max(1);
         self.workers.truncate(allowed);
-        let threads = allowed.min(items.len()).max(1);
+        let threads = if sequential {
+            1
+        } else {
+            allowed.min(items.len()).max(1)
+        };
         if self.workers.len() < threads {
             self.workers.resize_with(threads, Worker::default);
         }
@@ -223,23 +230,31 @@ impl Worker {
     /// budget does, and then the thread stops).
     fn work(&mut self, frame: &Frame) {
         loop {
-            let left = match frame.budget {
+            let (index, left) = match frame.budget {
                 Budget::Time { deadline } => {
-                    let first = !frame.progressed && frame.next.load(Ordering::Relaxed) == 0;
-                    if !first && deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        // Past the deadline only the first item runs, once, and only in
+                        // a frame that made no progress yet (one thread takes it).
+                        let first =
+                            frame
+                                .next
+                                .compare_exchange(0, 1, Ordering::Relaxed, Ordering::Relaxed);
+                        if frame.progressed || first.is_err() {
+                            break;
+                        }
+                        (0, u64::MAX)
+                    } else {
+                        (frame.next.fetch_add(1, Ordering::Relaxed), u64::MAX)
                     }
-                    u64::MAX
                 }
                 Budget::Expansions { left } => {
                     let left = left.saturating_sub(frame.spent.load(Ordering::Relaxed));
                     if left == 0 {
                         break;
                     }
-                    left
+                    (frame.next.fetch_add(1, Ordering::Relaxed), left)
                 }
             };
-            let index = frame.next.fetch_add(1, Ordering::Relaxed);
             let Some(&job) = frame.items.get(index) else {
                 break;
             };
@@ -281,8 +296,9 @@ impl Worker {
                         charge,
                         budget: left,
                     },
-                    // Only ready fields are read (solve_paths checks it).
-                    None => unreachable_answer(left),
+                    // The field does not reach the approach's goal, or its last stretch
+                    // found nothing: the unit's own search answers.
+                    None => self.search(job, query, None, frame, left),
                 }
             }
             Work::Search {
@@ -291,30 +307,7 @@ impl Worker {
                 guide,
             } => {
                 let field = guide.map(|g| frame.fields.field(g.field));
-                let (progress, charge) = slice(
-                    &mut self.pathfinder,
-                    grid,
-                    Some(query),
-                    field,
-                    frame.budget,
-                    left,
-                );
-                match progress {
-                    Ok(Progress::Suspended { .. }) => {
-                        self.lent = true;
-                        Outcome::Suspended {
-                            charge,
-                            budget: left,
-                            pathfinder: Some(Box::new(std::mem::take(&mut self.pathfinder))),
-                            approach: None,
-                        }
-                    }
-                    done => Outcome::Answer {
-                        answer: answer(done, &self.pathfinder, grid, query, job.ends),
-                        charge: charge.max(1),
-                        budget: left,
-                    },
-                }
+                self.search(job, query, field, frame, left)
             }
             Work::Search {
                 query,
@@ -356,9 +349,47 @@ impl Worker {
         }
     }
 
+    /// Starts `query`'s own search (guided by `field` when given) with the frame's share
+    /// of the budget.
+    fn search(
+        &mut self,
+        job: &Job,
+        query: &SearchQuery,
+        field: Option<&DistanceField>,
+        frame: &Frame,
+        left: u64,
+    ) -> Outcome {
+        let grid = frame.grid;
+        let (progress, charge) = slice(
+            &mut self.pathfinder,
+            grid,
+            Some(query),
+            field,
+            frame.budget,
+            left,
+        );
+        match progress {
+            Ok(Progress::Suspended { .. }) => {
+                self.lent = true;
+                Outcome::Suspended {
+                    charge,
+                    budget: left,
+                    pathfinder: Some(Box::new(std::mem::take(&mut self.pathfinder))),
+                    approach: None,
+                }
+            }
+            done => Outcome::Answer {
+                answer: answer(done, &self.pathfinder, grid, query, job.ends),
+                charge: charge.max(1),
+                budget: left,
+            },
+        }
+    }
+
     /// A field job of a shared approach under a time budget: the descent, then the last
     /// stretch as a search sliced like any other (suspended with the descent when the
-    /// deadline comes first).
+    /// deadline comes first). Where the field does not reach the job's goal, the unit's
+    /// own search.
     fn approach(
         &mut self,
         job: &Job,
@@ -369,7 +400,7 @@ impl Worker {
     ) -> Outcome {
         let grid = frame.grid;
         let Some((cost, Some(last))) = fields::descend(field, grid, query, &mut self.cells) else {
-            return unreachable_answer(left);
+            return self.search(job, query, None, frame, left);
         };
         let (progress, charge) = slice(
             &mut self.pathfinder,
@@ -400,7 +431,7 @@ impl Worker {
                 charge,
                 budget: left,
             },
-            None => unreachable_answer(left),
+            None => self.search(job, query, None, frame, left),
         }
     }
 
@@ -480,6 +511,7 @@ pub(crate) fn slice(
     } else {
         u64::from(pathfinder.last_expanded())
     };
+    let restarts = pathfinder.edit_restarts();
     let go_on = |pathfinder: &mut Pathfinder, n: u32| match guide {
         Some(field) => pathfinder.resume_guided(map, field, n),
         None => pathfinder.resume(map, n),
@@ -502,5 +534,11 @@ pub(crate) fn slice(
         }
     };
     let after = u64::from(pathfinder.last_expanded());
+    // A search that edits started over counts its expansions from zero again.
+    let before = if pathfinder.edit_restarts() != restarts {
+        0
+    } else {
+        before
+    };
     (progress, after.saturating_sub(before))
 }

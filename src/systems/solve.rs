@@ -27,7 +27,7 @@ use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
 use super::fields::Fields;
-use super::jobs::{Budget, Guide, Job, Work};
+use super::jobs::{Budget, Guide, Job, Pace, Work};
 use super::prepare::{prepare, world_position};
 use super::slices::{self, Outcome, Solvers, Suspended};
 use crate::components::{
@@ -57,6 +57,9 @@ pub(crate) struct SolveState {
     fields: Fields,
     /// The map generation the suspended searches and the fields are for.
     generation: Option<u64>,
+    /// The map object ([`CachedScenario::id`](crate::scenario::CachedScenario::id)) they
+    /// are for: a `NavGrid` inserted in place of another is another map.
+    map: Option<u64>,
     jobs: Vec<Job>,
     items: Vec<usize>,
     outcomes: Vec<(usize, Outcome)>,
@@ -84,8 +87,10 @@ pub(crate) fn solve_paths(
     stats.field_answers = 0;
     stats.guided = 0;
     let generation = grid.as_ref().map(|g| g.generation());
+    let map = grid.as_ref().map(|g| g.scenario().id());
     let replaced = grid.as_ref().is_none_or(|g| {
         g.is_added()
+            || state.map != map
             || state
                 .generation
                 .is_none_or(|seen| g.whole_map_generation() > seen)
@@ -93,7 +98,10 @@ pub(crate) fn solve_paths(
     if replaced {
         // Suspended searches were for another map, size or placement: drop them (the
         // requests are prepared and searched again from where their units stand).
-        state.solvers.forget_suspended();
+        for s in state.solvers.suspended.drain(..) {
+            set_back(&mut requests, s.entity, s.order);
+            state.solvers.spares.push(s.pathfinder);
+        }
     }
     state.solvers.keep_suspended(|entity, order| {
         requests
@@ -109,9 +117,12 @@ pub(crate) fn solve_paths(
         // where that is exact (`Pathfinder::resume`, `DistanceField::carry_over`),
         // started over otherwise.
         state.fields.carry_over(grid.scenario());
-        state.solvers.drop_cut_approaches(grid);
+        for (entity, order) in state.solvers.drop_cut_approaches(grid) {
+            set_back(&mut requests, entity, order);
+        }
     }
     state.generation = generation;
+    state.map = map;
     let mut budget = match settings.expansion_budget {
         Some(n) => Budget::Expansions {
             left: u64::from(n.max(1)),
@@ -199,6 +210,16 @@ pub(crate) fn solve_paths(
 /// Requests taken by the first batch of a frame; each further batch takes twice as many.
 const FIRST_BATCH: usize = 64;
 
+/// Records on `entity`'s ticket that map edits set back the work on its request `order`
+/// (see [`Pace`]).
+fn set_back(requests: &mut Requests, entity: Entity, order: u64) {
+    if let Ok((_, _, mut ticket, _)) = requests.get_mut(entity)
+        && ticket.order() == order
+    {
+        ticket.set_back();
+    }
+}
+
 /// Takes up to `want` requests from the front of the queue as jobs (a suspended search
 /// resumes, a new request is prepared) and answers those whose input is unusable at
 /// once. Returns whether the queue had anything left to take.
@@ -227,10 +248,14 @@ fn take_jobs(
         if ticket.order() != order || !ticket.is_queued() {
             continue;
         }
+        let front = state.jobs.is_empty();
+        let solo = ticket.setbacks() >= Pace::SOLO;
+        let whole = front && ticket.setbacks() >= Pace::WHOLE;
         if grid.is_some()
             && let Some(suspended) = state.solvers.take_suspended(entity, order)
         {
             let slot = state.solvers.slots.len();
+            let setbacks = suspended.pathfinder.edit_setbacks();
             state.solvers.slots.push(Mutex::new(suspended.pathfinder));
             state.jobs.push(Job {
                 entity,
@@ -245,6 +270,9 @@ fn take_jobs(
                 },
                 ends: suspended.ends,
                 approach: suspended.approach,
+                solo,
+                whole,
+                setbacks,
             });
             continue;
         }
@@ -270,6 +298,9 @@ fn take_jobs(
                 },
                 ends,
                 approach: None,
+                solo,
+                whole,
+                setbacks: 0,
             }),
             Err(failure) => {
                 ticket.answered();
@@ -301,13 +332,22 @@ fn solve_jobs(
     frame: u64,
     stats: &mut TilepathStats,
 ) {
+    let whole = first == 0 && state.jobs.first().is_some_and(|job| job.whole);
+    if whole {
+        run_whole(state, grid, settings, budget, stats);
+    }
+    // The frame's first slice always runs: progress even at a zero budget.
+    let progressed = first > 0 || whole;
     state
         .fields
         .assign(grid, settings, &mut state.jobs, first, frame);
-    let grown = state.fields.grow(grid.scenario(), budget, first > 0);
+    let grown = state.fields.grow(grid.scenario(), budget, progressed);
     stats.expanded += grown;
     state.items.clear();
     for (index, job) in state.jobs.iter_mut().enumerate().skip(first) {
+        if job.whole {
+            continue; // answered by `run_whole`
+        }
         let (at, query) = match job.work {
             Work::Field { field, query } => (field, query),
             Work::Search {
@@ -334,10 +374,17 @@ fn solve_jobs(
         }
         state.items.push(index);
     }
-    let progressed = grown > 0 || first > 0;
     if state.items.is_empty() {
         return;
     }
+    // Under an expansion budget a resumed search behind another item must be given
+    // exactly what serving the items in order leaves it: it cannot be run again.
+    let sequential = matches!(budget, Budget::Expansions { .. })
+        && state
+            .items
+            .iter()
+            .skip(1)
+            .any(|&i| matches!(state.jobs[i].work, Work::Search { slot: Some(_), .. }));
     state.solvers.run(
         &state.jobs,
         &state.items,
@@ -346,6 +393,7 @@ fn solve_jobs(
         settings,
         *budget,
         progressed,
+        sequential,
         &mut state.outcomes,
     );
     let mut left = match *budget {
@@ -404,10 +452,8 @@ fn solve_jobs(
                         let start = approach.descent.last().copied().unwrap_or(query.start);
                         (SearchQuery { start, ..*query }, None)
                     }
-                    (Work::Field { .. }, None) => {
-                        state.solvers.spares.push(*pathfinder);
-                        continue;
-                    }
+                    // The unit's own search, where the field did not serve it.
+                    (Work::Field { query, .. }, None) => (*query, None),
                 };
                 state.solvers.suspended.push(Suspended {
                     entity: job.entity,
@@ -423,6 +469,53 @@ fn solve_jobs(
     }
     if let Budget::Expansions { left: l } = budget {
         *l = left.unwrap_or(0);
+    }
+}
+
+/// Runs the frame's first job, the oldest request, set back by edits at least
+/// [`Pace::WHOLE`] times, to its end whatever the budget (charging an expansion budget
+/// what it took): the bound of the progress guarantee.
+fn run_whole(
+    state: &mut SolveState,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    budget: &mut Budget,
+    stats: &mut TilepathStats,
+) {
+    state.items.clear();
+    state.items.push(0);
+    state.solvers.run(
+        &state.jobs,
+        &state.items,
+        &state.fields,
+        grid,
+        settings,
+        Budget::Time { deadline: None },
+        false,
+        true,
+        &mut state.outcomes,
+    );
+    for (_, outcome) in std::mem::take(&mut state.outcomes) {
+        let charge = match outcome {
+            Outcome::Answer { answer, charge, .. } => {
+                state.answers.push((0, answer));
+                charge
+            }
+            // Without a deadline a search ends; should it not, it waits for next frame.
+            Outcome::Suspended {
+                charge, pathfinder, ..
+            } => {
+                if let Some(pathfinder) = pathfinder {
+                    state.solvers.spares.push(*pathfinder);
+                }
+                charge
+            }
+        };
+        stats.expanded += charge;
+        stats.whole += 1;
+        if let Budget::Expansions { left } = budget {
+            *left = left.saturating_sub(charge);
+        }
     }
 }
 
@@ -528,7 +621,19 @@ fn finish_jobs(
         .into_iter()
         .map(|m| Some(m.into_inner().unwrap_or_else(|e| e.into_inner())))
         .collect();
-    for job in &state.jobs {
+    for (index, job) in state.jobs.iter().enumerate() {
+        let field = match job.work {
+            Work::Field { field, .. } => Some(field),
+            Work::Search {
+                slot: None,
+                guide: Some(guide),
+                ..
+            } => Some(guide.field),
+            Work::Search { .. } => None,
+        };
+        if !state.answered[index] && field.is_some_and(|at| state.fields.set_back(at)) {
+            set_back(requests, job.entity, job.order);
+        }
         if let Work::Search {
             query,
             slot: Some(slot),
@@ -536,6 +641,9 @@ fn finish_jobs(
         } = job.work
             && let Some(pathfinder) = slots[slot].take()
         {
+            if pathfinder.edit_setbacks() > job.setbacks {
+                set_back(requests, job.entity, job.order);
+            }
             if pathfinder.is_suspended() {
                 state.solvers.suspended.push(Suspended {
                     entity: job.entity,
@@ -569,6 +677,7 @@ fn finish_jobs(
             queue.entries.push_front((job.order, job.entity));
         }
     }
+    state.fields.end_frame();
     let threads = state.solvers.workers.len().max(1);
     state.solvers.restock(threads);
 }
@@ -577,6 +686,7 @@ fn finish_jobs(
 fn finish_stats(stats: &mut TilepathStats, requests: &Requests, started: Instant) {
     stats.total_solved += stats.solved as u64;
     stats.total_expanded += stats.expanded;
+    stats.total_whole += stats.whole as u64;
     stats.total_failed += stats.failed as u64;
     // Every queued ticket has its entry in the queue (stale entries are skipped when
     // taken): counting tickets reads one column in order, where looking up each entry

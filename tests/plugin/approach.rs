@@ -102,10 +102,11 @@ fn group_orders_share_one_field_for_the_long_way_within_the_bound() {
     }
 }
 
-/// The same group orders with `shared_approach` on, answered whole (a 60 s budget) and
-/// sliced (a 20 µs budget, so that last stretches are suspended and resumed across
-/// frames): every unit gets the same path, and some approaches were answered by a
-/// resumed last stretch rather than in the frame that read the field.
+/// The same group orders with `shared_approach` on, answered whole (no budget) and
+/// sliced (a zero time budget: one slice a frame, whatever the machine's speed, so that
+/// last stretches are suspended and resumed across frames): every unit gets the same
+/// path, and some approaches were answered by a resumed last stretch rather than in the
+/// frame that read the field.
 #[test]
 fn a_shared_approach_sliced_across_frames_answers_what_a_whole_one_does() {
     use crate::fields::{field_app, spawn};
@@ -115,7 +116,7 @@ fn a_shared_approach_sliced_across_frames_answers_what_a_whole_one_does() {
     let (claimed, formation) = claimed_and_formation(Cell::new(40, 20));
     let (mut approached, mut field_answers, mut suspended) = (0, 0, 0);
     for members in [&claimed, &formation] {
-        let apps = [Duration::from_secs(60), Duration::from_micros(20)].map(|budget| {
+        let apps = [Duration::MAX, Duration::ZERO].map(|budget| {
             let mut app = field_app(true);
             let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
             settings.shared_approach = true;
@@ -169,11 +170,11 @@ fn a_shared_approach_sliced_across_frames_answers_what_a_whole_one_does() {
     );
 }
 
-/// Sliced shared approaches (a 200 µs budget in this debug build) while walls appear and
-/// open every frame: every path is valid on the map of the frame it is answered in (a
-/// suspended last stretch whose descent an edit cut is dropped and planned again, never
-/// answered with the cut descent). (With a 20 µs budget the field itself never catches
-/// up with three walls a frame here: nothing is answered, approach or not.)
+/// Sliced shared approaches (a zero time budget: one slice a frame at any speed) while
+/// walls appear and open every frame: every unit is answered (the progress guarantee),
+/// and every path is valid on the map of the frame it is answered in (a suspended last
+/// stretch whose descent an edit cut is dropped and planned again, never answered with
+/// the cut descent).
 #[test]
 fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
     use crate::common::SolvedLog;
@@ -187,7 +188,7 @@ fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
         settings.shared_approach = true;
-        settings.frame_budget = Duration::from_micros(200);
+        settings.frame_budget = Duration::ZERO;
     }
     let units = spawn(&mut app, &formation);
     let keep: HashSet<Cell> = formation
@@ -203,12 +204,18 @@ fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
     let mut rng = crate::common::Rng(7);
     let size = app.world().resource::<NavGrid>().size();
     let (mut checked, mut approached, mut walls) = (0, 0, Vec::new());
-    // Until 100 approaches are answered (how many frames that takes depends on the
-    // machine: the budget is wall-clock time).
+    let mut answered = HashSet::new();
+    // Until every unit has been answered twice over (units re-planned after a cut count
+    // again): the progress guarantee bounds the frames at any speed.
     let mut frame = 0;
-    while approached < 100 {
+    while answered.len() < units.len() || checked < 2 * units.len() {
         frame += 1;
-        assert!(frame < 20_000, "{approached} approaches in {frame} frames");
+        assert!(
+            frame < 20_000,
+            "{} of {} units answered in {frame} frames",
+            answered.len(),
+            units.len()
+        );
         // New walls every frame (never on a unit's start or goal), the oldest opened.
         let mut edits = Vec::new();
         for _ in 0..WALLS_PER_FRAME {
@@ -250,6 +257,7 @@ fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
             assert_eq!(valid, Ok(()), "frame {frame}: {:?}", message.entity);
             checked += 1;
             approached += usize::from(path.approached);
+            answered.insert(message.entity);
         }
     }
     let stats = app.world().resource::<TilepathStats>();
@@ -258,11 +266,5 @@ fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
          {approached} approached; pending {}, solved {}, field answers {}",
         stats.pending, stats.total_solved, stats.total_field_answers
     );
-    assert!(
-        checked >= units.len(),
-        "{checked} paths for {} units",
-        units.len()
-    );
-    // Some approaches were answered by their resumed last stretch.
-    assert!((stats.total_field_answers as usize) < approached);
+    assert!(approached > 0, "no approach answered under edits");
 }

@@ -13,7 +13,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, FoundPath, NavGrid, PathError, PathFailure, PathGoal,
-    PathRequest, PathResult, PathSolved, Steering, TilepathPlugin,
+    PathRequest, PathResult, PathSolved, Steering, TilepathPlugin, TilepathSettings,
 };
 use bevy_tilepath::scenario::{BitGrid, Layer};
 
@@ -28,10 +28,22 @@ pub fn minimal_plugins() -> PluginGroupBuilder {
     })
 }
 
-/// A headless app with the plugin, 16 ms frames and a log of `PathSolved` messages.
+/// Settings without a wall-clock budget: every frame solves all it is given, so what a
+/// test sees does not depend on the machine's speed (tests of budgets set an expansion
+/// budget, or a zero time budget: one slice a frame).
+pub fn unlimited() -> TilepathSettings {
+    TilepathSettings {
+        frame_budget: Duration::MAX,
+        ..default()
+    }
+}
+
+/// A headless app with the plugin, 16 ms frames, no wall-clock budget ([`unlimited`])
+/// and a log of `PathSolved` messages.
 pub fn app() -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), TilepathPlugin::default()));
+    app.insert_resource(unlimited());
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
     )));

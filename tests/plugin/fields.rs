@@ -39,7 +39,7 @@ pub(crate) fn field_app(fields: bool) -> App {
         MovementProfiles::default().with("infantry", MovementProfile::new().with_weight(FOREST, 3)),
     );
     let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-    settings.frame_budget = Duration::from_secs(60);
+    settings.frame_budget = Duration::MAX;
     settings.max_fields = if fields { 4 } else { 0 };
     app
 }

@@ -34,7 +34,7 @@ fn blocking_tiles_on_found_paths_makes_exactly_the_crossing_units_replan_around_
     let units = spawn_units(&mut app, 1000, 12, false, false);
     app.world_mut()
         .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::from_secs(5);
+        .frame_budget = Duration::MAX;
     run_until_answered(&mut app, 200);
     let before = results(&app, &units);
     let generation = app.world().resource::<NavGrid>().generation();
@@ -108,7 +108,7 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
     let mut app = App::new();
     app.insert_resource(TilepathSettings {
         max_requests_per_frame: 7,
-        ..default()
+        ..crate::common::unlimited()
     });
     app.add_plugins((minimal_plugins(), TilepathPlugin::default()));
     let rows = "..........\n..........\n..........";
@@ -440,6 +440,7 @@ fn read_changes<const READER: usize>(
 fn map_changes_are_announced_to_every_reader_with_the_grid_generation() {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), TilepathPlugin::default()));
+    app.insert_resource(crate::common::unlimited());
     app.init_resource::<Seen<0>>().init_resource::<Seen<1>>();
     app.add_systems(
         Update,
@@ -495,7 +496,7 @@ fn walk_into_a_new_wall(repair_budget: u32) -> (usize, usize, bevy_tilepath::pre
     app.insert_resource(TilepathSettings {
         default_algorithm: bevy_tilepath::prelude::Algorithm::AStar,
         repair_budget,
-        ..default()
+        ..crate::common::unlimited()
     });
     let steering = Steering {
         speed: 160.0,

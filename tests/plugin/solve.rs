@@ -25,7 +25,7 @@ fn thousand_units_on_a_walled_tilemap_get_valid_paths_or_justified_failures() {
     let units = spawn_units(&mut app, 1000, 11, false, false);
     app.world_mut()
         .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::from_secs(5);
+        .frame_budget = Duration::MAX;
     run_until_answered(&mut app, 200);
 
     let (found, failed) = assert_answers(&mut app, &units);
@@ -44,7 +44,7 @@ fn paths_are_identical_with_one_and_two_solver_threads() {
         let units = spawn_units(&mut app, 1000, 13, false, false);
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
         settings.max_threads = threads;
-        settings.frame_budget = Duration::from_secs(5);
+        settings.frame_budget = Duration::MAX;
         run_until_answered(&mut app, 200);
         results(&app, &units)
     };
@@ -66,7 +66,7 @@ fn the_plugin_keeps_at_most_max_threads_pathfinders() {
     spawn_units(&mut app, 300, 15, false, false);
     app.world_mut()
         .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::from_secs(5);
+        .frame_budget = Duration::MAX;
     let mut held = Vec::new();
     for threads in [2, 1, 2] {
         app.world_mut()
@@ -131,7 +131,7 @@ fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
     // A cap on requests per frame with an ample budget.
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.frame_budget = Duration::from_secs(5);
+        settings.frame_budget = Duration::MAX;
         settings.max_requests_per_frame = 3;
         settings.max_threads = 2;
     }

@@ -247,6 +247,7 @@ fn in_fixed_update_the_plugin_plans_and_steers_by_the_fixed_step() {
         minimal_plugins(),
         TilepathPlugin::default().in_schedule(FixedUpdate),
     ));
+    app.insert_resource(crate::common::unlimited());
     // 10 ms frames, 50 ms fixed steps: one step every fifth frame.
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         10,
