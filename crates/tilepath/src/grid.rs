@@ -350,7 +350,8 @@ pub fn path_length(path: &[Cell]) -> f64 {
             let dy = (w[1].y - w[0].y).abs() as f64;
             (dx * dx + dy * dy).sqrt()
         })
-        .sum()
+        // A fold from +0.0: the float `sum` of no steps is -0.0.
+        .fold(0.0, |a, b| a + b)
 }
 
 #[cfg(test)]

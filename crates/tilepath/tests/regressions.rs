@@ -146,3 +146,91 @@ fn splitmix_chance_1_0_is_false() {
     }
     assert!((0..100).all(|_| rng.chance(1, 1)));
 }
+
+/// Every algorithm, asked for a goal area its start already lies in, answers the start
+/// alone (BFS, DFS, IDDFS and evasion used to walk to the area's free cell nearest its
+/// centre), with a length of +0.0 (the float sum of no steps is -0.0).
+#[test]
+fn a_start_inside_the_goal_area_is_the_whole_path_for_every_algorithm() {
+    let map = CachedScenario::from_ascii(
+        "
+        .......
+        .......
+        .......
+        ...#...
+        .......
+    ",
+    )
+    .unwrap();
+    let mut pf = Pathfinder::new();
+    for algorithm in Algorithm::ALL {
+        let query = PathQuery::new(Cell::new(1, 1), Cell::new(3, 3))
+            .algorithm(algorithm)
+            .goal_radius(2);
+        let stats = pf
+            .find(&map, &query)
+            .unwrap_or_else(|e| panic!("{algorithm:?}: {e:?}"));
+        assert_eq!(pf.path(), &[Cell::new(1, 1)], "{algorithm:?}");
+        assert_eq!(stats.reached, Cell::new(1, 1), "{algorithm:?}");
+        assert!(
+            stats.length == 0.0 && stats.length.is_sign_positive(),
+            "{algorithm:?}: length {}",
+            stats.length
+        );
+    }
+    assert!(tilepath::grid::path_length(&[Cell::new(0, 0)]).is_sign_positive());
+}
+
+/// A search suspended on one map and resumed on another map object of the same size and
+/// generation (a map built again, a clone edited apart) starts over on it instead of
+/// carrying over edits that map never had: its path never crosses the new map's walls.
+#[test]
+fn a_search_resumed_on_another_map_of_the_same_size_starts_over_on_it() {
+    let open = CachedScenario::from_ascii(&["................"; 8].join("\n")).unwrap();
+    let mut walled = open.clone();
+    for y in 0..7 {
+        walled.set_obstacle(Cell::new(8, y), true);
+    }
+    // The same generation as the search's map, as a map built anew would have.
+    let mut rebuilt = CachedScenario::from_bits(walled.obstacles().clone()).unwrap();
+    assert_ne!(rebuilt.id(), open.id());
+    for (other, name) in [(&mut rebuilt, "rebuilt"), (&mut walled, "clone")] {
+        let query = PathQuery::new(Cell::new(0, 0), Cell::new(15, 0)).algorithm(Algorithm::AStar);
+        let mut pf = Pathfinder::new();
+        assert!(matches!(
+            pf.start(&open, &query, 3),
+            Ok(tilepath::search::Progress::Suspended { .. })
+        ));
+        let Ok(tilepath::search::Progress::Done(stats)) = pf.resume(other, u32::MAX) else {
+            panic!("{name}: no path");
+        };
+        assert!(
+            !pf.path().contains(&Cell::new(8, 0)),
+            "{name}: {:?}",
+            pf.path()
+        );
+        assert!(
+            pf.path().contains(&Cell::new(8, 7)),
+            "{name}: through the gap"
+        );
+        assert_eq!(
+            stats.cost,
+            Pathfinder::new().find(other, &query).unwrap().cost
+        );
+        assert_eq!(pf.edit_restarts(), 1, "{name}");
+    }
+}
+
+/// A distance field knows its map object: on another map of the same size and
+/// generation it is not current, and it cannot be carried over to it.
+#[test]
+fn a_distance_field_is_current_only_on_its_own_map() {
+    use tilepath::scenario::ProfileId;
+    use tilepath::search::DistanceField;
+    let map = CachedScenario::from_ascii("........\n........").unwrap();
+    let copy = map.clone();
+    let mut field = DistanceField::new(&map, Cell::new(7, 0), ProfileId::DEFAULT, 1).unwrap();
+    assert!(field.is_current(&map));
+    assert!(!field.is_current(&copy));
+    assert!(!field.carry_over(&copy));
+}

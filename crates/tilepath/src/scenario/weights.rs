@@ -117,7 +117,8 @@ impl<'a> Weights<'a> {
                     1.0
                 }
             })
-            .sum();
+            // A fold from +0.0: the float `sum` of no steps is -0.0.
+            .fold(0.0, |a, b| a + b);
         if !(on_map && king_moves) {
             return (self.path_cost(path), crate::grid::path_length(path));
         }

@@ -59,10 +59,16 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
             | Algorithm::BestFirst
     );
     if q.goal_radius > 0 && !engine_handles_area {
+        // A start inside the area has arrived; otherwise the area's free cell nearest its
+        // centre stands for it.
         let goal = q.goal;
-        q.goal = layer
-            .nearest_free(goal, |c| c.chebyshev(goal) <= q.goal_radius && reachable(c))
-            .ok_or(PathError::Unreachable)?;
+        q.goal = if q.in_goal_area(q.start) {
+            q.start
+        } else {
+            layer
+                .nearest_free(goal, |c| c.chebyshev(goal) <= q.goal_radius && reachable(c))
+                .ok_or(PathError::Unreachable)?
+        };
         q.goal_radius = 0;
     }
     Ok(q)
