@@ -91,7 +91,7 @@ use crate::profiles::{self, MovementProfiles, NamedProfile};
 use crate::search::{Algorithm, Limits};
 use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
-use crate::systems::{self, PathQueue};
+use crate::systems::{self, FrameClock, PathQueue};
 #[cfg(feature = "tilemap")]
 use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
 
@@ -166,15 +166,51 @@ pub enum TilepathSystems {
 
 /// Plugin settings. Insert your own before or after adding the plugin; values inserted
 /// before it are kept.
+///
+/// # Progress guarantee
+///
+/// Whatever the budget ([`TilepathSettings::frame_budget`] down to zero,
+/// [`TilepathSettings::expansion_budget`] down to `Some(0)`) and however often the map
+/// changes, every waiting request is answered. Requests are served oldest first, and
+/// every frame the oldest makes progress: under a time budget the first search of the
+/// frame runs at least one slice of [`TilepathSettings::TIME_SLICE`] expansions, and so
+/// does the first shared field, however late the frame already is; under an expansion
+/// budget of `b` (at least 1) the oldest request's own search runs first, before any
+/// field grows, with all `b` expansions.
+///
+/// What map edits can take back is counted per request. A *setback* is an edit that
+/// undid work done on it: its suspended search started over (JPS and JPS+ jumps,
+/// terrain changes, another map) or was carried over edits that forgot at least as many
+/// nodes as it had expanded since the edits before; the shared field it waits on was set
+/// back the same way or started over; its shared approach's descent was cut. After two
+/// setbacks a request runs its own search (shared fields, guided searches and approaches
+/// left aside); after three, as the oldest request of a frame, its search runs to its
+/// end in that frame, whatever the budget ([`TilepathStats::whole`](crate::stats::TilepathStats::whole)
+/// counts these). An exact search that edits restart twice also runs from then on as
+/// the A* that carries over edits (`Pathfinder::resume`).
+///
+/// So the oldest waiting request is answered within `F1 + F2 + F3 + 1` frames, where
+/// `Fi` is what its i-th attempt would take on a map left alone: `⌈E / b⌉` frames for a
+/// search of `E` expansions at `b` a frame (`⌈E / 256⌉` at a zero time budget), and for a
+/// field the frames it takes to settle the request's cell. `E` is the size of its own
+/// search (at most the cells it can reach, plus those edits reopen), not the edit rate.
+/// Requests behind it wait their turn: the queue's lanes (urgent, deferred cuts,
+/// improvements) are served in that order, each oldest first. A frame that runs a search
+/// whole may exceed the budget by that one search; nothing else does by more than one
+/// slice per solver thread. The test `starvation` runs this at budgets 0, 1, 64 and
+/// 1,024 expansions against walls, cuts and terrain repaints every frame.
 #[derive(Resource, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TilepathSettings {
-    /// Wall-clock time the solve step may spend per frame (unless
-    /// [`TilepathSettings::expansion_budget`] is set). A search that does not finish in
-    /// the time left is suspended and resumed the next frame from where it stopped, so
-    /// no frame runs over by more than one slice of [`TilepathSettings::TIME_SLICE`]
-    /// expansions per solver thread; every frame makes progress on the oldest work even
-    /// when the budget is zero. Requests are taken oldest first.
+    /// Wall-clock time the plugin may spend solving per frame (unless
+    /// [`TilepathSettings::expansion_budget`] is set), counted from the start of the
+    /// plugin's frame: the time the map sync and the re-planning step took (repairs,
+    /// provisional detours, jump-table updates, field carry-overs) comes off it. A search
+    /// that does not finish in the time left is suspended and resumed the next frame
+    /// from where it stopped, so no frame runs over by more than one slice of
+    /// [`TilepathSettings::TIME_SLICE`] expansions per solver thread, except to keep the
+    /// progress guarantee (see the type's docs). `Duration::MAX` means no budget. 2 ms
+    /// by default.
     pub frame_budget: Duration,
     /// Counts the frame budget in search expansions instead of time: each frame expands
     /// at most this many cells, all solver threads and shared fields together (a path
@@ -306,6 +342,7 @@ impl Plugin for TilepathPlugin {
             .init_resource::<MovementProfiles>()
             .init_resource::<PathQueue>()
             .init_resource::<TilepathStats>()
+            .init_resource::<FrameClock>()
             .add_message::<PathSolved>()
             .add_message::<NavGridChanged>()
             .register_type::<TilepathSettings>()
@@ -338,6 +375,9 @@ impl Plugin for TilepathPlugin {
             .add_systems(
                 schedule,
                 (
+                    systems::start_frame
+                        .in_set(TilepathSystems::SyncMap)
+                        .before(profiles::sync_profiles),
                     profiles::sync_profiles.in_set(TilepathSystems::SyncMap),
                     (
                         systems::queue_changed_requests,
@@ -348,6 +388,9 @@ impl Plugin for TilepathPlugin {
                         .in_set(TilepathSystems::Replan),
                     systems::solve_paths.in_set(TilepathSystems::Solve),
                     crate::steering::steer_units.in_set(TilepathSystems::Steer),
+                    systems::finish_frame
+                        .in_set(TilepathSystems::Steer)
+                        .after(crate::steering::steer_units),
                 ),
             );
         #[cfg(feature = "tilemap")]
@@ -359,6 +402,7 @@ impl Plugin for TilepathPlugin {
                 schedule,
                 tilemap::sync_collision_layers
                     .in_set(TilepathSystems::SyncMap)
+                    .after(systems::start_frame)
                     .before(profiles::sync_profiles),
             );
     }

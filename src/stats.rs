@@ -62,9 +62,14 @@ pub struct TilepathStats {
     /// Wall-clock time of the last frame's solve step.
     pub solve_time: Duration,
     /// Wall-clock time of the last frame's re-planning after map edits (finding the
-    /// paths and failures an edit concerns, and repairing paths in place). It is not
-    /// part of the solve step's budget: repairs are local searches capped in expansions.
+    /// paths and failures an edit concerns, and repairing paths in place). It comes off
+    /// the frame's time budget: the solve step gets what is left.
     pub replan_time: Duration,
+    /// Wall-clock time of all the plugin's systems in the last frame, from the start of
+    /// [`crate::plugin::TilepathSystems::SyncMap`] to the end of
+    /// [`crate::plugin::TilepathSystems::Steer`] (your systems ordered in between
+    /// count too).
+    pub plugin_time: Duration,
     /// Per-frame solve times since the plugin started (frames in which the solve step had
     /// work), with their maximum and quantiles.
     pub solve_times: SolveTimeHistogram,

@@ -18,6 +18,25 @@ use bevy::prelude::*;
 use crate::components::{PathRequest, PathTicket};
 
 pub(crate) use replan::replan_paths;
+
+/// When the plugin's frame started: the start of its `SyncMap` set. The solve step's
+/// time budget runs from here, so that map sync and re-planning come off it.
+#[derive(Resource, Debug, Default)]
+pub(crate) struct FrameClock {
+    pub(crate) started: Option<std::time::Instant>,
+}
+
+/// Starts the plugin's frame (first system of `SyncMap`).
+pub(crate) fn start_frame(mut clock: ResMut<FrameClock>) {
+    clock.started = Some(std::time::Instant::now());
+}
+
+/// Records the plugin's time this frame (last system of `Steer`).
+pub(crate) fn finish_frame(clock: Res<FrameClock>, mut stats: ResMut<crate::stats::TilepathStats>) {
+    if let Some(started) = clock.started {
+        stats.plugin_time = started.elapsed();
+    }
+}
 pub(crate) use requests::queue_changed_requests;
 pub(crate) use slots::assign_slots;
 pub(crate) use solve::solve_paths;

@@ -81,8 +81,11 @@ pub(crate) fn solve_paths(
     mut state: Local<SolveState>,
     mut solved: MessageWriter<PathSolved>,
     mut stats: ResMut<TilepathStats>,
+    clock: Res<super::FrameClock>,
 ) {
     let started = Instant::now();
+    // The budget runs from the start of the plugin's frame: sync and re-planning count.
+    let frame_started = clock.started.filter(|&t| t <= started).unwrap_or(started);
     let state = &mut *state;
     stats.field_answers = 0;
     stats.guided = 0;
@@ -128,7 +131,7 @@ pub(crate) fn solve_paths(
             left: u64::from(n.max(1)),
         },
         None => Budget::Time {
-            deadline: started.checked_add(settings.frame_budget),
+            deadline: frame_started.checked_add(settings.frame_budget),
         },
     };
     state.jobs.clear();
@@ -341,12 +344,39 @@ fn solve_jobs(
     state
         .fields
         .assign(grid, settings, &mut state.jobs, first, frame);
-    let grown = state.fields.grow(grid.scenario(), budget, progressed);
+    // Under an expansion budget the oldest request's own search runs before any field
+    // grows, with all the frame's expansions: fields cannot starve it.
+    let front = first == 0
+        && !whole
+        && matches!(budget, Budget::Expansions { .. })
+        && matches!(
+            state.jobs.first().map(|job| &job.work),
+            Some(Work::Search { guide: None, .. })
+        );
+    if front {
+        state.items.clear();
+        state.items.push(0);
+        state.solvers.run(
+            &state.jobs,
+            &state.items,
+            &state.fields,
+            grid,
+            settings,
+            *budget,
+            false,
+            true,
+            &mut state.outcomes,
+        );
+        keep_outcomes(state, grid, budget, stats);
+    }
+    let grown = state
+        .fields
+        .grow(grid.scenario(), budget, progressed || front);
     stats.expanded += grown;
     state.items.clear();
     for (index, job) in state.jobs.iter_mut().enumerate().skip(first) {
-        if job.whole {
-            continue; // answered by `run_whole`
+        if job.whole || (front && index == 0) {
+            continue; // answered by `run_whole`, or run first
         }
         let (at, query) = match job.work {
             Work::Field { field, query } => (field, query),
@@ -396,6 +426,19 @@ fn solve_jobs(
         sequential,
         &mut state.outcomes,
     );
+    keep_outcomes(state, grid, budget, stats);
+}
+
+/// Keeps what the solver threads did with `state.items` (their outcomes in
+/// `state.outcomes`): answers in `state.answers`, suspended searches in the pool, the
+/// expansions charged to `budget` (under an expansion budget, as serving the items one
+/// after another would, see [`in_order`]).
+fn keep_outcomes(
+    state: &mut SolveState,
+    grid: &NavGrid,
+    budget: &mut Budget,
+    stats: &mut TilepathStats,
+) {
     let mut left = match *budget {
         Budget::Expansions { left } => Some(left),
         Budget::Time { .. } => None,

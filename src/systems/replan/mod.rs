@@ -31,6 +31,9 @@ use retry::retry;
 pub(crate) struct ReplanState {
     had_grid: bool,
     last_generation: u64,
+    /// The map object last seen (`CachedScenario::id`): a `NavGrid` inserted in place of
+    /// another is a new map, whatever its generation.
+    last_map: u64,
     log: Vec<NavGridChanged>,
     terrain: HashSet<Cell>,
     /// Cells that became passable or cheaper, per layer.
@@ -168,10 +171,14 @@ pub(crate) fn replan_paths(
     let everything = match grid.as_mut() {
         None => std::mem::replace(&mut state.had_grid, false),
         Some(grid) => {
-            let fresh =
-                !state.had_grid || grid.is_added() || grid.generation() < state.last_generation;
+            let map = grid.scenario().id();
+            let fresh = !state.had_grid
+                || grid.is_added()
+                || grid.generation() < state.last_generation
+                || (map != state.last_map && grid.is_changed());
             state.had_grid = true;
             state.last_generation = grid.generation();
+            state.last_map = map;
             let grid = grid.bypass_change_detection();
             if fresh {
                 state.log.push(NavGridChanged {
