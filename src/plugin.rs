@@ -202,10 +202,12 @@ pub enum TilepathSystems {
 #[derive(Resource, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TilepathSettings {
-    /// Wall-clock time the plugin may spend solving per frame (unless
-    /// [`TilepathSettings::expansion_budget`] is set), counted from the start of the
-    /// plugin's frame: the time the map sync and the re-planning step took (repairs,
-    /// provisional detours, jump-table updates, field carry-overs) comes off it. A search
+    /// Wall-clock time the solve step may spend per frame (unless
+    /// [`TilepathSettings::expansion_budget`] is set). The re-planning step before it
+    /// (repairs and provisional detours, bounded by [`TilepathSettings::repair_budget`]
+    /// in expansions) and steering are not part of it:
+    /// [`TilepathStats::plugin_time`](crate::stats::TilepathStats::plugin_time) measures
+    /// all of the plugin's systems per frame. A search
     /// that does not finish in the time left is suspended and resumed the next frame
     /// from where it stopped, so no frame runs over by more than one slice of
     /// [`TilepathSettings::TIME_SLICE`] expansions per solver thread, except to keep the

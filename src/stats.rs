@@ -62,8 +62,8 @@ pub struct TilepathStats {
     /// Wall-clock time of the last frame's solve step.
     pub solve_time: Duration,
     /// Wall-clock time of the last frame's re-planning after map edits (finding the
-    /// paths and failures an edit concerns, and repairing paths in place). It comes off
-    /// the frame's time budget: the solve step gets what is left.
+    /// paths and failures an edit concerns, and repairing paths in place). It is not
+    /// part of the solve step's budget: repairs are local searches capped in expansions.
     pub replan_time: Duration,
     /// Wall-clock time of all the plugin's systems in the last frame, from the start of
     /// [`crate::plugin::TilepathSystems::SyncMap`] to the end of

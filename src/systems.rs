@@ -19,8 +19,8 @@ use crate::components::{PathRequest, PathTicket};
 
 pub(crate) use replan::replan_paths;
 
-/// When the plugin's frame started: the start of its `SyncMap` set. The solve step's
-/// time budget runs from here, so that map sync and re-planning come off it.
+/// When the plugin's frame started: the start of its `SyncMap` set, for
+/// `TilepathStats::plugin_time`.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct FrameClock {
     pub(crate) started: Option<std::time::Instant>,

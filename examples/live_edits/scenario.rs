@@ -138,6 +138,9 @@ pub struct Metrics {
     pub solve_times: Vec<Duration>,
     /// Re-planning time (finding what edits concern, repairs) of every measured frame.
     pub replan_times: Vec<Duration>,
+    /// The plugin's time (all its systems, `TilepathStats::plugin_time`) of every
+    /// measured frame.
+    pub plugin_times: Vec<Duration>,
     /// Re-plans and answers of every measured frame.
     pub replans_per_frame: Vec<usize>,
     pub solves_per_frame: Vec<usize>,
@@ -147,6 +150,11 @@ impl Metrics {
     /// Quantile `q` (0..=1) of the solve times of frames `from..`.
     pub fn solve_quantile(&self, from: usize, q: f64) -> Duration {
         Self::quantile(&self.solve_times, from, q)
+    }
+
+    /// Quantile `q` (0..=1) of the plugin's times of frames `from..`.
+    pub fn plugin_quantile(&self, from: usize, q: f64) -> Duration {
+        Self::quantile(&self.plugin_times, from, q)
     }
 
     /// Quantile `q` (0..=1) of the re-planning times of frames `from..`.
@@ -376,10 +384,16 @@ type UnitState = (
 );
 
 /// Counts frozen and idle units (see the module docs).
-fn count_units(live: Res<Live>, units: Query<UnitState>, mut metrics: ResMut<Metrics>) {
+fn count_units(
+    live: Res<Live>,
+    units: Query<UnitState>,
+    stats: Res<TilepathStats>,
+    mut metrics: ResMut<Metrics>,
+) {
     if !live.on {
         return;
     }
+    metrics.plugin_times.push(stats.plugin_time);
     for (transform, before, result, arrived, replanning) in &units {
         match watch::motion(transform.translation, before, arrived, replanning, result) {
             Motion::Moving => {}

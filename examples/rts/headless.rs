@@ -168,7 +168,7 @@ pub fn headless_app(config: &HeadlessConfig) -> App {
     if config.unbounded_solving {
         app.world_mut()
             .resource_mut::<TilepathSettings>()
-            .frame_budget = Duration::from_secs(3600);
+            .frame_budget = Duration::MAX;
     }
     app.finish();
     app.cleanup();

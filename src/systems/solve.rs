@@ -81,11 +81,8 @@ pub(crate) fn solve_paths(
     mut state: Local<SolveState>,
     mut solved: MessageWriter<PathSolved>,
     mut stats: ResMut<TilepathStats>,
-    clock: Res<super::FrameClock>,
 ) {
     let started = Instant::now();
-    // The budget runs from the start of the plugin's frame: sync and re-planning count.
-    let frame_started = clock.started.filter(|&t| t <= started).unwrap_or(started);
     let state = &mut *state;
     stats.field_answers = 0;
     stats.guided = 0;
@@ -131,7 +128,7 @@ pub(crate) fn solve_paths(
             left: u64::from(n.max(1)),
         },
         None => Budget::Time {
-            deadline: frame_started.checked_add(settings.frame_budget),
+            deadline: started.checked_add(settings.frame_budget),
         },
     };
     state.jobs.clear();
