@@ -203,4 +203,16 @@ fn main() {
         stats.total_replanned,
         stats.total_whole
     );
+    let stages: Vec<String> = scenario::STAGES
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            format!(
+                "{name} p50 {:.3} / p99 {:.3} ms",
+                ms(m.stage_quantile(i, 0, 0.5)),
+                ms(m.stage_quantile(i, 0, 0.99))
+            )
+        })
+        .collect();
+    println!("the plugin's system sets per frame: {}", stages.join(", "));
 }

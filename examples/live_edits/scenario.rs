@@ -141,6 +141,9 @@ pub struct Metrics {
     /// The plugin's time (all its systems, `TilepathStats::plugin_time`) of every
     /// measured frame.
     pub plugin_times: Vec<Duration>,
+    /// Per measured frame, the time of each of the plugin's system sets:
+    /// [`STAGES`] in order.
+    pub stage_times: Vec<[Duration; 4]>,
     /// Re-plans and answers of every measured frame.
     pub replans_per_frame: Vec<usize>,
     pub solves_per_frame: Vec<usize>,
@@ -150,6 +153,13 @@ impl Metrics {
     /// Quantile `q` (0..=1) of the solve times of frames `from..`.
     pub fn solve_quantile(&self, from: usize, q: f64) -> Duration {
         Self::quantile(&self.solve_times, from, q)
+    }
+
+    /// Quantile `q` (0..=1) of the times of stage `stage` (see [`STAGES`]) of frames
+    /// `from..`.
+    pub fn stage_quantile(&self, stage: usize, from: usize, q: f64) -> Duration {
+        let times: Vec<Duration> = self.stage_times.iter().map(|t| t[stage]).collect();
+        Self::quantile(&times, from, q)
     }
 
     /// Quantile `q` (0..=1) of the plugin's times of frames `from..`.
@@ -237,12 +247,23 @@ pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
         waits: vec![0; 64],
         ..default()
     });
+    app.init_resource::<Marks>();
     app.add_systems(
         Update,
         (
-            (count_frame, remember_positions, edit_map)
+            (count_frame, remember_positions, edit_map, mark::<0>)
                 .chain()
                 .before(TilepathSystems::SyncMap),
+            mark::<1>
+                .after(TilepathSystems::SyncMap)
+                .before(TilepathSystems::Replan),
+            mark::<2>
+                .after(TilepathSystems::Replan)
+                .before(TilepathSystems::Solve),
+            mark::<3>
+                .after(TilepathSystems::Solve)
+                .before(TilepathSystems::Steer),
+            mark::<4>.after(TilepathSystems::Steer).before(count_units),
             read_answers.after(TilepathSystems::Solve),
             (count_units, new_goals)
                 .chain()
@@ -374,6 +395,18 @@ fn read_answers(
     metrics.solves_per_frame.push(stats.solved + stats.failed);
 }
 
+/// The plugin's system sets whose times [`Metrics::stage_times`] holds, in order.
+pub const STAGES: [&str; 4] = ["sync", "re-plan", "solve", "steer"];
+
+/// When each stage of this frame began (and the last one ended), marked by [`mark`].
+#[derive(Resource, Default)]
+struct Marks([Option<std::time::Instant>; 5]);
+
+/// Marks the boundary `I` between the plugin's system sets.
+fn mark<const I: usize>(mut marks: ResMut<Marks>) {
+    marks.0[I] = Some(std::time::Instant::now());
+}
+
 /// What [`count_units`] reads of a unit.
 type UnitState = (
     &'static Transform,
@@ -388,12 +421,20 @@ fn count_units(
     live: Res<Live>,
     units: Query<UnitState>,
     stats: Res<TilepathStats>,
+    marks: Res<Marks>,
     mut metrics: ResMut<Metrics>,
 ) {
     if !live.on {
         return;
     }
     metrics.plugin_times.push(stats.plugin_time);
+    let span = |i: usize| match (marks.0[i], marks.0[i + 1]) {
+        (Some(a), Some(b)) => b.saturating_duration_since(a),
+        _ => Duration::ZERO,
+    };
+    metrics
+        .stage_times
+        .push([span(0), span(1), span(2), span(3)]);
     for (transform, before, result, arrived, replanning) in &units {
         match watch::motion(transform.translation, before, arrived, replanning, result) {
             Motion::Moving => {}

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, MovementProfile, MovementProfiles, NavGrid, PathError,
-    PathFailure, PathRequest, PathResult, PathTicket, TilepathSettings,
+    PathFailure, PathRequest, PathResult, PathTicket, TilepathSettings, TilepathStats,
 };
 use bevy_tilepath::scenario::MapEdit;
 
@@ -63,7 +63,7 @@ impl Work {
             Work::BestFirst => request.algorithm(Algorithm::BestFirst),
             Work::Weighted => request.profile("mud").algorithm(Algorithm::AStar),
             Work::SharedField => request.exact().claim_goal(false),
-            Work::GuidedField | Work::SharedApproach => request.exact().profile("mud"),
+            Work::GuidedField | Work::SharedApproach => request.profile("mud"),
             Work::Wide => request.diameter(2),
         }
     }
@@ -112,6 +112,12 @@ pub(crate) struct Outcome {
     pub(crate) worst_wait: u32,
     /// Answers checked on the map of their frame.
     pub(crate) checked: usize,
+    /// Answers read off shared fields, guided searches and shared approaches.
+    pub(crate) fields: u64,
+    pub(crate) guided: u64,
+    pub(crate) approached: usize,
+    /// Searches run whole by the progress guarantee.
+    pub(crate) whole: u64,
 }
 
 /// The progress guarantee's bound for one request that `budget` expansions a frame
@@ -191,7 +197,8 @@ pub(crate) fn run(case: Case) -> Outcome {
         app.update();
         let log = std::mem::take(&mut app.world_mut().resource_mut::<SolvedLog>().0);
         for (_, message) in &log {
-            check_answer(&app, message.entity, &message.outcome, case);
+            outcome.approached +=
+                usize::from(check_answer(&app, message.entity, &message.outcome, case));
             outcome.checked += 1;
             if let Some(i) = units.iter().position(|&(e, _)| e == message.entity)
                 && first_answer[i].is_none()
@@ -203,6 +210,10 @@ pub(crate) fn run(case: Case) -> Outcome {
         }
     }
     outcome.frames = frame;
+    let stats = app.world().resource::<TilepathStats>();
+    outcome.fields = stats.total_field_answers;
+    outcome.guided = stats.total_guided;
+    outcome.whole = stats.total_whole;
     // Nothing of theirs is left queued once all were answered, or it is a re-plan.
     for &(unit, _) in &units {
         let ticket = app.world().get::<PathTicket>(unit).unwrap();
@@ -238,8 +249,9 @@ fn edits_of(case: Case, frame: u32, centre: Cell, cells: &[Cell], rng: &mut Rng)
     }
 }
 
-/// Panics unless `outcome`, answered this frame for `unit`, holds on the map as it is.
-fn check_answer(app: &App, unit: Entity, outcome: &Result<f32, PathFailure>, case: Case) {
+/// Panics unless `outcome`, answered this frame for `unit`, holds on the map as it is;
+/// returns whether it was a shared approach.
+fn check_answer(app: &App, unit: Entity, outcome: &Result<f32, PathFailure>, case: Case) -> bool {
     let grid = app.world().resource::<NavGrid>();
     let request = app.world().get::<PathRequest>(unit).unwrap();
     match (outcome, app.world().get::<PathResult>(unit).unwrap()) {
@@ -257,8 +269,9 @@ fn check_answer(app: &App, unit: Entity, outcome: &Result<f32, PathFailure>, cas
             );
             assert_eq!(valid, Ok(()), "{case:?}: {unit} answered {path:?}");
             assert_eq!(path.cells.last(), Some(&path.reached), "{case:?}");
+            path.approached
         }
-        (Err(PathFailure::Search(PathError::Unreachable)), _) => {}
+        (Err(PathFailure::Search(PathError::Unreachable)), _) => false,
         (outcome, result) => panic!("{case:?}: {unit} answered {outcome:?} / {result:?}"),
     }
 }
@@ -274,6 +287,7 @@ fn every_request_is_answered_at_any_budget_and_edit_rate() {
         "size", "edits", "work", "budget 0", "budget 1", "budget 64", "budget 1024"
     );
     let mut cases = 0;
+    let mut totals = Outcome::default();
     for size in [64, 256] {
         for edits in Edits::ALL {
             for work in Work::ALL {
@@ -287,6 +301,11 @@ fn every_request_is_answered_at_any_budget_and_edit_rate() {
                             work,
                         });
                         cases += 1;
+                        totals.checked += o.checked;
+                        totals.fields += o.fields;
+                        totals.guided += o.guided;
+                        totals.approached += o.approached;
+                        totals.whole += o.whole;
                         format!("{} ({})", o.frames, o.worst_wait)
                     })
                     .collect();
@@ -302,5 +321,13 @@ fn every_request_is_answered_at_any_budget_and_edit_rate() {
             }
         }
     }
-    println!("starvation matrix: {cases} cases, every request answered within its bound");
+    println!(
+        "starvation matrix: {cases} cases, every request answered within its bound; {} \
+         answers checked: {} read off shared fields, {} guided, {} shared approaches; {} \
+         searches run whole",
+        totals.checked, totals.fields, totals.guided, totals.approached, totals.whole
+    );
+    // The group kinds of work really ran as such somewhere in the matrix.
+    assert!(totals.fields > 0 && totals.guided > 0 && totals.approached > 0);
+    assert!(totals.whole > 0, "no case needed a whole search");
 }
