@@ -351,19 +351,7 @@ fn solve_jobs(
             Some(Work::Search { guide: None, .. })
         );
     if front {
-        state.items.clear();
-        state.items.push(0);
-        state.solvers.run(
-            &state.jobs,
-            &state.items,
-            &state.fields,
-            grid,
-            settings,
-            *budget,
-            false,
-            true,
-            &mut state.outcomes,
-        );
+        run_first_alone(state, grid, settings, *budget);
         keep_outcomes(state, grid, budget, stats);
     }
     let grown = state
@@ -512,6 +500,29 @@ fn keep_outcomes(
     }
 }
 
+/// Runs the frame's first job alone on one solver thread within `budget`; its outcome
+/// goes to `state.outcomes`.
+fn run_first_alone(
+    state: &mut SolveState,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    budget: Budget,
+) {
+    state.items.clear();
+    state.items.push(0);
+    state.solvers.run(
+        &state.jobs,
+        &state.items,
+        &state.fields,
+        grid,
+        settings,
+        budget,
+        false,
+        true,
+        &mut state.outcomes,
+    );
+}
+
 /// Runs the frame's first job, the oldest request, set back by edits at least
 /// [`Pace::WHOLE`] times, to its end whatever the budget (charging an expansion budget
 /// what it took): the bound of the progress guarantee.
@@ -522,19 +533,7 @@ fn run_whole(
     budget: &mut Budget,
     stats: &mut TilepathStats,
 ) {
-    state.items.clear();
-    state.items.push(0);
-    state.solvers.run(
-        &state.jobs,
-        &state.items,
-        &state.fields,
-        grid,
-        settings,
-        Budget::Time { deadline: None },
-        false,
-        true,
-        &mut state.outcomes,
-    );
+    run_first_alone(state, grid, settings, Budget::Time { deadline: None });
     for (_, outcome) in std::mem::take(&mut state.outcomes) {
         let charge = match outcome {
             Outcome::Answer { answer, charge, .. } => {
