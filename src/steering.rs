@@ -61,7 +61,9 @@ use crate::scenario::{Layer, Weights};
 /// do units whose `speed` is NaN, infinite or not positive (a NaN or infinite
 /// `separation_strength`, `separation_radius` or `arrival_radius` counts as 0). On
 /// reaching the last waypoint (or, in a crowd, its cell when others hold it back) the
-/// unit gets the [`Arrived`] marker and stops; the marker goes when a new path arrives.
+/// unit gets the [`Arrived`] marker and stops; the marker goes as soon as its
+/// [`PathResult`] changes (a new order makes it `Pending`, a new path or a failure
+/// replaces it).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(SteeringProgress)]
@@ -594,6 +596,11 @@ pub(crate) fn steer_units(
         let PathResult::Found(path) = &*result else {
             if result.is_changed() {
                 progress.restart(1);
+                // A new order (`Pending`) or a failure: the unit is no longer where its
+                // order took it.
+                if arrived {
+                    commands.entity(entity).remove::<Arrived>();
+                }
             }
             continue;
         };

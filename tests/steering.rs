@@ -115,6 +115,38 @@ fn a_unit_pushed_behind_a_wall_plans_again_from_where_it_stands_and_arrives() {
 }
 
 #[test]
+fn a_new_order_takes_arrived_away_while_its_answer_is_pending() {
+    let mut app = app("........\n........");
+    let start = world_of(&app, Cell::new(0, 0));
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(start),
+            PathRequest::new(Cell::new(3, 0)),
+            Steering::with_speed(64.0),
+        ))
+        .id();
+    run(&mut app, unit, 3.0);
+    assert!(app.world().get::<Arrived>(unit).is_some(), "never arrived");
+    // One expansion a frame: the next answer takes several frames.
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .expansion_budget = Some(1);
+    app.world_mut()
+        .entity_mut(unit)
+        .insert(PathRequest::new(Cell::new(7, 1)));
+    app.update();
+    assert!(app.world().get::<PathResult>(unit).unwrap().is_pending());
+    assert!(
+        app.world().get::<Arrived>(unit).is_none(),
+        "Arrived stayed while the new order waits for its answer"
+    );
+    run(&mut app, unit, 6.0);
+    assert!(app.world().get::<Arrived>(unit).is_some(), "never arrived");
+    assert_eq!(cell_of(&app, unit), Cell::new(7, 1));
+}
+
+#[test]
 fn without_patience_a_unit_pushed_behind_a_wall_stays_stuck() {
     let (mut app, unit) = pushed_below_the_wall(0.0);
     run(&mut app, unit, 6.0);
