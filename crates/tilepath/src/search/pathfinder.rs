@@ -52,24 +52,19 @@ pub struct PathStats {
 ///
 /// # Memory
 ///
-/// [`Pathfinder::memory_bytes`] sums the capacities. Measured for a fresh pathfinder
-/// per algorithm after 8 queries across a 4096 × 4096 clutter map
-/// (`cargo run --release -p tilepath --example movingai -- --memory 4096`, map
-/// `generate::random_rects(4096², seed 1)`):
+/// [`Pathfinder::memory_bytes`] sums the capacities. Each algorithm's per-cell buffers,
+/// allocated the first time it runs on a map at least that large:
 ///
-/// | algorithm | bytes per cell | MiB at 4096² | per-cell buffers |
-/// |---|---|---|---|
-/// | A* | 12.07 | 193.1 | records 8, heap positions 4 |
-/// | JPS | 12.04 | 192.6 | records 8, heap positions 4 |
-/// | JPS+ | 8.07 | 129.1 | records 8 (its open list keeps no positions; its jump table, 16 bytes per cell, is the map's) |
-/// | Dijkstra | 12.01 | 192.2 | records 8, heap positions 4 |
-/// | best-first | 12.02 | 192.3 | records 8, heap positions 4 |
-/// | BFS | 12.01 | 192.1 | records 8, levels 4 |
-/// | DFS, IDDFS | 8.01 | 128.1 | records 8 |
-/// | evasion | 12.02 | 192.2 | records 8, path positions 4 |
+/// | algorithm | per-cell buffers | bytes per cell |
+/// |---|---|---|
+/// | A*, JPS, Dijkstra, best-first | records 8, heap positions 4 | 12 |
+/// | JPS+ | records 8 (its open list keeps no positions; its jump table, 16 bytes per cell, is the map's) | 8 |
+/// | BFS | records 8, levels 4 | 12 |
+/// | DFS, IDDFS | records 8 | 8 |
+/// | evasion | records 8, path positions 4 | 12 |
 ///
-/// The fraction above the per-cell buffers is the lists (open list, queue, stack,
-/// traces, path), which grow with the largest query and stay small next to the map.
+/// Above the per-cell buffers come the lists (open list, queue, stack, traces, path),
+/// which grow with the largest query and stay small next to the map.
 /// Each algorithm adds its own per-cell buffer once, so a pathfinder that has run every
 /// algorithm holds about 20 bytes per cell (records 8, heap positions 4, BFS levels 4,
 /// evasion positions 4). The record packs the cost `g` (up to 48 bits), the parent

@@ -28,10 +28,10 @@
 //! being expanded is expanded next without going through the heap.
 //!
 //! Complexity: worst case like A*, O(n log n) for n jump points plus O(length / 64) word
-//! reads per straight jump. On the MovingAI game, room and city maps it expands 100 to
-//! 500 times fewer nodes than A* and runs 20 to 100 times faster; on one-cell-wide mazes
-//! and random-obstacle maps, where almost every cell is a jump point, about twice as
-//! fast. Memory: the shared records and heap of A* (12 bytes per cell) plus the jump
+//! reads per straight jump. Where straight runs are long (rooms, open ground) it expands
+//! a small fraction of A*'s nodes; on one-cell-wide mazes and random clutter, where
+//! almost every cell is a jump point, it gains least (the measurements are in
+//! `crates/tilepath/BENCHMARKS.md`). Memory: the shared records and heap of A* (12 bytes per cell) plus the jump
 //! points waiting to bypass the heap; nothing else per cell.
 //!
 //! When to use: shortest paths on uniform-cost octile grids, especially large or open
