@@ -243,7 +243,8 @@ pub struct TilepathSettings {
     /// cost as the unit's own optimal search, in O(path length) and no search per unit.
     /// Later requests to a goal whose field is cached use it too. 8 by default.
     pub field_min_requests: usize,
-    /// Off by default (measured slower in the army benchmark: see the README). When on,
+    /// Off by default (slower than the default in the army benchmark, see BENCHMARKS.md).
+    /// When on,
     /// requests of a group order that end on their own cells near a shared goal (claimed
     /// cells around a requested goal, formation slots within 16 cells of one another)
     /// join one field and, on weighted layers, run A* guided by its distances (exact, see
@@ -258,7 +259,7 @@ pub struct TilepathSettings {
     /// first cell of their descent at most `2 d` plus 8 straight steps from the field's
     /// goal (by cost), where `d` is the cost between their own cell and that goal, to
     /// their own cell. One field per order instead of one search per unit (the army
-    /// benchmark in the README measures it). The price is exactness: such a
+    /// benchmark in BENCHMARKS.md measures it). The price is exactness: such a
     /// path costs at least the unit's own optimum and at most twice the cost between its
     /// cell and the field's goal more (the descent is an optimal way toward the field's
     /// goal and the triangle inequality bounds the rest); `PathResult::Found` says so in
@@ -300,12 +301,11 @@ pub struct TilepathSettings {
     /// JPS+ for [`Algorithm::Auto`]: when a map arrives (or is replaced), the
     /// re-planning step builds the jump table of the one-cell layer of every profile under
     /// which all passable cells weigh the same, and the first `Auto` request of a wider
-    /// agent on such a layer builds that layer's (once per layer and map: O(cells), 16
-    /// bytes per cell, 4 MiB and 3 to 15 ms for 512 × 512; map edits then update tables
-    /// incrementally). `Auto` requests on a layer with a table run
-    /// [`Algorithm::JpsPlus`] from then on: the same costs as online JPS, 1.7 to 3 times
-    /// faster on maps with rooms and open ground (see the core's README). `true` by
-    /// default; `false` keeps online JPS and builds no table.
+    /// agent on such a layer builds that layer's (once per layer and map: O(cells) time,
+    /// 16 bytes per cell; map edits then update tables incrementally). `Auto` requests on
+    /// a layer with a table run [`Algorithm::JpsPlus`] from then on: the same costs as
+    /// online JPS, faster where straight runs are long (rooms, open ground; see
+    /// BENCHMARKS.md). `true` by default; `false` keeps online JPS and builds no table.
     pub jump_tables: bool,
 }
 

@@ -43,7 +43,7 @@ pub struct TilepathStats {
     pub replanned: usize,
     /// Found paths that a new wall cut ahead of their unit and that were repaired in
     /// place in the last frame: a detour of exactly the cut stretch's cost was spliced in
-    /// (optimal, see the README's "Live map edits"), the result replaced and a
+    /// (optimal), the result replaced and a
     /// [`crate::components::PathSolved`] sent at once, without going through the queue.
     /// (A path repaired while its request waits in the improvement lane costs what the
     /// old one had left; the queued improvement still follows.)
