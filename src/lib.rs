@@ -481,7 +481,7 @@
 //! | incremental map edits | `CachedScenario::apply` (clearance and layer bits of a rectangle around the edits; components touching a changed cell are flooded again, up to the whole map) |
 //! | terrain costs per unit type | `scenario::MovementProfile`; in the plugin `MovementProfiles`, `PathRequest::profile`, `tilemap::Terrain` and texture tables, terrain-aware steering |
 //! | zero allocation per query | `search::Pathfinder` (checked by `crates/tilepath/tests/allocations.rs` and the runner) |
-//! | MovingAI benchmark runner | `crates/tilepath/examples/movingai.rs` |
+//! | MovingAI benchmark runner | `crates/bench/examples/movingai.rs` |
 //!
 //! # Fast debug builds in your game
 //!

@@ -1,7 +1,8 @@
 //! The live-edits scenario: an army of steering units on a generated map whose tiles flip
 //! every frame, and what it measures (pending requests, waits, re-plans, solves, frozen
-//! units, arrivals, solve times). `main.rs` runs it from the command line; the plugin
-//! tests run a small version of it (`tests/plugin/live.rs`).
+//! units, arrivals, solve times). `crates/bench/examples/live_edits/main.rs` runs it from
+//! the command line (`cargo run --release -p tilepath_bench --example live_edits`); the
+//! plugin tests run a small version of it (`tests/plugin/live.rs`), so it stays in this crate.
 //!
 //! # What is measured
 //!

@@ -1,8 +1,9 @@
 //! The soak scenario: an army of three unit sizes and movement profiles on a generated
 //! countryside map, group orders every second and tile edits every frame, and what it
 //! watches (panics, units inside blocked cells, frozen units, pending requests, arrivals,
-//! completed orders, memory, solve times). `main.rs` runs it from the command line; the
-//! plugin tests run a short version (`tests/plugin/soak.rs`).
+//! completed orders, memory, solve times). `crates/bench/examples/soak/main.rs` runs it
+//! from the command line (`cargo run --release -p tilepath_bench --example soak`); the
+//! plugin tests run a short version (`tests/plugin/soak.rs`), so it stays in this crate.
 //!
 //! # What is measured
 //!

@@ -1,4 +1,5 @@
-//! What the headless army scenarios (`live_edits`, `soak`) watch each frame: positions
+//! What the headless army scenarios (`live_edits`, `soak`; also the `army` benchmark in
+//! crates/bench) watch each frame: positions
 //! before the frame, frozen and idle units, the warm-up, quantiles of per-frame times,
 //! peak memory.
 

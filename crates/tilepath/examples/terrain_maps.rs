@@ -21,7 +21,7 @@
 //! Check them with the runner (default maps folder: `scen-NAME/../maps`):
 //!
 //! ```text
-//! cargo run --release -p tilepath --example movingai -- --terrain '.=2,R=1,F=4,S=7,W=x' \
+//! cargo run --release -p tilepath_bench --no-default-features --example movingai -- --terrain '.=2,R=1,F=4,S=7,W=x' \
 //!     --reference stored --algo astar --check OUT_DIR/scen-infantry/*.scen
 //! ```
 

@@ -4,7 +4,7 @@
 //! built with opt-level 3 even in the test profile (see Cargo.toml). JPS and JPS+ are
 //! checked on every problem; the slower searches on an evenly spread sample of every file, to keep
 //! CI within minutes. The runner checks them all:
-//! `cargo run --release -p tilepath --example movingai -- --algo astar --algo jps --algo jps-plus --algo dijkstra --check ../shared/movingai/scen/*.scen`.
+//! `cargo run --release -p tilepath_bench --no-default-features --example movingai -- --algo astar --algo jps --algo jps-plus --algo dijkstra --check ../shared/movingai/scen/*.scen`.
 
 mod common;
 

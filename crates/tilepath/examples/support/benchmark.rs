@@ -1,7 +1,8 @@
 //! Loading MovingAI benchmark sets from disk: a scen file and its map, matched by base name.
 //!
-//! Test and benchmark plumbing shared by the runner, the conformance tests and the
-//! benches through `#[path]`; it is not part of the library.
+//! Test and benchmark plumbing shared through `#[path]` by the conformance tests, the
+//! `algorithms` bench, and the MovingAI runner and `plugin` bench of the unpublished
+//! crates/bench; it is not part of the library.
 #![allow(dead_code)]
 
 use std::fmt;
@@ -91,7 +92,7 @@ pub fn default_maps_dir(scen: &Path) -> PathBuf {
 
 /// The benchmark data folder: `$MOVINGAI_DIR`, else `shared/movingai` in the nearest
 /// folder above `base` that has one (so `../shared/movingai` beside the repository is
-/// found from the workspace root and from `crates/tilepath` alike). `None` when there is none.
+/// found from the workspace root, `crates/tilepath` and `crates/bench` alike). `None` when there is none.
 pub fn data_dir(base: &Path) -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("MOVINGAI_DIR") {
         let dir = PathBuf::from(d);

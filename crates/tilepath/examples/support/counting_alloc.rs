@@ -1,4 +1,4 @@
-//! A global allocator that counts allocations and live bytes per thread, shared by the MovingAI runner and the allocation and regression tests.
+//! A global allocator that counts allocations and live bytes per thread, shared by the allocation and regression tests and the MovingAI runner (crates/bench).
 //!
 //! Counts are per thread so that allocations of other threads (the test harness's
 //! bookkeeping, output capture) never show up in a measurement of the calling thread.

@@ -2,7 +2,7 @@
 //! for 1,000 and 10,000 JPS requests, with one and two solver threads, against the same
 //! queries answered by one bare `Pathfinder` (the plugin's overhead).
 //!
-//! `cargo bench --bench plugin` (map and problems from `$MOVINGAI_DIR` or
+//! `cargo bench -p tilepath_bench --bench plugin` (map and problems from `$MOVINGAI_DIR` or
 //! `../shared/movingai`, AR0011SR, problems of every length bucket; a generated 512x512
 //! rooms map when the data is missing). One iteration re-queues every request and runs one
 //! `App::update` that answers them all (frame budget unlimited), so the time includes
@@ -20,7 +20,7 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::generate;
 
-#[path = "../crates/tilepath/examples/support/benchmark.rs"]
+#[path = "../../tilepath/examples/support/benchmark.rs"]
 mod benchmark;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 

@@ -48,7 +48,7 @@ pub struct Scene {
 pub fn data_dir() -> PathBuf {
     match std::env::var_os("MOVINGAI_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The README chart: for the largest army of the run, frames until every unit has a path,
 //! CPU milliseconds spent on the order and the longest frame's solve time, per map, order
-//! and thread count, one bar per mode, on log axes. Drawn with the core chart example's canvas, font, axis and PNG
+//! and thread count, one bar per mode, on log axes. Drawn with the chart example's canvas, font, axis and PNG
 //! encoder (included by `#[path]`).
 
 use crate::axis::Axis;

@@ -1,8 +1,9 @@
 //! Bar chart of the MovingAI runner's mean time per algorithm, as a PNG made with std only.
 //!
 //! ```text
-//! cargo run --release -p tilepath --example movingai -- --algo jps --algo pf-astar SCEN... > run.txt
-//! cargo run --release -p tilepath --example chart -- --out docs/algorithms.png [--title TEXT] [--note TEXT]
+//! cargo run --release -p tilepath_bench --no-default-features --example movingai -- \
+//!     --algo jps --algo pf-astar SCEN... > run.txt
+//! cargo run --release -p tilepath_bench --no-default-features --example chart -- --out docs/algorithms.png [--title TEXT] [--note TEXT]
 //!     [--linear] [INPUT]
 //! ```
 //!

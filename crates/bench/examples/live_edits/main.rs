@@ -2,7 +2,7 @@
 //! flip every frame, with the queue, waits, re-plans, frozen units and arrivals printed.
 //!
 //! ```sh
-//! cargo run --release --example live_edits -- [--units 5000] [--size 256] [--frames 600]
+//! cargo run --release -p tilepath_bench --example live_edits -- [--units 5000] [--size 256] [--frames 600]
 //!     [--edits 20] [--budget-ms 2] [--expansions N] [--threads 2] [--seed 11]
 //!     [--speed 6] [--every 100] [--max-requests N] [--defer-cuts N] [--no-jump-tables]
 //! ```
@@ -14,9 +14,10 @@
 //! open). Time advances by a fixed 16 ms per frame, so a run is deterministic apart from
 //! what the wall-clock budget lets the solver finish (`--expansions N` counts the budget
 //! in expansions instead: then the whole run is deterministic). The first orders are
-//! answered in a warm-up without budget; the measured frames follow. See `scenario.rs`
-//! for the exact definitions of what is printed.
+//! answered in a warm-up without budget; the measured frames follow. See the root crate's
+//! `examples/live_edits/scenario.rs` (the plugin tests run it too) for the exact definitions of what is printed.
 
+#[path = "../../../../examples/live_edits/scenario.rs"]
 mod scenario;
 
 use std::time::Duration;

@@ -1,7 +1,8 @@
 //! MovingAI benchmark runner: correctness against the stored optima and speed against peers.
 //!
 //! ```text
-//! cargo run --release --example movingai -- [--algo NAME]... [--diameter D] [--maps DIR]
+//! cargo run --release -p tilepath_bench --no-default-features --example movingai -- \
+//!     [--algo NAME]... [--diameter D] [--maps DIR]
 //!     [--terrain SPEC] [--reference stored|dijkstra] [--tolerance X]
 //!     [--check] [--smooth] [--families] [--limit N] [--sample N] SCEN...
 //! ```
@@ -12,9 +13,9 @@
 //! side by side on the same queries and the same layer: `pf-astar` (the `pathfinding` crate's A*, same fixed-point costs,
 //! weighted ones with `--terrain`, successors in a stack-allocated `SmallVec`; its
 //! expansions are its successor calls) and `gp-jps` (the `grid_pathfinding` crate's JPS,
-//! unweighted, so not with `--terrain`). The root crate's `movingai` example is this
-//! runner plus bevy_northstar's searches (`ns-astar`, `ns-hpa`), kept there so the core
-//! never compiles bevy.
+//! unweighted, so not with `--terrain`). The `peers` example is this runner plus
+//! bevy_northstar's searches (`ns-astar`, `ns-hpa`), behind the crate's `bevy` feature:
+//! `--no-default-features` builds this runner without compiling bevy (it also runs with it).
 //! One line per scen file and algorithm, then one `TOTAL` line per algorithm;
 //! `prep_ms` is the preprocessing before the first query where there is one (the JPS+
 //! table, a peer's grid), timed apart from the queries; `length_ratio` is a non-optimal

@@ -1,5 +1,7 @@
-//! The MovingAI runner itself: options, the timed loop and the checks, shared by the core's
-//! `movingai` example and the root crate's (which adds bevy_northstar's searches as peers).
+//! The MovingAI runner itself: options, the timed loop and the checks, shared by the
+//! `movingai` example and the `peers` example (which adds bevy_northstar's searches as
+//! peers). The benchmark loader and the counting allocator stay in the core's
+//! `examples/support/`, where the core's tests and bench include them too.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,14 +9,14 @@ use std::time::Instant;
 
 use tilepath::grid::{cost_to_f64, path_length};
 use tilepath::prelude::*;
-#[path = "../support/benchmark.rs"]
+#[path = "../../../tilepath/examples/support/benchmark.rs"]
 mod benchmark;
 use tilepath::scenario::movingai::Problem;
 use tilepath::scenario::movingai_terrain::{TerrainMap, TerrainSpec};
 use tilepath::scenario::{Layer, ProfileId, Weights};
 use tilepath::search::validate_path;
 
-#[path = "../support/counting_alloc.rs"]
+#[path = "../../../tilepath/examples/support/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::allocations;
 

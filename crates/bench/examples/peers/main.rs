@@ -1,5 +1,6 @@
 //! The MovingAI runner with bevy_northstar 0.7 beside ours: every option of the core's
-//! runner (`cargo run --release -p tilepath --example movingai -- --help`) plus two peers,
+//! runner (`cargo run --release -p tilepath_bench --no-default-features --example movingai --
+//! --help`) plus two peers,
 //! `ns-astar` (northstar's grid A*) and `ns-hpa` (its default mode, HPA* with refined
 //! paths), on the same free cells with octile moves that never cut a corner. Their
 //! grid build (and HPA*'s chunk graph) is reported as `prep_ms`, apart from the
@@ -7,11 +8,11 @@
 //! octile costs, reported with its `length_ratio` to the optimum.
 //!
 //! ```text
-//! cargo run --release --example peers -- --algo jps-plus --algo ns-astar \
+//! cargo run --release -p tilepath_bench --example peers -- --algo jps-plus --algo ns-astar \
 //!     --algo ns-hpa --sample 5 ../shared/movingai/scen/maze512-4-0.map.scen
 //! ```
 
-#[path = "../../crates/tilepath/examples/movingai/runner.rs"]
+#[path = "../movingai/runner.rs"]
 mod runner;
 
 mod northstar;

@@ -8,8 +8,8 @@ use tilepath::scenario::{Layer, Weights};
 use tilepath::search::validate_path;
 
 /// A peer from another crate, run on the same problems and checked like every answer
-/// (the root crate's runner adds bevy_northstar this way, so the core never depends
-/// on bevy). Uniform costs only: the runner refuses it with `--terrain`.
+/// (the `peers` example adds bevy_northstar this way, so the `movingai` runner builds
+/// without bevy). Uniform costs only: the runner refuses it with `--terrain`.
 pub trait ExternalPeer: Sync {
     /// Its `--algo` name.
     fn name(&self) -> &'static str;

@@ -4,10 +4,10 @@
 //! bevy_northstar 0.7.
 //!
 //! ```text
-//! cargo run --release --example army -- [--map NAME]... [--units N]... [--order move|formation]...
+//! cargo run --release -p tilepath_bench --example army -- [--map NAME]... [--units N]... [--order move|formation]...
 //!     [--threads N]... [--mode per-unit|fields|approach|northstar]... [--frames CAP] [--csv FILE]
 //!     [--chart FILE.png] [--check]
-//! cargo run --release --example army -- --chart-from FILE.csv --chart FILE.png
+//! cargo run --release -p tilepath_bench --example army -- --chart-from FILE.csv --chart FILE.png
 //! ```
 //!
 //! Every option takes one value or a comma-separated list and may be repeated; without
@@ -30,15 +30,15 @@
 //! from a CSV without running anything: a cheap correctness run is
 //! `--map AR0011SR --units 1000 --threads 1 --mode per-unit,fields --check`.
 
-#[path = "../../crates/tilepath/examples/chart/axis.rs"]
+#[path = "../chart/axis.rs"]
 #[allow(dead_code)]
 mod axis;
-#[path = "../../crates/tilepath/examples/chart/canvas.rs"]
+#[path = "../chart/canvas.rs"]
 #[allow(dead_code)]
 mod canvas;
-#[path = "../../crates/tilepath/examples/chart/font.rs"]
+#[path = "../chart/font.rs"]
 mod font;
-#[path = "../../crates/tilepath/examples/chart/png.rs"]
+#[path = "../chart/png.rs"]
 #[allow(dead_code)]
 mod png;
 
@@ -50,7 +50,7 @@ mod report;
 mod scene;
 #[cfg(test)]
 mod tests;
-#[path = "../support/watch.rs"]
+#[path = "../../../../examples/support/watch.rs"]
 mod watch;
 
 use std::process::{Command, ExitCode, Stdio};

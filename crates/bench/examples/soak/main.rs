@@ -4,7 +4,7 @@
 //! completed orders, peak memory and solve times.
 //!
 //! ```sh
-//! cargo run --release --example soak -- [--frames 2000] [--units 5000] [--size 512]
+//! cargo run --release -p tilepath_bench --example soak -- [--frames 2000] [--units 5000] [--size 512]
 //!     [--edits 20] [--order-every 60] [--budget-ms 2] [--threads 2] [--seed 5]
 //!     [--guided-fields] [--shared-approach]
 //! ```
@@ -15,9 +15,10 @@
 //! tenth unit, in turn) is sent to a random point, so each unit gets a new order every
 //! ten orders (10 s by default). Time advances by a fixed 16 ms per frame. The first
 //! orders are answered in a warm-up without budget; the measured frames follow. See
-//! `scenario.rs` for the exact definitions of what is printed. Exits with status 1 when
+//! the root crate's `examples/soak/scenario.rs` (the plugin tests run it too) for the exact definitions of what is printed. Exits with status 1 when
 //! a frame panicked or a unit stood inside a blocked cell.
 
+#[path = "../../../../examples/soak/scenario.rs"]
 mod scenario;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
