@@ -148,11 +148,12 @@
 //!
 //! ## Settings
 //!
-//! [`TilepathSettings`] (kept if you insert it before adding the plugin): the frame budget
-//! (time, or expansions for lockstep games), requests per frame, thread cap, default
-//! algorithm ([`Algorithm::Auto`], exact) and limits, shared fields, re-planning on map
-//! edits, repairs, deferred cuts and JPS+ jump tables. Each field's docs say what it does and
-//! its default.
+//! [`TilepathSettings`] (kept if you insert it before adding the plugin) groups them by
+//! concern: the [`FrameBudget`] (time, or expansions for lockstep games), requests per
+//! frame and the thread cap, [`RequestDefaults`] (algorithm, [`Algorithm::Auto`] and exact
+//! by default, and limits), how [`GroupOrders`] share work and the [`FieldSettings`] they
+//! use, [`ReplanSettings`] (re-planning on map edits, repairs, deferred cuts) and JPS+ jump
+//! tables. Each field's docs say what it does and end with its default.
 //!
 //! # Pipeline
 //!
@@ -222,7 +223,7 @@
 //!   then optimal: walls only remove moves, and every cell opened since the path was planned
 //!   was checked against what is left of it (below). A repair answers in the frame of the
 //!   edit ([`TilepathStats::repaired`](stats::TilepathStats::repaired)), within
-//!   [`TilepathSettings::repair_budget`] expansions per frame, outside the solve budget.
+//!   [`ReplanSettings::repair_budget`] expansions per frame, outside the solve budget.
 //! - **Provisional detours.** When only a dearer detour is found, the request is queued (with
 //!   [`Replanning`]) and the unit walks that detour meanwhile: [`FoundPath::provisional`],
 //!   valid on the current map, no [`PathSolved`] until the re-plan's answer replaces it. A
@@ -248,7 +249,7 @@
 //!   through it can be bent around it at no cost.
 //! - **Lanes.** The queue serves requests that need an answer first (new or changed requests,
 //!   retried failures, near cuts, stalls). Behind them, under load, wait the re-plans of
-//!   paths cut farther than [`TilepathSettings::defer_cuts_beyond`] cells ahead of their unit
+//!   paths cut farther than [`ReplanSettings::defer_cuts_beyond`] cells ahead of their unit
 //!   ([`PathTicket::DEFERRED`]): the unit walks on, and the re-plan becomes urgent when it
 //!   comes that near to the cut. Last come the re-plans that may only *improve* a still valid
 //!   path (the shortcut bound above), without [`Replanning`] ([`PathTicket::IMPROVEMENT`]); a
@@ -260,7 +261,7 @@
 //! - The solve step takes requests from the queue in batches (64, then twice as many each
 //!   time, at most [`TilepathSettings::max_requests_per_frame`] in all) while the budget
 //!   lasts, so a long queue costs a frame only the requests it gets to.
-//! - A search that does not finish within [`TilepathSettings::frame_budget`] is suspended
+//! - A search that does not finish within [`FrameBudget::Time`] is suspended
 //!   (its pathfinder kept, at most one per solver thread) and resumed next frame where it
 //!   stopped. The core API is [`Pathfinder::start`](search::Pathfinder::start)`(map, query,
 //!   budget)` / [`resume`](search::Pathfinder::resume)`(map, budget)`, which ends exactly
@@ -287,13 +288,13 @@
 //! - Every waiting request is answered, at any budget and any edit rate: requests are served
 //!   oldest first, the oldest makes progress every frame, and edits that keep setting a
 //!   request back make it run its own search, then run it to its end (the [progress
-//!   guarantee](plugin::TilepathSettings#progress-guarantee), with its bound;
+//!   guarantee](settings::TilepathSettings#progress-guarantee), with its bound;
 //!   [`TilepathStats::whole`](stats::TilepathStats::whole) counts such searches).
-//! - [`TilepathSettings::expansion_budget`] counts the budget in expansions instead of time:
+//! - [`FrameBudget::Expansions`] counts the budget in expansions instead of time:
 //!   answers, and the frame each arrives in, then depend only on the requests and the map.
 //! - Shared goal fields: group orders to one cell are answered from one exact distance field
-//!   ([`TilepathSettings::field_min_requests`], [`TilepathSettings::max_fields`]).
-//! - [`TilepathSettings::guided_fields`] (off by default): on weighted layers the distinct
+//!   ([`FieldSettings::min_requests`], [`FieldSettings::max_fields`]).
+//! - [`GroupOrders::GuidedFields`] (not the default): on weighted layers the distinct
 //!   cells of a group order (claimed cells, formation slots) share the field too. Each such
 //!   request runs an A\* whose heuristic is the larger of the octile distance and the field's
 //!   landmark bound `d(x, g) − d(slot, g)` (the triangle inequality: admissible and
@@ -304,7 +305,7 @@
 //!   weakens it. Core API: [`Pathfinder::find_guided`](search::Pathfinder::find_guided),
 //!   `start_guided` and `resume_guided`;
 //!   [`TilepathStats::guided`](stats::TilepathStats::guided) counts them.
-//! - [`TilepathSettings::shared_approach`] (off by default: it gives up exactness): the units
+//! - [`GroupOrders::SharedApproach`] (not the default: it gives up exactness): the units
 //!   of a group order read the long way off one field and search only the last stretch, at
 //!   most `2 d(s, g)` above their own optimum, marked [`FoundPath::approached`].
 //!
@@ -499,17 +500,22 @@
 //! [`TilepathPlugin`]: plugin::TilepathPlugin
 //! [`TilepathPlugin::in_schedule`]: plugin::TilepathPlugin::in_schedule
 //! [`TilepathSystems`]: plugin::TilepathSystems
-//! [`TilepathSettings`]: plugin::TilepathSettings
-//! [`TilepathSettings::frame_budget`]: plugin::TilepathSettings::frame_budget
-//! [`TilepathSettings::expansion_budget`]: plugin::TilepathSettings::expansion_budget
-//! [`TilepathSettings::max_requests_per_frame`]: plugin::TilepathSettings::max_requests_per_frame
-//! [`TilepathSettings::max_threads`]: plugin::TilepathSettings::max_threads
-//! [`TilepathSettings::field_min_requests`]: plugin::TilepathSettings::field_min_requests
-//! [`TilepathSettings::max_fields`]: plugin::TilepathSettings::max_fields
-//! [`TilepathSettings::guided_fields`]: plugin::TilepathSettings::guided_fields
-//! [`TilepathSettings::shared_approach`]: plugin::TilepathSettings::shared_approach
-//! [`TilepathSettings::repair_budget`]: plugin::TilepathSettings::repair_budget
-//! [`TilepathSettings::defer_cuts_beyond`]: plugin::TilepathSettings::defer_cuts_beyond
+//! [`TilepathSettings`]: settings::TilepathSettings
+//! [`FrameBudget`]: settings::FrameBudget
+//! [`RequestDefaults`]: settings::RequestDefaults
+//! [`GroupOrders`]: settings::GroupOrders
+//! [`FieldSettings`]: settings::FieldSettings
+//! [`ReplanSettings`]: settings::ReplanSettings
+//! [`FrameBudget::Time`]: settings::FrameBudget::Time
+//! [`FrameBudget::Expansions`]: settings::FrameBudget::Expansions
+//! [`TilepathSettings::max_requests_per_frame`]: settings::TilepathSettings::max_requests_per_frame
+//! [`TilepathSettings::max_threads`]: settings::TilepathSettings::max_threads
+//! [`FieldSettings::min_requests`]: settings::FieldSettings::min_requests
+//! [`FieldSettings::max_fields`]: settings::FieldSettings::max_fields
+//! [`GroupOrders::GuidedFields`]: settings::GroupOrders::GuidedFields
+//! [`GroupOrders::SharedApproach`]: settings::GroupOrders::SharedApproach
+//! [`ReplanSettings::repair_budget`]: settings::ReplanSettings::repair_budget
+//! [`ReplanSettings::defer_cuts_beyond`]: settings::ReplanSettings::defer_cuts_beyond
 //! [`Algorithm::Auto`]: search::Algorithm::Auto
 //! [`NavGrid`]: components::NavGrid
 //! [`NavGrid::agent_cell`]: components::NavGrid::agent_cell
@@ -558,6 +564,7 @@ pub mod components;
 pub mod debug;
 pub mod plugin;
 pub mod profiles;
+pub mod settings;
 pub mod stats;
 pub mod steering;
 mod systems;
@@ -578,8 +585,11 @@ pub mod prelude {
     };
     #[cfg(feature = "debug")]
     pub use crate::debug::{TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos};
-    pub use crate::plugin::{TilepathPlugin, TilepathSettings, TilepathSystems};
+    pub use crate::plugin::{TilepathPlugin, TilepathSystems};
     pub use crate::profiles::MovementProfiles;
+    pub use crate::settings::{
+        FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
+    };
     pub use crate::stats::TilepathStats;
     pub use crate::steering::{Arrived, Steering, SteeringProgress};
     #[cfg(feature = "tilemap")]

@@ -54,7 +54,7 @@ pub struct TilepathStats {
     pub detoured: usize,
     /// Cells expanded in the last frame: by the slices of searches that ran (finished or
     /// not) and by shared fields growing. Under
-    /// [`crate::plugin::TilepathSettings::expansion_budget`] this is what the budget
+    /// [`crate::settings::FrameBudget::Expansions`] this is what the budget
     /// counts (paths read off fields add one per 4 cells, plus one, to the budget, not here).
     pub expanded: u64,
     /// Nodes expanded since the plugin started (searches and fields).
@@ -75,7 +75,7 @@ pub struct TilepathStats {
     pub solve_times: SolveTimeHistogram,
     /// Searches of the last frame that ran to their end whatever the budget: the oldest
     /// request's, after map edits had set its work back twice (see the progress
-    /// guarantee in [`crate::plugin::TilepathSettings`]).
+    /// guarantee in [`crate::settings::TilepathSettings`]).
     pub whole: usize,
     /// Such searches since the plugin started.
     pub total_whole: u64,
@@ -89,12 +89,12 @@ pub struct TilepathStats {
     /// Searches answered this frame that a shared field guided: requests of a group
     /// order that end on their own cell near the field's goal (a claimed cell or a
     /// formation slot), see
-    /// [`crate::plugin::TilepathSettings::field_min_requests`].
+    /// [`crate::settings::FieldSettings::min_requests`].
     pub guided: usize,
     /// Guided searches answered since the plugin started.
     pub total_guided: u64,
     /// Shared goal fields cached (at most
-    /// [`crate::plugin::TilepathSettings::max_fields`]).
+    /// [`crate::settings::FieldSettings::max_fields`]).
     pub fields: usize,
     /// Bytes those fields hold (about 13 bytes per map cell each).
     pub field_bytes: usize,
@@ -109,7 +109,7 @@ pub struct TilepathStats {
     /// Provisional detours given since the plugin started.
     pub total_detoured: u64,
     /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
-    /// thread (at most [`crate::plugin::TilepathSettings::max_threads`] and the compute
+    /// thread (at most [`crate::settings::TilepathSettings::max_threads`] and the compute
     /// pool's thread count), the suspended searches, and as many spares.
     pub pathfinders: usize,
     /// Bytes those pathfinders hold (their search buffers, sized by the largest map and

@@ -6,6 +6,7 @@ use std::time::Duration;
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
     Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin, TilepathSettings,
     TilepathStats,
@@ -28,7 +29,7 @@ fn app(rows: &str) -> App {
     app.insert_resource(NavGrid::from_ascii(rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
     // No wall-clock budget: what the tests see does not depend on the machine's speed.
     app.insert_resource(TilepathSettings {
-        frame_budget: Duration::MAX,
+        budget: FrameBudget::Time(Duration::MAX),
         ..default()
     });
     app
@@ -129,9 +130,7 @@ fn a_new_order_takes_arrived_away_while_its_answer_is_pending() {
     run(&mut app, unit, 3.0);
     assert!(app.world().get::<Arrived>(unit).is_some(), "never arrived");
     // One expansion a frame: the next answer takes several frames.
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(1);
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(1);
     app.world_mut()
         .entity_mut(unit)
         .insert(PathRequest::new(Cell::new(7, 1)));

@@ -45,6 +45,7 @@ use bevy_tilepath::scenario::generate::{self, SplitMix64};
 
 #[path = "../support/watch.rs"]
 mod watch;
+use bevy_tilepath::prelude::FrameBudget;
 use watch::{Before, Motion, remember_positions};
 
 /// World units per cell.
@@ -66,7 +67,7 @@ pub struct Config {
     pub edits: usize,
     /// Wall-clock solve budget per frame.
     pub budget: Duration,
-    /// Count the budget in expansions instead ([`TilepathSettings::expansion_budget`]):
+    /// Count the budget in expansions instead ([`FrameBudget::Expansions`]):
     /// the run is then deterministic.
     pub expansions: Option<u32>,
     /// Seed of the map, the units, their goals and the edits.
@@ -75,7 +76,7 @@ pub struct Config {
     pub speed: f32,
     /// [`TilepathSettings::max_requests_per_frame`] (`None`: the plugin's default).
     pub max_requests: Option<usize>,
-    /// [`TilepathSettings::defer_cuts_beyond`] (`None`: the plugin's default).
+    /// [`ReplanSettings::defer_cuts_beyond`](bevy_tilepath::prelude::ReplanSettings::defer_cuts_beyond) (`None`: the plugin's default).
     pub defer_cuts: Option<u32>,
     /// [`TilepathSettings::jump_tables`].
     pub jump_tables: bool,
@@ -280,15 +281,17 @@ pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     let frames = watch::answer_first_orders(app);
     let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
     *settings = TilepathSettings {
-        frame_budget: config.budget,
-        expansion_budget: config.expansions,
+        budget: match config.expansions {
+            Some(n) => FrameBudget::Expansions(n),
+            None => FrameBudget::Time(config.budget),
+        },
         ..default()
     };
     if let Some(n) = config.max_requests {
         settings.max_requests_per_frame = n;
     }
     if let Some(n) = config.defer_cuts {
-        settings.defer_cuts_beyond = n;
+        settings.replan.defer_cuts_beyond = n;
     }
     settings.jump_tables = config.jump_tables;
     app.world_mut().resource_mut::<Live>().on = true;

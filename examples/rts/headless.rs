@@ -14,6 +14,7 @@ use bevy_tilepath::prelude::{
 
 use super::script::{ScriptConfig, ScriptPlugin};
 use super::{SimConfig, SimPlugin, SimStats, Unit, UnitOrder};
+use bevy_tilepath::prelude::FrameBudget;
 
 /// Simulated time per frame.
 pub const FRAME_TIME: Duration = Duration::from_nanos(16_666_667);
@@ -166,9 +167,8 @@ pub fn headless_app(config: &HeadlessConfig) -> App {
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_TIME));
     if config.unbounded_solving {
-        app.world_mut()
-            .resource_mut::<TilepathSettings>()
-            .frame_budget = Duration::MAX;
+        app.world_mut().resource_mut::<TilepathSettings>().budget =
+            FrameBudget::Time(Duration::MAX);
     }
     app.finish();
     app.cleanup();

@@ -210,7 +210,7 @@ fn update_hud(
         frames as f32 / secs,
         stats.cells_walled,
         stats.cells_cleared,
-        settings.default_algorithm.name(),
+        settings.defaults.algorithm.name(),
         on_off(overlay.enabled),
         on_off(script.is_some_and(|s| s.config.enabled)),
     );

@@ -191,9 +191,9 @@ fn option_keys(
     if keys.just_pressed(KeyCode::KeyA) {
         let i = ALGORITHMS
             .iter()
-            .position(|&a| a == settings.default_algorithm)
+            .position(|&a| a == settings.defaults.algorithm)
             .map_or(0, |i| (i + 1) % ALGORITHMS.len());
-        settings.default_algorithm = ALGORITHMS[i];
+        settings.defaults.algorithm = ALGORITHMS[i];
     }
     if keys.just_pressed(KeyCode::KeyD) {
         let (config, options) = gizmos.config_mut::<TilepathGizmos>();

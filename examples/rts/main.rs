@@ -44,6 +44,7 @@ use bevy_tilepath::prelude::{
     Cell, NavGrid, PathResult, TilepathDebugPlugin, TilepathPlugin, TilepathSettings,
 };
 
+use bevy_tilepath::prelude::FrameBudget;
 use input::{InputPlugin, Selected, Selection};
 use screenshot::save_screenshot_and_exit;
 use sim::headless::{HeadlessConfig, run_headless};
@@ -153,9 +154,8 @@ fn main() -> ExitCode {
     if let Some(path) = options.screenshot {
         // Software renderers draw few frames per second; let each frame solve more so
         // the scripted order is under way when the picture is taken.
-        app.world_mut()
-            .resource_mut::<TilepathSettings>()
-            .frame_budget = Duration::from_millis(50);
+        app.world_mut().resource_mut::<TilepathSettings>().budget =
+            FrameBudget::Time(Duration::from_millis(50));
         app.insert_resource(Showcase { path, step: 0 })
             .add_systems(Update, showcase.in_set(sim::SimSystems::Input));
     }

@@ -22,6 +22,7 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
 
+use bevy_tilepath::prelude::RequestDefaults;
 use formation::{FormationPlanner, Member};
 use level::{FOREST, GRASS, LEVEL_SEED, LEVEL_SIZE, Level, ROAD, SWAMP, TileKind, WATER};
 
@@ -287,7 +288,10 @@ impl Plugin for SimPlugin {
         let level = Level::generate(LEVEL_SIZE, LEVEL_SEED);
         info!("level: {}", level.source);
         app.insert_resource(TilepathSettings {
-            default_algorithm: config.algorithm,
+            defaults: RequestDefaults {
+                algorithm: config.algorithm,
+                ..default()
+            },
             ..default()
         })
         .insert_resource(UnitKind::profiles())

@@ -42,6 +42,7 @@ use bevy_tilepath::tilepath::scenario::movingai_terrain::TerrainSpec;
 
 #[path = "../support/watch.rs"]
 pub mod watch;
+use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
 use watch::{Before, Motion, ms, quantile, remember_positions};
 
 /// World units per cell.
@@ -73,16 +74,15 @@ pub struct Config {
     pub order_every: u32,
     /// Wall-clock solve budget per frame.
     pub budget: Duration,
-    /// Count the budget in expansions instead ([`TilepathSettings::expansion_budget`]):
+    /// Count the budget in expansions instead ([`FrameBudget::Expansions`]):
     /// the outcome then does not depend on the machine.
     pub expansions: Option<u32>,
     pub seed: u64,
-    /// [`TilepathSettings::guided_fields`]: the units of a group order, which end on
-    /// claimed cells around one point, share one field per kind.
-    pub guided_fields: bool,
-    /// [`TilepathSettings::shared_approach`]: the units of a group order read the long
-    /// way off one field per kind and search only the last stretch (not exact).
-    pub shared_approach: bool,
+    /// How the units of a group order (claimed cells around one point) share work:
+    /// [`GroupOrders::GuidedFields`] shares one field per kind,
+    /// [`GroupOrders::SharedApproach`] reads the long way off one field per kind and
+    /// searches only the last stretch (not exact).
+    pub group_orders: GroupOrders,
 }
 
 impl Default for Config {
@@ -96,8 +96,7 @@ impl Default for Config {
             budget: Duration::from_millis(2),
             expansions: None,
             seed: 5,
-            guided_fields: false,
-            shared_approach: false,
+            group_orders: GroupOrders::SharedFields,
         }
     }
 }
@@ -239,10 +238,11 @@ pub fn build(config: &Config, plugins: PluginGroupBuilder) -> App {
 pub fn warm_up(app: &mut App, config: &Config) -> u32 {
     let frames = watch::answer_first_orders(app);
     app.insert_resource(TilepathSettings {
-        frame_budget: config.budget,
-        expansion_budget: config.expansions,
-        guided_fields: config.guided_fields,
-        shared_approach: config.shared_approach,
+        budget: match config.expansions {
+            Some(n) => FrameBudget::Expansions(n),
+            None => FrameBudget::Time(config.budget),
+        },
+        group_orders: config.group_orders,
         ..default()
     });
     app.world_mut().resource_mut::<Soak>().on = true;

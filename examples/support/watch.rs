@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{PathResult, TilepathSettings, TilepathStats};
 
 /// A unit's position before the frame.
@@ -61,7 +62,7 @@ pub fn motion(
 /// next.
 pub fn answer_first_orders(app: &mut App) -> u32 {
     app.insert_resource(TilepathSettings {
-        frame_budget: Duration::from_secs(3_600),
+        budget: FrameBudget::Time(Duration::from_secs(3_600)),
         max_requests_per_frame: usize::MAX,
         ..default()
     });

@@ -51,7 +51,7 @@ impl From<Vec2> for PathGoal {
 /// Inserting or changing the component queues a new search, unless the new value equals
 /// the request already queued or answered (writing the same order every frame does not
 /// re-plan). Requests are served oldest first within
-/// [`crate::plugin::TilepathSettings::frame_budget`]. To plan the same request again
+/// [`crate::settings::FrameBudget::Time`]. To plan the same request again
 /// (after teleporting a unit, say), insert [`Replanning`].
 ///
 /// Removing the component removes the plugin's components from the entity
@@ -138,7 +138,7 @@ impl From<Vec2> for PathGoal {
 pub struct PathRequest {
     /// Where to go.
     pub goal: PathGoal,
-    /// The algorithm; `None` uses [`crate::plugin::TilepathSettings::default_algorithm`].
+    /// The algorithm; `None` uses [`crate::settings::RequestDefaults::algorithm`].
     pub algorithm: Option<Algorithm>,
     /// Agent footprint in cells: an agent of diameter `d` anchored at cell `c` covers the
     /// `d × d` cells `c - (d - 1) / 2 ..= c + d / 2` on each axis (odd diameters centred,
@@ -148,7 +148,7 @@ pub struct PathRequest {
     /// sticks out of the map is blocked (the search fails with `StartBlocked` or
     /// `GoalBlocked`, naming the cell and the diameter).
     pub diameter: u32,
-    /// Search bounds; `None` uses [`crate::plugin::TilepathSettings::default_limits`].
+    /// Search bounds; `None` uses [`crate::settings::RequestDefaults::limits`].
     pub limits: Option<Limits>,
     /// Also compute line-of-sight smoothed waypoints.
     pub smooth: bool,

@@ -62,11 +62,11 @@ pub struct FoundPath {
     /// Nodes the search expanded.
     pub expanded: u32,
     /// True when the long way was read off a shared field toward a nearby goal and only
-    /// the last stretch was searched ([`TilepathSettings::shared_approach`]): the path
+    /// the last stretch was searched ([`GroupOrders::SharedApproach`]): the path
     /// may cost a little more than the unit's own optimum (see there). False for every
     /// exact answer.
     ///
-    /// [`TilepathSettings::shared_approach`]: crate::plugin::TilepathSettings::shared_approach
+    /// [`GroupOrders::SharedApproach`]: crate::settings::GroupOrders::SharedApproach
     pub approached: bool,
     /// True for a detour spliced around a new wall that cut the path when no detour of
     /// the old stretch's cost was found nearby: valid on the current map but possibly
@@ -246,7 +246,7 @@ pub struct PathTicket {
     request: Option<PathRequest>,
     slot: Option<Cell>,
     /// Times map edits set back the work on this request since it was queued (see
-    /// [`TilepathSettings`](crate::plugin::TilepathSettings)'s progress guarantee).
+    /// [`TilepathSettings`](crate::settings::TilepathSettings)'s progress guarantee).
     setbacks: u8,
 }
 
@@ -259,7 +259,7 @@ impl PathTicket {
 
     /// The first [`PathTicket::order`] of the deferred lane: re-plans of paths that a new
     /// wall cut farther ahead of their unit than
-    /// [`TilepathSettings::defer_cuts_beyond`](crate::plugin::TilepathSettings::defer_cuts_beyond)
+    /// [`ReplanSettings::defer_cuts_beyond`](crate::settings::ReplanSettings::defer_cuts_beyond)
     /// cells. The unit walks on meanwhile; the request waits behind every request that
     /// needs an answer now and ahead of the improvements, and becomes urgent as soon as
     /// its unit comes that near to the cut (or a nearer cut appears).

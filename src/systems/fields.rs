@@ -6,7 +6,7 @@
 //! by the field: its distances are an exact lower bound on the way to any cell near its
 //! goal, so each such search expands far fewer cells than its own A* would (see
 //! `Pathfinder::find_guided`). On uniform layers those requests keep their own JPS,
-//! which is faster than a guided A*. With `TilepathSettings::shared_approach` they read
+//! which is faster than a guided A*. With `GroupOrders::SharedApproach` they read
 //! the long way off the field instead, on weighted layers, and search only the last
 //! stretch to their own cell (not exact, bounded: see the setting).
 
@@ -16,9 +16,9 @@ use std::time::Instant;
 use super::jobs::{Budget, Ends, FieldKey, Guide, Job, Work};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64, path_length};
-use crate::plugin::TilepathSettings;
 use crate::scenario::{CachedScenario, ProfileId};
 use crate::search::{DistanceField, PathQuery as SearchQuery, Pathfinder};
+use crate::settings::{GroupOrders, TilepathSettings};
 use crate::smoothing;
 
 /// Cells of a path read off a field per expansion charged to an expansion budget.
@@ -29,7 +29,7 @@ pub(crate) const CELLS_PER_EXPANSION: u64 = 4;
 /// buckets that index the fields by goal.
 const GUIDE_RADIUS: i32 = 16;
 
-/// With [`TilepathSettings::shared_approach`], a request whose goal lies within this
+/// With [`GroupOrders::SharedApproach`], a request whose goal lies within this
 /// Chebyshev distance of a field's goal joins that field: one field serves a whole
 /// formation, whose last stretches the approach searches anyway.
 const APPROACH_JOIN_RADIUS: i32 = 64;
@@ -122,7 +122,7 @@ impl Fields {
 
     /// Turns the search jobs that a shared field can serve into field jobs (their goal is
     /// the field's) or guided searches (their goal lies within [`GUIDE_RADIUS`] of it):
-    /// those whose key has a cached field, or at least `field_min_requests` members among
+    /// those whose key has a cached field, or at least `FieldSettings::min_requests` members among
     /// `jobs`, when their start can reach their goal and the field's (others keep their
     /// own search, which answers them as the request asks). A request's field goal is
     /// its requested goal when the agent can stand there (the cells the plugin claimed
@@ -134,7 +134,7 @@ impl Fields {
     ///
     /// A frame takes its requests in batches: `jobs[first..]` is the new batch (the
     /// first one, `first == 0`, starts the frame's waiting lists afresh; later ones add
-    /// to them, and `field_min_requests` counts members within the batch).
+    /// to them, and `FieldSettings::min_requests` counts members within the batch).
     pub(crate) fn assign(
         &mut self,
         grid: &NavGrid,
@@ -166,7 +166,7 @@ impl Fields {
                 }
             }
         }
-        if settings.max_fields == 0 {
+        if settings.fields.max_fields == 0 || settings.group_orders == GroupOrders::PerUnit {
             self.entries.clear();
             return;
         }
@@ -191,7 +191,8 @@ impl Fields {
             if job.solo {
                 continue;
             }
-            let grouped = settings.guided_fields || settings.shared_approach;
+            let approach = settings.group_orders == GroupOrders::SharedApproach;
+            let grouped = approach || settings.group_orders == GroupOrders::GuidedFields;
             let goal = if grouped {
                 field_goal(map, query, job.ends)
             } else {
@@ -202,7 +203,7 @@ impl Fields {
                 continue;
             };
             let joined = if grouped {
-                let radius = if settings.shared_approach {
+                let radius = if approach {
                     APPROACH_JOIN_RADIUS
                 } else {
                     GUIDE_RADIUS
@@ -231,12 +232,20 @@ impl Fields {
         }
         // Which field serves each key, decided at its first member (`None`: no field).
         let mut places: HashMap<FieldKey, Option<usize>> = HashMap::new();
-        let min = settings.field_min_requests.max(1);
+        let min = settings.fields.min_requests.max(1);
         for &(index, key) in &self.members {
             let at = *places.entry(key).or_insert_with(|| {
                 self.entries.iter().position(|e| e.key == key).or_else(|| {
                     (self.counts[&key] >= min)
-                        .then(|| place(&mut self.entries, map, key, settings.max_fields, frame))
+                        .then(|| {
+                            place(
+                                &mut self.entries,
+                                map,
+                                key,
+                                settings.fields.max_fields,
+                                frame,
+                            )
+                        })
                         .flatten()
                 })
             });
@@ -251,15 +260,16 @@ impl Fields {
                 unreachable!("members are new searches");
             };
             entry.waiting.push(query.start);
-            job.work = if query.goal == key.goal || settings.shared_approach {
-                Work::Field { field: at, query }
-            } else {
-                Work::Search {
-                    query,
-                    slot: None,
-                    guide: Some(Guide { key, field: at }),
-                }
-            };
+            job.work =
+                if query.goal == key.goal || settings.group_orders == GroupOrders::SharedApproach {
+                    Work::Field { field: at, query }
+                } else {
+                    Work::Search {
+                        query,
+                        slot: None,
+                        guide: Some(Guide { key, field: at }),
+                    }
+                };
         }
         for entry in &mut self.entries {
             entry.set_back |= self.dropped.contains(&entry.key);
@@ -337,13 +347,13 @@ impl Fields {
                         {
                             return settled;
                         }
-                        crate::plugin::TilepathSettings::TIME_SLICE
+                        crate::settings::TilepathSettings::TIME_SLICE
                     }
                     Budget::Expansions { left } => {
                         if left == 0 {
                             return settled;
                         }
-                        left.min(u64::from(crate::plugin::TilepathSettings::TIME_SLICE)) as u32
+                        left.min(u64::from(crate::settings::TilepathSettings::TIME_SLICE)) as u32
                     }
                 };
                 let before = entry.field.expanded();
@@ -443,7 +453,7 @@ fn place(
 
 /// A shared approach leaves the field's descent at its first cell at most
 /// `APPROACH_REACH` times as far from the field's goal as the unit's own cell, plus
-/// [`APPROACH_MARGIN`] straight steps (see [`TilepathSettings::shared_approach`]).
+/// [`APPROACH_MARGIN`] straight steps (see [`GroupOrders::SharedApproach`]).
 const APPROACH_REACH: Cost = 2;
 
 /// See [`APPROACH_REACH`].

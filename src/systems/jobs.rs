@@ -48,7 +48,7 @@ pub(crate) struct Job {
 
 /// How a request's work is paced, by the times map edits set it back (its ticket's
 /// count): the progress guarantee of
-/// [`TilepathSettings`](crate::plugin::TilepathSettings).
+/// [`TilepathSettings`](crate::settings::TilepathSettings).
 pub(crate) struct Pace;
 
 impl Pace {
@@ -60,7 +60,7 @@ impl Pace {
 }
 
 /// A shared approach whose last stretch is searched across frames (see
-/// [`TilepathSettings::shared_approach`](crate::plugin::TilepathSettings::shared_approach)):
+/// [`GroupOrders::SharedApproach`](crate::settings::GroupOrders::SharedApproach)):
 /// the descent read off the field, from the unit's cell to the hand-over cell where the
 /// search starts, and its cost.
 #[derive(Clone, Debug)]

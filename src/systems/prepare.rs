@@ -6,10 +6,10 @@ use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 use super::jobs::Ends;
 use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest};
 use crate::grid::Cell;
-use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
 use crate::scenario::CellRect;
 use crate::search::{Algorithm, PathQuery as SearchQuery, Pathfinder};
+use crate::settings::TilepathSettings;
 
 /// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
 /// ancestors, as of now (what `GlobalTransform` will hold after propagation).
@@ -89,10 +89,10 @@ pub(crate) fn prepare(
         _ => (requested, request.goal_radius),
     };
     let query = SearchQuery::new(start, goal)
-        .algorithm(request.algorithm.unwrap_or(settings.default_algorithm))
+        .algorithm(request.algorithm.unwrap_or(settings.defaults.algorithm))
         .diameter(diameter)
         .connectivity(request.connectivity)
-        .limits(request.limits.unwrap_or(settings.default_limits))
+        .limits(request.limits.unwrap_or(settings.defaults.limits))
         .smooth(request.smooth)
         .profile(profile)
         .goal_radius(goal_radius)

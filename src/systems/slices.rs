@@ -12,8 +12,8 @@ use super::fields::{self, Fields};
 use super::jobs::{Approach, Budget, Ends, FieldKey, Job, Work, found_path};
 use crate::components::{FoundPath, NavGrid, PathFailure};
 use crate::grid::Cell;
-use crate::plugin::TilepathSettings;
 use crate::search::{DistanceField, PathError, PathQuery as SearchQuery, Pathfinder, Progress};
+use crate::settings::TilepathSettings;
 
 /// What running one job of the frame gave.
 pub(crate) enum Outcome {

@@ -6,7 +6,7 @@
 //!    each time, at most `max_requests_per_frame` in all) while the budget lasts;
 //!    input errors are answered at once; a request whose search was suspended resumes it
 //!    (carried over the map edits since, see `Pathfinder::resume`);
-//! 2. requests that share a goal (see [`TilepathSettings::field_min_requests`]) join its
+//! 2. requests that share a goal (see [`FieldSettings::min_requests`]) join its
 //!    shared field, which grows until every one of their cells is settled (or the
 //!    budget is spent);
 //! 3. the other requests, and those whose field reached them, are served in queue order
@@ -33,9 +33,9 @@ use super::slices::{self, Outcome, Solvers, Suspended};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
-use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
 use crate::search::{PathQuery as SearchQuery, Pathfinder};
+use crate::settings::{FrameBudget, TilepathSettings};
 use crate::stats::TilepathStats;
 
 /// The requests the solve system reads and answers.
@@ -123,12 +123,12 @@ pub(crate) fn solve_paths(
     }
     state.generation = generation;
     state.map = map;
-    let mut budget = match settings.expansion_budget {
-        Some(n) => Budget::Expansions {
+    let mut budget = match settings.budget {
+        FrameBudget::Expansions(n) => Budget::Expansions {
             left: u64::from(n.max(1)),
         },
-        None => Budget::Time {
-            deadline: started.checked_add(settings.frame_budget),
+        FrameBudget::Time(time) => Budget::Time {
+            deadline: started.checked_add(time),
         },
     };
     state.jobs.clear();

@@ -8,8 +8,9 @@ use bevy_tilepath::scenario::ProfileId;
 use bevy_tilepath::tilepath::grid::{Cell, Connectivity};
 
 use crate::fields::{claimed_and_formation, twins};
+use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
 
-/// Claimed cells and formation slots with `shared_approach` on, on the weighted level
+/// Claimed cells and formation slots with `GroupOrders::SharedApproach`, on the weighted level
 /// (half the units move as infantry, whose forest costs more; the others keep their
 /// own exact search on the uniform layer):
 /// every unit reaches the cell its exact twin (same order, shared fields off) reaches,
@@ -27,7 +28,8 @@ fn group_orders_share_one_field_for_the_long_way_within_the_bound() {
     // The claimed cells lie around `goal`; the slots in the block (12..28, 38..54).
     let spans = [16.0_f32, 16.0 * std::f32::consts::SQRT_2];
     for (members, span, gain) in [(&claimed, spans[0], 4), (&formation, spans[1], 1)] {
-        let (with, units, without, same) = twins(members, |s| s.shared_approach = true);
+        let (with, units, without, same) =
+            twins(members, |s| s.group_orders = GroupOrders::SharedApproach);
         let stats = with.world().resource::<TilepathStats>().clone();
         assert_eq!(stats.pending, 0);
         let mut ends = HashSet::new();
@@ -102,7 +104,7 @@ fn group_orders_share_one_field_for_the_long_way_within_the_bound() {
     }
 }
 
-/// The same group orders with `shared_approach` on, answered whole (no budget) and
+/// The same group orders with `GroupOrders::SharedApproach`, answered whole (no budget) and
 /// sliced (a zero time budget: one slice a frame, whatever the machine's speed, so that
 /// last stretches are suspended and resumed across frames): every unit gets the same
 /// path, and some approaches were answered by a resumed last stretch rather than in the
@@ -119,8 +121,8 @@ fn a_shared_approach_sliced_across_frames_answers_what_a_whole_one_does() {
         let apps = [Duration::MAX, Duration::ZERO].map(|budget| {
             let mut app = field_app(true);
             let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-            settings.shared_approach = true;
-            settings.frame_budget = budget;
+            settings.group_orders = GroupOrders::SharedApproach;
+            settings.budget = FrameBudget::Time(budget);
             let units = spawn(&mut app, members);
             (app, units)
         });
@@ -187,8 +189,8 @@ fn sliced_shared_approaches_under_map_edits_answer_only_valid_paths() {
     let mut app = field_app(true);
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.shared_approach = true;
-        settings.frame_budget = Duration::ZERO;
+        settings.group_orders = GroupOrders::SharedApproach;
+        settings.budget = FrameBudget::Time(Duration::ZERO);
     }
     let units = spawn(&mut app, &formation);
     let keep: HashSet<Cell> = formation

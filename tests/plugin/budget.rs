@@ -15,6 +15,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::generate;
 
 use crate::common::{Rng, TILE, app, bits_of, center_of, level, minimal_plugins, world_of};
+use bevy_tilepath::prelude::FrameBudget;
 
 /// A `size × size` maze with one-cell corridors (long winding paths), `TILE` apart.
 fn maze_grid(size: u32, seed: u64) -> NavGrid {
@@ -42,9 +43,7 @@ fn far_ends(grid: &NavGrid) -> (Cell, Cell) {
 /// Sets an expansion budget of `budget` a frame and spawns one unit at `start` with an
 /// A* request to `goal`.
 fn one_astar_unit(app: &mut App, budget: u32, start: Cell, goal: Cell) -> Entity {
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(budget);
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(budget);
     app.world_mut()
         .spawn((
             Transform::from_translation(world_of(start).extend(0.0)),
@@ -91,9 +90,11 @@ fn a_search_larger_than_the_budget_finishes_over_several_frames_as_if_unsliced()
             ));
             {
                 let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-                settings.expansion_budget = budget;
-                // Under a time budget each frame runs one slice (256 expansions).
-                settings.frame_budget = Duration::ZERO;
+                // Under a time budget of zero each frame runs one slice (256 expansions).
+                settings.budget = match budget {
+                    Some(n) => FrameBudget::Expansions(n),
+                    None => FrameBudget::Time(Duration::ZERO),
+                };
                 settings.max_threads = 1;
             }
             let unit = app
@@ -215,7 +216,7 @@ fn per_frame_solve_times_are_recorded_and_every_frame_makes_progress() {
     let budget = Duration::from_millis(1);
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.frame_budget = budget;
+        settings.budget = FrameBudget::Time(budget);
         settings.max_threads = 2;
     }
     let mut rng = Rng(4);
@@ -280,7 +281,7 @@ fn lockstep(threads: usize, frames: u32) -> (Vec<Vec<[u32; 3]>>, u32, u64) {
         Vec2::splat(TILE),
     ));
     app.insert_resource(TilepathSettings {
-        expansion_budget: Some(1_500),
+        budget: FrameBudget::Expansions(1_500),
         max_threads: threads,
         ..default()
     });

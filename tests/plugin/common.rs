@@ -11,6 +11,7 @@ use bevy::app::{PluginGroupBuilder, TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, FoundPath, NavGrid, PathError, PathFailure, PathGoal,
     PathRequest, PathResult, PathSolved, Steering, TilepathPlugin, TilepathSettings,
@@ -33,7 +34,7 @@ pub fn minimal_plugins() -> PluginGroupBuilder {
 /// budget, or a zero time budget: one slice a frame).
 pub fn unlimited() -> TilepathSettings {
     TilepathSettings {
-        frame_budget: Duration::MAX,
+        budget: FrameBudget::Time(Duration::MAX),
         ..default()
     }
 }

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use bevy_tilepath::prelude::{TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos};
 
 use crate::common::{app, insert_level_grid, spawn_units};
+use bevy_tilepath::prelude::FrameBudget;
 
 fn counts(app: &App) -> TilepathDebugCounts {
     *app.world().resource::<TilepathDebugCounts>()
@@ -24,7 +25,7 @@ fn the_debug_plugin_is_off_by_default_and_draws_headless_when_enabled() {
     // Every request is answered in the first frame, however busy the machine is.
     app.world_mut()
         .resource_mut::<bevy_tilepath::prelude::TilepathSettings>()
-        .frame_budget = std::time::Duration::MAX;
+        .budget = FrameBudget::Time(std::time::Duration::MAX);
     spawn_units(&mut app, 20, 16, false, false);
     app.update();
     let found = {

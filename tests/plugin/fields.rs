@@ -12,6 +12,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::{ProfileId, TerrainId};
 
 use crate::common::{Rng, SIZE, TILE, app, bits_of, center_of, level, position};
+use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
 
 const FOREST: TerrainId = 1;
 
@@ -39,8 +40,8 @@ pub(crate) fn field_app(fields: bool) -> App {
         MovementProfiles::default().with("infantry", MovementProfile::new().with_weight(FOREST, 3)),
     );
     let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-    settings.frame_budget = Duration::MAX;
-    settings.max_fields = if fields { 4 } else { 0 };
+    settings.budget = FrameBudget::Time(Duration::MAX);
+    settings.fields.max_fields = if fields { 4 } else { 0 };
     app
 }
 
@@ -274,9 +275,7 @@ fn fields_follow_map_edits_and_answers_stay_exact() {
     let mut without = field_app(false);
     for app in [&mut with, &mut without] {
         // Fields grow over several frames.
-        app.world_mut()
-            .resource_mut::<TilepathSettings>()
-            .expansion_budget = Some(300);
+        app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(300);
     }
     let units = spawn(&mut with, &members);
     let same = spawn(&mut without, &members);
@@ -334,6 +333,7 @@ fn the_field_cache_is_capped_and_drops_the_least_recently_used() {
     let mut app = field_app(true);
     app.world_mut()
         .resource_mut::<TilepathSettings>()
+        .fields
         .max_fields = 2;
     let goals = [Cell::new(5, 5), Cell::new(60, 60), Cell::new(5, 60)];
     let mut all = Vec::new();
@@ -444,7 +444,8 @@ pub(crate) fn claimed_and_formation(goal: Cell) -> (Vec<Member>, Vec<Member>) {
 fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() {
     let (claimed, formation) = claimed_and_formation(Cell::new(40, 20));
     for members in [&claimed, &formation] {
-        let (with, units, without, same) = twins(members, |s| s.guided_fields = true);
+        let (with, units, without, same) =
+            twins(members, |s| s.group_orders = GroupOrders::GuidedFields);
         let stats = with.world().resource::<TilepathStats>().clone();
         let alone = without.world().resource::<TilepathStats>().clone();
         assert_eq!((stats.pending, alone.pending), (0, 0));

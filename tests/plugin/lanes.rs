@@ -9,6 +9,7 @@ use bevy_tilepath::prelude::{
 };
 
 use crate::common::{TILE, app, center_of, position};
+use bevy_tilepath::prelude::FrameBudget;
 
 fn open_grid(width: usize, height: usize) -> NavGrid {
     let rows = vec![".".repeat(width); height].join("\n");
@@ -48,7 +49,7 @@ fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
     // (about 3,000 expansions each, distinct goals: no shared field) queued first: the solver is behind for ~300 frames,
     // longer than the walker takes to come within 16 cells of the cut below.
     app.insert_resource(TilepathSettings {
-        expansion_budget: Some(300),
+        budget: FrameBudget::Expansions(300),
         ..default()
     });
     for i in 0..28 {

@@ -14,6 +14,7 @@ use crate::common::{
     Rng, SolvedLog, TILE, app, assert_answers, center_of, insert_level_grid, minimal_plugins,
     position, run_until_answered, spawn_units,
 };
+use bevy_tilepath::prelude::FrameBudget;
 
 #[path = "../../examples/live_edits/scenario.rs"]
 mod scenario;
@@ -59,9 +60,7 @@ fn assert_fresh_cost(grid: &NavGrid, path: &FoundPath, diameter: u32) {
 fn paths_repaired_in_place_cost_exactly_what_a_fresh_search_finds() {
     let mut app = app();
     insert_level_grid(&mut app);
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::MAX;
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
     let units = spawn_units(&mut app, 600, 31, true, false);
     run_until_answered(&mut app, 20);
     let mut rng = Rng(5);

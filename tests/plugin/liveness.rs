@@ -16,6 +16,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::{MapEdit, generate};
 
 use crate::common::{Rng, SolvedLog, TILE, app, center_of, minimal_plugins, unlimited};
+use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
 
 /// A grid of `size` × `size` with obstacles from `generate::open_field`.
 fn field_grid(size: u32, seed: u64) -> NavGrid {
@@ -111,9 +112,7 @@ fn run_until_all_answered(
 fn an_older_search_and_a_group_order_are_answered_while_walls_go_up_every_frame() {
     let grid = field_grid(64, 3);
     let mut app = app();
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::ZERO;
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::ZERO);
     let mut rng = Rng(11);
     let mut keep = HashSet::new();
     let (start, goal) = (Cell::new(1, 1), Cell::new(62, 62));
@@ -195,9 +194,7 @@ fn jps_jps_plus_and_best_first_searches_end_while_a_far_cell_flips_every_frame()
     for algorithm in [Algorithm::Jps, Algorithm::JpsPlus, Algorithm::BestFirst] {
         let mut app = app();
         app.insert_resource(maze());
-        app.world_mut()
-            .resource_mut::<TilepathSettings>()
-            .expansion_budget = Some(300);
+        app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(300);
         let unit = spawn(&mut app, start, PathRequest::new(goal).algorithm(algorithm));
         let mut charged = 0;
         let mut over = 0;
@@ -239,9 +236,7 @@ fn group_orders_are_answered_while_terrain_is_repainted_every_frame() {
     app.insert_resource(
         MovementProfiles::default().with("mud", MovementProfile::new().with_weight(1, 3)),
     );
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(2_000);
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(2_000);
     let mut rng = Rng(5);
     let mut keep = HashSet::new();
     let rally = free_cell(&grid, &mut rng, &keep);
@@ -291,9 +286,7 @@ fn a_navgrid_inserted_in_place_of_another_answers_on_the_new_map() {
     walled[4] = "###############################.".into();
     let walled = walled.join("\n");
     let mut app = app();
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(40);
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(40);
     app.insert_resource(NavGrid::from_ascii(&open, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
     let goal = Cell::new(2, 7);
     let first: Vec<Entity> = (0..12)
@@ -381,8 +374,8 @@ fn shared_approaches_to_slots_beyond_their_field_are_answered() {
     app.insert_resource(grid);
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.shared_approach = true;
-        settings.field_min_requests = 4;
+        settings.group_orders = GroupOrders::SharedApproach;
+        settings.fields.min_requests = 4;
     }
     let units: Vec<Entity> = members
         .iter()
@@ -428,7 +421,7 @@ fn busy_lockstep(threads: usize, frames: u32) -> (Vec<Vec<[u32; 3]>>, u32) {
         .collect();
     app.insert_resource(grid);
     app.insert_resource(TilepathSettings {
-        expansion_budget: Some(700),
+        budget: FrameBudget::Expansions(700),
         max_threads: threads,
         ..unlimited()
     });

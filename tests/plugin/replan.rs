@@ -19,6 +19,7 @@ use crate::common::{
 };
 #[cfg(feature = "tilemap")]
 use crate::tilemaps::spawn_tilemap;
+use bevy_tilepath::prelude::{FrameBudget, ReplanSettings, RequestDefaults};
 
 /// An open grid of `width × height` cells, `TILE` apart, cell (0, 0) at the origin.
 fn open_grid(width: usize, height: usize) -> NavGrid {
@@ -32,9 +33,7 @@ fn blocking_tiles_on_found_paths_makes_exactly_the_crossing_units_replan_around_
     let mut app = app();
     let (_, tiles) = spawn_tilemap(app.world_mut(), &level());
     let units = spawn_units(&mut app, 1000, 12, false, false);
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::MAX;
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
     run_until_answered(&mut app, 200);
     let before = results(&app, &units);
     let generation = app.world().resource::<NavGrid>().generation();
@@ -165,7 +164,7 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
     // in expansions, so that the run does not depend on the machine's load).
     app.insert_resource(TilepathSettings {
         max_requests_per_frame: 2,
-        expansion_budget: Some(100_000),
+        budget: FrameBudget::Expansions(100_000),
         ..default()
     });
     let units: Vec<(Entity, u32, Cell)> = (0..20)
@@ -361,7 +360,7 @@ fn inserting_replanning_plans_the_same_request_again_and_keeps_the_old_path_mean
     // A zero budget serves one request per frame: the second waits a frame, walkable.
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.frame_budget = Duration::ZERO;
+        settings.budget = FrameBudget::Time(Duration::ZERO);
         settings.max_threads = 1;
     }
     for &unit in &units {
@@ -494,8 +493,14 @@ fn walk_into_a_new_wall(repair_budget: u32) -> (usize, usize, bevy_tilepath::pre
     let mut app = app();
     app.insert_resource(open_grid(40, 7));
     app.insert_resource(TilepathSettings {
-        default_algorithm: bevy_tilepath::prelude::Algorithm::AStar,
-        repair_budget,
+        defaults: RequestDefaults {
+            algorithm: bevy_tilepath::prelude::Algorithm::AStar,
+            ..default()
+        },
+        replan: ReplanSettings {
+            repair_budget,
+            ..default()
+        },
         ..crate::common::unlimited()
     });
     let steering = Steering {
@@ -520,9 +525,7 @@ fn walk_into_a_new_wall(repair_budget: u32) -> (usize, usize, bevy_tilepath::pre
         frames += 1;
         assert!(frames < 200, "never reached x = 17");
     }
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(1);
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(1);
     let wall = [Cell::new(20, 2), Cell::new(20, 3), Cell::new(20, 4)];
     app.world_mut()
         .resource_mut::<NavGrid>()

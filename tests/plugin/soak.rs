@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::minimal_plugins;
+use bevy_tilepath::prelude::GroupOrders;
 
 // Both scenarios (this one and `live_edits`, see `live.rs`) load the helpers they share
 // (`examples/support/watch.rs`), so this test binary holds two copies of them.
@@ -26,8 +27,7 @@ fn a_short_soak_keeps_every_unit_out_of_walls_and_the_queue_bounded() {
         // depend on the machine.
         expansions: Some(30_000),
         seed: 5,
-        guided_fields: false,
-        shared_approach: false,
+        group_orders: GroupOrders::SharedFields,
     };
     let started = Instant::now();
     let mut app = scenario::build(&config, minimal_plugins());

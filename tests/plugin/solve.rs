@@ -16,6 +16,7 @@ use crate::common::{SolvedLog, app, insert_level_grid, results, run_until_answer
 use crate::common::{assert_answers, level};
 #[cfg(feature = "tilemap")]
 use crate::tilemaps::spawn_tilemap;
+use bevy_tilepath::prelude::FrameBudget;
 
 #[test]
 #[cfg(feature = "tilemap")]
@@ -23,9 +24,7 @@ fn thousand_units_on_a_walled_tilemap_get_valid_paths_or_justified_failures() {
     let mut app = app();
     spawn_tilemap(app.world_mut(), &level());
     let units = spawn_units(&mut app, 1000, 11, false, false);
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::MAX;
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
     run_until_answered(&mut app, 200);
 
     let (found, failed) = assert_answers(&mut app, &units);
@@ -44,7 +43,7 @@ fn paths_are_identical_with_one_and_two_solver_threads() {
         let units = spawn_units(&mut app, 1000, 13, false, false);
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
         settings.max_threads = threads;
-        settings.frame_budget = Duration::MAX;
+        settings.budget = FrameBudget::Time(Duration::MAX);
         run_until_answered(&mut app, 200);
         results(&app, &units)
     };
@@ -64,9 +63,7 @@ fn the_plugin_keeps_at_most_max_threads_pathfinders() {
     let mut app = app();
     insert_level_grid(&mut app);
     spawn_units(&mut app, 300, 15, false, false);
-    app.world_mut()
-        .resource_mut::<TilepathSettings>()
-        .frame_budget = Duration::MAX;
+    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
     let mut held = Vec::new();
     for threads in [2, 1, 2] {
         app.world_mut()
@@ -103,7 +100,7 @@ fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
     let units = spawn_units(&mut app, 30, 14, false, false);
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.frame_budget = Duration::ZERO;
+        settings.budget = FrameBudget::Time(Duration::ZERO);
         settings.max_threads = 1;
     }
     let pending = |app: &mut App| {
@@ -131,7 +128,7 @@ fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
     // A cap on requests per frame with an ample budget.
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.frame_budget = Duration::MAX;
+        settings.budget = FrameBudget::Time(Duration::MAX);
         settings.max_requests_per_frame = 3;
         settings.max_threads = 2;
     }

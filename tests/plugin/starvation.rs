@@ -11,6 +11,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::MapEdit;
 
 use crate::common::{Rng, SolvedLog, TILE, app, center_of};
+use bevy_tilepath::prelude::{FieldSettings, FrameBudget, GroupOrders};
 
 /// The terrain the weighted profile pays 3 for.
 const MUD: u8 = 1;
@@ -28,7 +29,7 @@ pub(crate) enum Work {
     SharedField,
     /// Units to claimed cells around one goal on the weighted profile: guided searches.
     GuidedField,
-    /// The same with `shared_approach`: descents and last stretches.
+    /// The same with `GroupOrders::SharedApproach`: descents and last stretches.
     SharedApproach,
     /// Agents two cells wide.
     Wide,
@@ -97,7 +98,7 @@ impl Edits {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Case {
     pub(crate) size: u32,
-    /// `TilepathSettings::expansion_budget`.
+    /// `FrameBudget::Expansions`.
     pub(crate) budget: u32,
     pub(crate) edits: Edits,
     pub(crate) work: Work,
@@ -142,10 +143,16 @@ pub(crate) fn run(case: Case) -> Outcome {
         MovementProfiles::default().with("mud", MovementProfile::new().with_weight(MUD, 3)),
     );
     app.insert_resource(TilepathSettings {
-        expansion_budget: Some(case.budget),
-        field_min_requests: 4,
-        guided_fields: case.work == Work::GuidedField,
-        shared_approach: case.work == Work::SharedApproach,
+        budget: FrameBudget::Expansions(case.budget),
+        group_orders: match case.work {
+            Work::GuidedField => GroupOrders::GuidedFields,
+            Work::SharedApproach => GroupOrders::SharedApproach,
+            _ => GroupOrders::SharedFields,
+        },
+        fields: FieldSettings {
+            min_requests: 4,
+            ..default()
+        },
         ..default()
     });
     let centre = Cell::new(size / 2, size / 2);

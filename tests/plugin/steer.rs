@@ -13,6 +13,8 @@ use bevy_tilepath::prelude::{
 use crate::common::{Rng, SIZE, level, spawn_units};
 use crate::common::{TILE, app, center_of, minimal_plugins, position, world_of};
 #[cfg(feature = "tilemap")]
+use bevy_tilepath::prelude::FrameBudget;
+#[cfg(feature = "tilemap")]
 use {
     crate::tilemaps::spawn_tilemap,
     bevy_tilepath::prelude::{BlocksPath, TilepathSettings},
@@ -30,7 +32,7 @@ fn steering_units_never_stand_in_blocked_cells_while_walls_appear() {
     let mut app = app();
     // Counted in expansions, so that what arrives does not depend on the machine's load.
     app.insert_resource(TilepathSettings {
-        expansion_budget: Some(40_000),
+        budget: FrameBudget::Expansions(40_000),
         ..default()
     });
     let (_, tiles) = spawn_tilemap(app.world_mut(), &level());
@@ -309,7 +311,8 @@ fn a_unit_whose_old_path_is_cut_walks_up_to_the_wall_and_waits_for_its_new_path(
     // No re-plan on map edits: the unit keeps its old path until it stalls at the wall.
     app.world_mut()
         .resource_mut::<bevy_tilepath::prelude::TilepathSettings>()
-        .replan_on_change = false;
+        .replan
+        .on_change = false;
     let steering = Steering {
         speed: 64.0,
         replan_after: 0.5,

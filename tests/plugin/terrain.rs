@@ -17,6 +17,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::BitGrid;
 
 use crate::common::{SolvedLog, TILE, found_path, position, world_of};
+use bevy_tilepath::prelude::FrameBudget;
 
 /// The common test app, answering every request in the frame it is queued however busy
 /// the machine is (the tests count answers per frame).
@@ -24,7 +25,7 @@ fn app() -> App {
     let mut app = crate::common::app();
     app.world_mut()
         .resource_mut::<bevy_tilepath::prelude::TilepathSettings>()
-        .frame_budget = Duration::MAX;
+        .budget = FrameBudget::Time(Duration::MAX);
     app
 }
 

@@ -22,6 +22,7 @@ use bevy_tilepath::scenario::generate;
 
 #[path = "../../tilepath/examples/support/benchmark.rs"]
 mod benchmark;
+use bevy_tilepath::prelude::FrameBudget;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// The map and `(start, goal)` pairs to cycle through.
@@ -67,7 +68,7 @@ fn app(map: &CachedScenario, pairs: &[(Cell, Cell)], requests: usize, threads: u
         TilepathPlugin::default(),
     ));
     app.insert_resource(TilepathSettings {
-        frame_budget: Duration::from_secs(3600),
+        budget: FrameBudget::Time(Duration::from_secs(3600)),
         max_requests_per_frame: usize::MAX,
         max_threads: threads,
         ..default()

@@ -5,7 +5,7 @@ use bevy::transform::helper::TransformHelper;
 use super::{Context, ReplanState, Requests, Verdict, unit_position};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::Cell;
-use crate::plugin::TilepathSettings;
+use crate::settings::TilepathSettings;
 use crate::systems::PathQueue;
 
 /// The lane of the queue a re-plan goes to (see [`crate::systems::PathQueue`]).
@@ -31,7 +31,7 @@ pub(super) enum Waiting {
 /// The verdict on a path cut at `cells[first]` for a unit at `cells[ahead]`: re-plan in
 /// the deferred lane when the solver is behind (see `PathQueue::behind`: it left urgent
 /// requests waiting last frame) and the cut lies
-/// farther than `TilepathSettings::defer_cuts_beyond` cells ahead of the unit (along the
+/// farther than `ReplanSettings::defer_cuts_beyond` cells ahead of the unit (along the
 /// path), urgently otherwise.
 pub(super) fn defer_or_requeue(
     cx: &Context<'_, '_, '_>,
@@ -39,7 +39,7 @@ pub(super) fn defer_or_requeue(
     ahead: usize,
     first: usize,
 ) -> Verdict {
-    let beyond = cx.settings.defer_cuts_beyond as usize;
+    let beyond = cx.settings.replan.defer_cuts_beyond as usize;
     match path.cells.get(first) {
         Some(&cell) if cx.behind && beyond > 0 && first.saturating_sub(ahead) > beyond => {
             Verdict::Defer(cell)
@@ -49,7 +49,7 @@ pub(super) fn defer_or_requeue(
 }
 
 /// Makes urgent the deferred re-plans whose unit came within
-/// `TilepathSettings::defer_cuts_beyond` cells (Chebyshev) of its cut, in queue order;
+/// `ReplanSettings::defer_cuts_beyond` cells (Chebyshev) of its cut, in queue order;
 /// forgets those answered or queued again since.
 pub(super) fn promote_deferred(
     state: &mut ReplanState,
@@ -59,7 +59,7 @@ pub(super) fn promote_deferred(
     requests: &mut Requests,
     transforms: &TransformHelper,
 ) {
-    let beyond = settings.defer_cuts_beyond;
+    let beyond = settings.replan.defer_cuts_beyond;
     state.deferred.retain(|&order, &mut (entity, cut)| {
         let Ok((entity, request, _, mut ticket, _, _, place)) = requests.get_mut(entity) else {
             return false;

@@ -17,9 +17,9 @@ use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
 use crate::grid::Cell;
-use crate::plugin::TilepathSettings;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, Scenario};
+use crate::settings::TilepathSettings;
 use crate::stats::TilepathStats;
 use crate::steering::SteeringProgress;
 use detour::{OnPath, locate};
@@ -70,7 +70,7 @@ enum Verdict {
     /// Plan again, ahead of improvements.
     Requeue,
     /// A new wall cut the path farther ahead of its unit than
-    /// `TilepathSettings::defer_cuts_beyond` (first cut cell): plan again in the deferred
+    /// `ReplanSettings::defer_cuts_beyond` (first cut cell): plan again in the deferred
     /// lane.
     Defer(Cell),
     /// Plan again when nothing more urgent waits: a cell opened where a cheaper way
@@ -202,7 +202,7 @@ pub(crate) fn replan_paths(
     {
         build_jump_tables(grid.scenario());
     }
-    if settings.replan_on_change && (everything || !state.log.is_empty()) {
+    if settings.replan.on_change && (everything || !state.log.is_empty()) {
         let context = Context {
             grid: grid.as_deref(),
             transforms: &transforms,
@@ -286,7 +286,7 @@ impl ReplanState {
     /// queue order) or repaired (`repaired`).
     fn review(&mut self, cx: &Context<'_, '_, '_>, requests: &Requests) {
         self.prepare(cx);
-        self.repair_left = cx.settings.repair_budget;
+        self.repair_left = cx.settings.replan.repair_budget;
         self.requeue.clear();
         self.repaired.clear();
         self.detours.clear();
@@ -511,8 +511,8 @@ impl ReplanState {
             && self.repair_left > 0
             && repair::repairable(
                 request,
-                cx.settings.default_algorithm,
-                cx.settings.default_limits,
+                cx.settings.defaults.algorithm,
+                cx.settings.defaults.limits,
             );
         let Some(i) = on.filter(|_| repairable) else {
             return cut_verdict;

@@ -6,6 +6,7 @@ use bevy_tilepath::prelude::{Cell, PathRequest, PathTicket, TilepathSettings};
 
 use super::{Expect, Row, Scene, walls};
 use crate::common::Rng;
+use bevy_tilepath::prelude::FrameBudget;
 
 /// Units of the 10,000-request row; they are tagged so the check finds them.
 #[derive(Component)]
@@ -38,7 +39,7 @@ fn free_cells() -> Vec<Cell> {
 fn flood(scene: &mut Scene) -> Entity {
     scene.grid();
     scene.app.insert_resource(TilepathSettings {
-        expansion_budget: Some(2_000),
+        budget: FrameBudget::Expansions(2_000),
         ..default()
     });
     let free = free_cells();

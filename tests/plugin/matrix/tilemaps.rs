@@ -10,6 +10,7 @@ use bevy_tilepath::prelude::{
 
 use super::{Expect, Row, Scene, TILE, walls};
 use crate::tilemaps::spawn_tilemap;
+use bevy_tilepath::prelude::FrameBudget;
 
 /// The standard map as a tilemap; returns its entity.
 fn tilemap(scene: &mut Scene) -> Entity {
@@ -38,13 +39,13 @@ fn slow_unit(scene: &mut Scene) -> Entity {
         .app
         .world_mut()
         .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(4);
+        .budget = FrameBudget::Expansions(4);
     scene.unit(Cell::new(1, 1), 1, PathRequest::new(Cell::new(21, 1)))
 }
 
 fn unlimited(scene: &mut Scene) {
     let mut settings = scene.app.world_mut().resource_mut::<TilepathSettings>();
-    settings.expansion_budget = None;
+    settings.budget = crate::common::unlimited().budget;
 }
 
 /// Despawns the tilemap and its tiles.

@@ -10,6 +10,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::{BitGrid, MapError};
 
 use super::{Expect, Row, Scene, TILE, walls};
+use bevy_tilepath::prelude::FrameBudget;
 
 /// The far corner of the standard map from (1, 1), reached through the gap.
 const FAR: Cell = Cell::new(21, 1);
@@ -22,7 +23,7 @@ fn slow_unit(scene: &mut Scene) -> Entity {
         .app
         .world_mut()
         .resource_mut::<TilepathSettings>()
-        .expansion_budget = Some(4);
+        .budget = FrameBudget::Expansions(4);
     scene.unit(Cell::new(1, 1), 1, PathRequest::new(FAR))
 }
 
@@ -37,7 +38,7 @@ fn unlimited(scene: &mut Scene) {
         .app
         .world_mut()
         .resource_mut::<TilepathSettings>()
-        .expansion_budget = None;
+        .budget = crate::common::unlimited().budget;
 }
 
 /// The standard map widened to `width` x `height` (free cells added right and up).

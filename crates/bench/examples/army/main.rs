@@ -17,8 +17,8 @@
 //! the plugin claims distinct cells around the point), a formation order (each unit
 //! its own cell in rings around the point) and a gather order (every unit to exactly
 //! the point, `claim_goal(false)`), 1 and 2 solver threads, and four modes:
-//! per-unit search (`max_fields = 0`), shared fields (the default settings), shared
-//! approaches (`shared_approach` on: not exact, bounded) and bevy_northstar. Headless
+//! per-unit search (`GroupOrders::PerUnit`), shared fields (the default settings), shared
+//! approaches (`GroupOrders::SharedApproach`: not exact, bounded) and bevy_northstar. Headless
 //! (`MinimalPlugins`), default frame budget (2 ms).
 //!
 //! Each case runs in its own child process (the compute pool's thread count is fixed
@@ -65,11 +65,11 @@ use scene::{Army, MAPS, Scene};
 /// How the units are answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// Our plugin, one search per unit (`TilepathSettings::max_fields = 0`).
+    /// Our plugin, one search per unit (`GroupOrders::PerUnit`).
     PerUnit,
     /// Our plugin with its default settings (shared goal fields on).
     Fields,
-    /// Our plugin with `TilepathSettings::shared_approach` on: distinct goals of one
+    /// Our plugin with `GroupOrders::SharedApproach`: distinct goals of one
     /// order share a field for the long way (not exact, bounded).
     Approach,
     /// bevy_northstar 0.7 with its defaults.

@@ -14,6 +14,7 @@ use crate::measure::{
 };
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, task_pool};
+use bevy_tilepath::prelude::GroupOrders;
 
 /// Runs `case` (per-unit search, shared fields or shared approaches) and measures it.
 pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
@@ -25,11 +26,11 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let defaults = TilepathSettings::default();
     app.insert_resource(TilepathSettings {
         max_threads: case.threads,
-        max_fields: match case.mode {
-            Mode::PerUnit => 0,
-            _ => defaults.max_fields,
+        group_orders: match case.mode {
+            Mode::PerUnit => GroupOrders::PerUnit,
+            Mode::Approach => GroupOrders::SharedApproach,
+            _ => defaults.group_orders,
         },
-        shared_approach: case.mode == Mode::Approach,
         ..defaults
     });
     if let (Some(name), Some(movement)) = (scene.profile_name, &scene.movement) {

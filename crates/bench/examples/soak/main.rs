@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 
+use bevy_tilepath::prelude::GroupOrders;
 use scenario::Config;
 use scenario::watch::{ms, peak_rss_kb};
 
@@ -47,8 +48,8 @@ fn parse() -> Result<(Config, usize), String> {
             "--budget-ms" => config.budget = Duration::from_secs_f64(number(value()?)? / 1e3),
             "--threads" => threads = (number(value()?)? as usize).max(1),
             "--seed" => config.seed = number(value()?)? as u64,
-            "--guided-fields" => config.guided_fields = true,
-            "--shared-approach" => config.shared_approach = true,
+            "--guided-fields" => config.group_orders = GroupOrders::GuidedFields,
+            "--shared-approach" => config.group_orders = GroupOrders::SharedApproach,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
     println!(
         "soak: {} units (infantry, cavalry, tanks: 1, 2, 3 cells wide) on a {}x{} countryside \
          map (seed {}), a tenth of them ordered to a random point every {} frames, {} tiles flipped per frame, budget {:.2} ms \
-         per frame, {threads} solver threads, guided fields {}, shared approach {}, 16 ms frames; warm-up {warm} \
+         per frame, {threads} solver threads, group orders {:?}, 16 ms frames; warm-up {warm} \
          frames ({:.1} s)",
         config.units,
         config.size,
@@ -88,8 +89,7 @@ fn main() -> ExitCode {
         config.order_every,
         config.edits,
         ms(config.budget),
-        if config.guided_fields { "on" } else { "off" },
-        if config.shared_approach { "on" } else { "off" },
+        config.group_orders,
         started.elapsed().as_secs_f64(),
     );
     let mut panics = 0;

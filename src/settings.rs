@@ -1,0 +1,277 @@
+//! The plugin's settings, grouped by concern: budget, request defaults, group orders, fields, re-planning.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+
+use crate::search::{Algorithm, Limits};
+
+/// Plugin settings. Insert your own before or after adding the plugin; values inserted
+/// before it are kept.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// // A lockstep game: the same answers in the same frames on every machine.
+/// let settings = TilepathSettings {
+///     budget: FrameBudget::Expansions(20_000),
+///     replan: ReplanSettings { defer_cuts_beyond: 8, ..default() },
+///     ..default()
+/// };
+/// assert_eq!(settings.group_orders, GroupOrders::SharedFields);
+/// ```
+///
+/// # Progress guarantee
+///
+/// Whatever the budget ([`FrameBudget::Time`] down to zero, [`FrameBudget::Expansions`]
+/// down to 0) and however often the map changes, every waiting request is answered.
+/// Requests are served oldest first, and every frame the oldest makes progress: under a
+/// time budget the first search of the frame runs at least one slice of
+/// [`TilepathSettings::TIME_SLICE`] expansions, and so does the first shared field,
+/// however late the frame already is; under an expansion budget of `b` (at least 1) the
+/// oldest request's own search runs first, before any field grows, with all `b`
+/// expansions.
+///
+/// What map edits can take back is counted per request. A *setback* is an edit that
+/// undid work done on it: its suspended search started over (JPS and JPS+ jumps,
+/// terrain changes, another map) or was carried over edits that forgot at least as many
+/// nodes as it had expanded since the edits before; the shared field it waits on was set
+/// back the same way or started over; its shared approach's descent was cut. After two
+/// setbacks a request runs its own search (shared fields, guided searches and approaches
+/// left aside); after three, as the oldest request of a frame, its search runs to its
+/// end in that frame, whatever the budget ([`TilepathStats::whole`](crate::stats::TilepathStats::whole)
+/// counts these). An exact search that edits restart twice also runs from then on as
+/// the A* that carries over edits (`Pathfinder::resume`).
+///
+/// So the oldest waiting request is answered within `F1 + F2 + F3 + 1` frames, where
+/// `Fi` is what its i-th attempt would take on a map left alone: `⌈E / b⌉` frames for a
+/// search of `E` expansions at `b` a frame (`⌈E / 256⌉` at a zero time budget), and for a
+/// field the frames it takes to settle the request's cell. `E` is the size of its own
+/// search (at most the cells it can reach, plus those edits reopen), not the edit rate.
+/// Requests behind it wait their turn: the queue's lanes (urgent, deferred cuts,
+/// improvements) are served in that order, each oldest first. A frame that runs a search
+/// whole may exceed the budget by that one search; nothing else does by more than one
+/// slice per solver thread. The test `starvation` runs this at budgets 0, 1, 64 and
+/// 1,024 expansions against walls, cuts and terrain repaints every frame.
+#[derive(Resource, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Resource, Default, Debug, PartialEq)]
+pub struct TilepathSettings {
+    /// What the solve step may spend per frame, in time or in expansions (see
+    /// [`FrameBudget`]). [`FrameBudget::Time`] of 2 ms by default.
+    pub budget: FrameBudget,
+    /// At most this many searches per frame. 4,096 by default.
+    pub max_requests_per_frame: usize,
+    /// At most this many threads of the `ComputeTaskPool` solve at once (at least one is
+    /// used; results do not depend on this number). Each solving thread owns one warm
+    /// `Pathfinder` (about 12 bytes per map cell for A*), and the plugin keeps at most
+    /// this many (or the pool's thread count, whichever is smaller) alive. `usize::MAX`
+    /// (the pool decides) by default.
+    pub max_threads: usize,
+    /// What requests that do not say get. [`RequestDefaults::default`] by default.
+    pub defaults: RequestDefaults,
+    /// How requests of one group order share work (see [`GroupOrders`]).
+    /// [`GroupOrders::SharedFields`] by default.
+    pub group_orders: GroupOrders,
+    /// The shared goal fields group orders use. [`FieldSettings::default`] by default.
+    pub fields: FieldSettings,
+    /// What a map or profile change does to answered requests.
+    /// [`ReplanSettings::default`] by default.
+    pub replan: ReplanSettings,
+    /// JPS+ for [`Algorithm::Auto`]: when a map arrives (or is replaced), the
+    /// re-planning step builds the jump table of the one-cell layer of every profile under
+    /// which all passable cells weigh the same, and the first `Auto` request of a wider
+    /// agent on such a layer builds that layer's (once per layer and map: O(cells) time,
+    /// 16 bytes per cell; map edits then update tables incrementally). `Auto` requests on
+    /// a layer with a table run [`Algorithm::JpsPlus`] from then on: the same costs as
+    /// online JPS, faster where straight runs are long (rooms, open ground; see
+    /// BENCHMARKS.md). `false` keeps online JPS and builds no table. `true` by default.
+    pub jump_tables: bool,
+}
+
+impl Default for TilepathSettings {
+    fn default() -> Self {
+        Self {
+            budget: FrameBudget::default(),
+            max_requests_per_frame: 4096,
+            max_threads: usize::MAX,
+            defaults: RequestDefaults::default(),
+            group_orders: GroupOrders::default(),
+            fields: FieldSettings::default(),
+            replan: ReplanSettings::default(),
+            jump_tables: true,
+        }
+    }
+}
+
+impl TilepathSettings {
+    /// Expansions a search runs between two looks at the clock under a time budget: a
+    /// frame runs over [`FrameBudget::Time`] by at most this much work (per solver
+    /// thread, in parallel).
+    pub const TIME_SLICE: u32 = 256;
+
+    /// The expansion budget, when the budget is counted in expansions.
+    pub fn expansion_budget(&self) -> Option<u32> {
+        match self.budget {
+            FrameBudget::Expansions(n) => Some(n),
+            FrameBudget::Time(_) => None,
+        }
+    }
+}
+
+/// What the solve step may spend per frame.
+///
+/// The re-planning step before it (repairs and provisional detours, bounded by
+/// [`ReplanSettings::repair_budget`] in expansions) and steering are not part of it:
+/// [`TilepathStats::plugin_time`](crate::stats::TilepathStats::plugin_time) measures all
+/// of the plugin's systems per frame. Either way, the progress guarantee of
+/// [`TilepathSettings`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub enum FrameBudget {
+    /// Wall-clock time per frame. A search that does not finish in the time left is
+    /// suspended and resumed the next frame from where it stopped, so no frame runs over
+    /// by more than one slice of [`TilepathSettings::TIME_SLICE`] expansions per solver
+    /// thread, except to keep the progress guarantee. `Duration::MAX` means no budget.
+    Time(Duration),
+    /// Search expansions per frame, all solver threads and shared fields together (a
+    /// path read off a shared field counts one expansion per 4 cells, plus one).
+    /// Answers, and the frame each one arrives in, then depend only on the requests and
+    /// the map, not on the machine or the thread count: the basis for lockstep
+    /// multiplayer (run the plugin in `FixedUpdate`, see
+    /// [`TilepathPlugin::in_schedule`](crate::plugin::TilepathPlugin::in_schedule)).
+    Expansions(u32),
+}
+
+impl Default for FrameBudget {
+    /// 2 ms of wall-clock time.
+    fn default() -> Self {
+        Self::Time(Duration::from_millis(2))
+    }
+}
+
+/// What a [`PathRequest`](crate::components::PathRequest) that does not say gets.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct RequestDefaults {
+    /// The algorithm: JPS where every passable cell weighs the same for the request's
+    /// profile, JPS+ there when the layer's jump table is built, A* otherwise; all exact.
+    /// [`Algorithm::Auto`] by default.
+    pub algorithm: Algorithm,
+    /// Search bounds. [`Limits::UNLIMITED`] by default.
+    pub limits: Limits,
+}
+
+impl Default for RequestDefaults {
+    fn default() -> Self {
+        Self {
+            algorithm: Algorithm::Auto,
+            limits: Limits::UNLIMITED,
+        }
+    }
+}
+
+/// How the requests of one group order (many units sent to one place in one frame)
+/// share work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub enum GroupOrders {
+    /// Every unit runs its own search.
+    PerUnit,
+    /// Requests to exactly the same goal cell (with the same movement profile and
+    /// diameter, asking for an exact path: A*, JPS, Dijkstra or `Auto`, octile moves, no
+    /// limits) share one exact [`DistanceField`](crate::search::DistanceField) grown
+    /// from the goal within the frame budget, once at least
+    /// [`FieldSettings::min_requests`] of them are taken in one frame; each is answered
+    /// by descending it from the unit's cell: the unit's own optimal cost, in O(path
+    /// length) and no search per unit. Later requests to a goal whose field is cached use
+    /// it too. The default.
+    #[default]
+    SharedFields,
+    /// As [`GroupOrders::SharedFields`], and requests that end on their own cells near a
+    /// shared goal (claimed cells around a requested goal, formation slots within 16
+    /// cells of one another) join one field and, on weighted layers, run A* guided by its
+    /// distances (exact, see `Pathfinder::find_guided`). Slower than the default in the
+    /// army benchmark (see BENCHMARKS.md).
+    GuidedFields,
+    /// As [`GroupOrders::SharedFields`], and requests that end on their own cells near a
+    /// shared goal (claimed cells around a requested goal, formation slots within 64
+    /// cells of the first one), on weighted layers (on uniform ones their own JPS is as
+    /// fast and exact), read the long way off one shared field toward that goal and
+    /// search only the last stretch: from the first cell of their descent at most `2 d`
+    /// plus 8 straight steps from the field's goal (by cost), where `d` is the cost
+    /// between their own cell and that goal, to their own cell. One field per order
+    /// instead of one search per unit (the army benchmark in BENCHMARKS.md measures it).
+    /// The price is exactness: such a path costs at least the unit's own optimum and at
+    /// most twice the cost between its cell and the field's goal more (the descent is an
+    /// optimal way toward the field's goal and the triangle inequality bounds the rest);
+    /// [`FoundPath::approached`](crate::components::FoundPath::approached) says so.
+    /// Under a time budget the last stretch is sliced like any search: suspended at the
+    /// deadline with the descent before it and resumed next frame (its descent dropped,
+    /// and the request prepared again, if a map edit cuts it meanwhile).
+    SharedApproach,
+}
+
+/// The shared goal fields of [`GroupOrders`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct FieldSettings {
+    /// At most this many fields are kept (least recently used dropped first); 0 turns
+    /// shared fields off, as [`GroupOrders::PerUnit`] does. A field holds about 13 bytes
+    /// per map cell; it is carried over obstacle edits, exactly
+    /// (`DistanceField::carry_over`), and dropped on terrain edits or when the map, its
+    /// placement or the profiles change. 4 by default.
+    pub max_fields: usize,
+    /// A field grows for a goal once at least this many requests taken in one frame
+    /// share it (see [`GroupOrders::SharedFields`]). 8 by default.
+    pub min_requests: usize,
+}
+
+impl Default for FieldSettings {
+    fn default() -> Self {
+        Self {
+            max_fields: 4,
+            min_requests: 8,
+        }
+    }
+}
+
+/// What a change of the map or of the movement profiles does to answered requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct ReplanSettings {
+    /// Re-plan found paths whose validity or cost an edit may have changed (obstacles or
+    /// terrain near them, their movement profile changed), and retry failures that a
+    /// change may have fixed (blocked or unreachable goals, unknown profiles, no map
+    /// yet). `true` by default.
+    pub on_change: bool,
+    /// Expansions the local repairs of one frame may spend, all together: a path that a
+    /// new wall cuts ahead of its unit is first repaired in place by a small search
+    /// around the cut (kept as the answer only when the detour costs exactly what the
+    /// cut stretch did, so the path stays optimal), in the re-planning step, outside the
+    /// solve budget. A dearer detour found so is given as a provisional path
+    /// ([`FoundPath::provisional`](crate::components::FoundPath::provisional)) while the
+    /// request is planned again, and so is one around a new cut of a path whose re-plan
+    /// already waits: the unit walks on instead of waiting at the wall. Once this is
+    /// spent, cut paths only go to the queue. 0 turns repairs and provisional detours
+    /// off. 16,384 by default.
+    pub repair_budget: u32,
+    /// A path that a new wall cuts (and that is not repaired in place) farther than this
+    /// many cells ahead of its unit is re-planned in the deferred lane (see
+    /// [`PathTicket::DEFERRED`](crate::components::PathTicket::DEFERRED)): the unit walks
+    /// on, and the re-plan waits behind the requests of units that have no path to follow
+    /// until the unit comes within this many cells (Chebyshev) of the cut. Under load
+    /// this keeps units moving: the solver serves the cuts a unit is about to reach
+    /// first. 0 makes every cut urgent. 16 by default.
+    pub defer_cuts_beyond: u32,
+}
+
+impl Default for ReplanSettings {
+    fn default() -> Self {
+        Self {
+            on_change: true,
+            repair_budget: 16_384,
+            defer_cuts_beyond: 16,
+        }
+    }
+}
