@@ -166,19 +166,22 @@
 //!    [`NavGrid`] incrementally; the [`NavGrid`] itself (in `components::grid`) applies the
 //!    edits, logs each change with its [generation](components::NavGrid#generation), and
 //!    registers the [`MovementProfiles`] ([`profiles`]) on its map.
-//! 2. [`Replan`](plugin::TilepathSystems::Replan): decide what to plan. The private `systems`
-//!    module queues new and changed requests and inserted [`Replanning`] markers
-//!    (`systems::requests`); announces the frame's [`NavGridChanged`] messages, finds the
-//!    paths an edit cut or could shorten, repairs cuts in place or gives provisional detours,
-//!    queues the rest in their lane and retries failures an edit may fix (`systems::replan`);
-//!    and claims goal cells for new requests.
+//! 2. [`Replan`](plugin::TilepathSystems::Replan): decide what to plan, in the private
+//!    `pipeline` module. *Intake* (`pipeline::intake`) puts new and changed requests and
+//!    inserted [`Replanning`] markers in the queue (`pipeline::queue`: three lanes, oldest
+//!    first in each); *re-planning* (`pipeline::replan`) announces the frame's
+//!    [`NavGridChanged`] messages, finds the paths an edit cut or could shorten, repairs
+//!    cuts in place or gives provisional detours (`pipeline::repair`), queues the rest in
+//!    their lane and retries failures an edit may fix; *claims* (`pipeline::claim`) hand
+//!    goal cells to new requests.
 //! 3. [`Solve`](plugin::TilepathSystems::Solve): answer the queue within the budget, oldest
 //!    first, in parallel on the compute task pool, each solver thread reusing its own
 //!    [`Pathfinder`](search::Pathfinder); answers do not depend on the thread count
-//!    (`systems::solve`). The frame's budget, its solver threads and the searches suspended
-//!    until the next frame live in `systems::slices`, the shared goal fields, guided searches
-//!    and shared approaches in `systems::fields`. Writes [`PathResult`], [`PathSolved`] and
-//!    [`TilepathStats`].
+//!    (`pipeline::solve`). Each request is *resolved* first (`pipeline::resolve`: profile,
+//!    start, goal, component) into a job (`solve::jobs`); the solver threads and the
+//!    searches suspended until the next frame live in `solve::solvers`, the shared goal
+//!    fields, guided searches and shared approaches in `solve::fields`. Writes
+//!    [`PathResult`], [`PathSolved`] and [`TilepathStats`].
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a
 //!    [`Steering`] along its path, marks stalled units [`Replanning`] and arrived ones
 //!    [`Arrived`](steering::Arrived).
@@ -466,7 +469,7 @@
 //! | `tilepath` | `scenario` (trait, `CachedScenario`: bits, clearance, per-diameter layers, components; MovingAI and ASCII readers; generators) | no |
 //! | `tilepath` | `search` (indexed heap, `Pathfinder` engine, one file per algorithm family, validation) | no |
 //! | `tilepath` | `smoothing` (supercover line of sight, string pulling) | no |
-//! | `bevy_tilepath` | `plugin`, `components`, `profiles`, `systems`, `stats`, `steering`, `tilemap` (feature `tilemap`), `debug` (feature `debug`) | yes |
+//! | `bevy_tilepath` | `plugin`, `settings`, `components`, `profiles`, `pipeline` (private), `stats`, `steering`, `tilemap` (feature `tilemap`), `debug` (feature `debug`) | yes |
 //!
 //! `tilepath` has no bevy dependency (CI checks `cargo tree -p tilepath`), so the compiler
 //! enforces the boundary. The map ([`CachedScenario`](scenario::CachedScenario)) is shared
@@ -562,12 +565,12 @@ pub use tilepath::{grid, scenario, search, smoothing};
 pub mod components;
 #[cfg(feature = "debug")]
 pub mod debug;
+mod pipeline;
 pub mod plugin;
 pub mod profiles;
 pub mod settings;
 pub mod stats;
 pub mod steering;
-mod systems;
 #[cfg(feature = "tilemap")]
 pub mod tilemap;
 

@@ -85,13 +85,13 @@ use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult, PathSolved,
     PathTicket, Replanning,
 };
+use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{self, MovementProfiles, NamedProfile};
 use crate::settings::{
     FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
 };
 use crate::stats::TilepathStats;
 use crate::steering::{Arrived, Steering, SteeringProgress};
-use crate::systems::{self, FrameClock, PathQueue};
 #[cfg(feature = "tilemap")]
 use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
 
@@ -209,20 +209,20 @@ impl Plugin for TilepathPlugin {
             .add_systems(
                 schedule,
                 (
-                    systems::start_frame
+                    pipeline::start_frame
                         .in_set(TilepathSystems::SyncMap)
                         .before(profiles::sync_profiles),
                     profiles::sync_profiles.in_set(TilepathSystems::SyncMap),
                     (
-                        systems::queue_changed_requests,
-                        systems::replan_paths,
-                        systems::assign_slots,
+                        pipeline::queue_changed_requests,
+                        pipeline::replan_paths,
+                        pipeline::assign_slots,
                     )
                         .chain()
                         .in_set(TilepathSystems::Replan),
-                    systems::solve_paths.in_set(TilepathSystems::Solve),
+                    pipeline::solve_paths.in_set(TilepathSystems::Solve),
                     crate::steering::steer_units.in_set(TilepathSystems::Steer),
-                    systems::finish_frame
+                    pipeline::finish_frame
                         .in_set(TilepathSystems::Steer)
                         .after(crate::steering::steer_units),
                 ),
@@ -236,7 +236,7 @@ impl Plugin for TilepathPlugin {
                 schedule,
                 tilemap::sync_collision_layers
                     .in_set(TilepathSystems::SyncMap)
-                    .after(systems::start_frame)
+                    .after(pipeline::start_frame)
                     .before(profiles::sync_profiles),
             );
     }

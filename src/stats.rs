@@ -117,6 +117,24 @@ pub struct TilepathStats {
     pub pathfinder_bytes: usize,
 }
 
+impl TilepathStats {
+    /// Puts the counters of one frame back to zero (the running totals, the time
+    /// histogram and the pathfinders' memory stay): done once, when the plugin's frame
+    /// starts.
+    pub(crate) fn begin_frame(&mut self) {
+        self.solved = 0;
+        self.failed = 0;
+        self.replanned = 0;
+        self.expanded = 0;
+        self.repaired = 0;
+        self.detoured = 0;
+        self.whole = 0;
+        self.field_answers = 0;
+        self.guided = 0;
+        self.solve_time = Duration::ZERO;
+    }
+}
+
 /// A histogram of per-frame solve times: [`SolveTimeHistogram::BUCKETS`] buckets of
 /// [`SolveTimeHistogram::BUCKET`] each, the last one open-ended, plus the exact maximum.
 ///

@@ -349,6 +349,13 @@ impl PathTicket {
         self.queued
     }
 
+    /// True when the request still waits in the queue under `order`: a queue entry or a
+    /// suspended search with another order is stale (the request was queued again, or
+    /// answered, since).
+    pub(crate) fn waits_as(&self, order: u64) -> bool {
+        self.queued && self.order == order
+    }
+
     /// The request last queued: the one the current (or coming) [`PathResult`] answers.
     pub fn request(&self) -> Option<&PathRequest> {
         self.request.as_ref()

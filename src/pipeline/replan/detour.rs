@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use super::{Context, ReplanState, unit_position};
 use crate::components::{FoundPath, NavGrid, PathRequest};
 use crate::grid::Cell;
+use crate::pipeline::repair::{self, Spliced};
 use crate::steering::SteeringProgress;
-use crate::systems::repair::{self, Spliced};
 
 /// Where a unit is along its path.
 pub(super) struct OnPath {

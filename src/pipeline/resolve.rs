@@ -3,7 +3,6 @@
 use bevy::prelude::*;
 use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 
-use super::jobs::Ends;
 use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest};
 use crate::grid::Cell;
 use crate::profiles::MovementProfiles;
@@ -114,4 +113,13 @@ pub(crate) fn prepare(
             partial,
         },
     ))
+}
+
+/// What a path reports about its ends beyond the search's own answer: the unit's cell,
+/// the requested goal and whether it is out of reach (see [`FoundPath`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ends {
+    pub(crate) from: Cell,
+    pub(crate) requested: Cell,
+    pub(crate) partial: bool,
 }

@@ -3,9 +3,9 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::repair::cannot_shorten;
 use crate::components::{FoundPath, NavGrid, NavGridChanged};
 use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT, cost_to_f64};
+use crate::pipeline::repair::cannot_shorten;
 use crate::scenario::{CellRect, ProfileId, Scenario, footprint};
 
 /// Octile distance (fixed point) from `cell` to the nearest cell of `rect`.

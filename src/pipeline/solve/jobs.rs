@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, Connectivity, Cost, cost_to_f64};
+use crate::pipeline::resolve::Ends;
 use crate::scenario::ProfileId;
 use crate::search::{Algorithm, Limits, PathQuery as SearchQuery, PathStats, Pathfinder};
 
@@ -80,17 +81,8 @@ impl Approach {
             && self
                 .descent
                 .windows(2)
-                .all(|w| super::repair::step_ok(layer, w[0], w[1]))
+                .all(|w| crate::pipeline::repair::step_ok(layer, w[0], w[1]))
     }
-}
-
-/// What a path reports about its ends beyond the search's own answer: the unit's cell,
-/// the requested goal and whether it is out of reach (see [`FoundPath`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ends {
-    pub(crate) from: Cell,
-    pub(crate) requested: Cell,
-    pub(crate) partial: bool,
 }
 
 /// What a job needs.

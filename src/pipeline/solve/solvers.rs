@@ -9,9 +9,10 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::fields::{self, Fields};
-use super::jobs::{Approach, Budget, Ends, FieldKey, Job, Work, found_path};
+use super::jobs::{Approach, Budget, FieldKey, Job, Work, found_path};
 use crate::components::{FoundPath, NavGrid, PathFailure};
 use crate::grid::Cell;
+use crate::pipeline::resolve::Ends;
 use crate::search::{DistanceField, PathError, PathQuery as SearchQuery, Pathfinder, Progress};
 use crate::settings::TilepathSettings;
 

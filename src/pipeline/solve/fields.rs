@@ -13,9 +13,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::jobs::{Budget, Ends, FieldKey, Guide, Job, Work};
+use super::jobs::{Budget, FieldKey, Guide, Job, Work};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64, path_length};
+use crate::pipeline::resolve::Ends;
 use crate::scenario::{CachedScenario, ProfileId};
 use crate::search::{DistanceField, PathQuery as SearchQuery, Pathfinder};
 use crate::settings::{GroupOrders, TilepathSettings};

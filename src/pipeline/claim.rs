@@ -3,8 +3,8 @@
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
-use super::PathQueue;
-use super::prepare::world_position;
+use super::queue::PathQueue;
+use super::resolve::world_position;
 use crate::components::{NavGrid, PathGoal, PathRequest, PathTicket};
 use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
 use crate::profiles::MovementProfiles;
@@ -144,7 +144,7 @@ pub(crate) fn assign_slots(
             && request.goal_radius == 0
             && ticket.is_queued()
             && ticket.slot().is_none()
-            && ticket.queued_frame() == queue.frame
+            && ticket.queued_frame() == queue.frame()
             && ticket.request() == Some(request)
     };
     for (entity, request, ticket) in &tickets {

@@ -1,45 +1,10 @@
-//! The plugin's request pipeline: queueing, re-planning after map edits, parallel solving.
-
-mod fields;
-mod jobs;
-mod openings;
-mod prepare;
-mod repair;
-mod replan;
-mod requests;
-mod slices;
-mod slots;
-mod solve;
+//! The queue of requests waiting for the solver, in three lanes.
 
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
 
 use crate::components::{PathRequest, PathTicket};
-
-pub(crate) use replan::replan_paths;
-
-/// When the plugin's frame started: the start of its `SyncMap` set, for
-/// `TilepathStats::plugin_time`.
-#[derive(Resource, Debug, Default)]
-pub(crate) struct FrameClock {
-    pub(crate) started: Option<std::time::Instant>,
-}
-
-/// Starts the plugin's frame (first system of `SyncMap`).
-pub(crate) fn start_frame(mut clock: ResMut<FrameClock>) {
-    clock.started = Some(std::time::Instant::now());
-}
-
-/// Records the plugin's time this frame (last system of `Steer`).
-pub(crate) fn finish_frame(clock: Res<FrameClock>, mut stats: ResMut<crate::stats::TilepathStats>) {
-    if let Some(started) = clock.started {
-        stats.plugin_time = started.elapsed();
-    }
-}
-pub(crate) use requests::queue_changed_requests;
-pub(crate) use slots::assign_slots;
-pub(crate) use solve::solve_paths;
 
 /// Pending requests in service order: `(ticket order, entity)`, orders increasing from
 /// front to back. Entries whose entity's ticket no longer matches are stale and skipped.
@@ -66,14 +31,24 @@ pub(crate) struct PathQueue {
 impl PathQueue {
     /// Queues `entity`'s `request` behind every request that needs an answer (ahead of
     /// the deferred re-plans and the improvements) and records it in its ticket.
-    fn enqueue(&mut self, entity: Entity, request: PathRequest, ticket: &mut PathTicket) {
+    pub(crate) fn enqueue(
+        &mut self,
+        entity: Entity,
+        request: PathRequest,
+        ticket: &mut PathTicket,
+    ) {
         let order = self.next_order;
         self.next_order += 1;
         self.insert(entity, request, ticket, order);
     }
 
     /// Queues the re-plan of a path cut far ahead of its unit in the deferred lane.
-    fn enqueue_deferred(&mut self, entity: Entity, request: PathRequest, ticket: &mut PathTicket) {
+    pub(crate) fn enqueue_deferred(
+        &mut self,
+        entity: Entity,
+        request: PathRequest,
+        ticket: &mut PathTicket,
+    ) {
         let order = PathTicket::DEFERRED + self.next_deferred;
         self.next_deferred += 1;
         self.insert(entity, request, ticket, order);
@@ -93,7 +68,7 @@ impl PathQueue {
     }
 
     /// Queues a re-plan that may only improve a valid path at the back of the queue.
-    fn enqueue_improvement(
+    pub(crate) fn enqueue_improvement(
         &mut self,
         entity: Entity,
         request: PathRequest,
@@ -103,5 +78,50 @@ impl PathQueue {
         self.next_improvement += 1;
         ticket.enqueue(self.frame, order, request);
         self.entries.push_back((order, entity));
+    }
+
+    /// Starts a frame of the plugin (intake does, first).
+    pub(crate) fn begin_frame(&mut self) {
+        self.frame += 1;
+    }
+
+    /// The plugin's frame count, as tickets record it.
+    pub(crate) fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// True when the solve step left requests that need an answer waiting last frame.
+    pub(crate) fn behind(&self) -> bool {
+        self.behind
+    }
+
+    /// Records whether requests that need an answer were left waiting this frame.
+    pub(crate) fn set_behind(&mut self, behind: bool) {
+        self.behind = behind;
+    }
+
+    /// Takes the front entry (maybe stale: its ticket decides).
+    pub(crate) fn pop_front(&mut self) -> Option<(u64, Entity)> {
+        self.entries.pop_front()
+    }
+
+    /// Puts an entry taken this frame back at the front, where it was.
+    pub(crate) fn push_front(&mut self, order: u64, entity: Entity) {
+        self.entries.push_front((order, entity));
+    }
+
+    /// True when nothing waits (stale entries count as waiting until taken).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The front entries of the urgent lane (orders below [`PathTicket::DEFERRED`]), up
+    /// to `n`.
+    pub(crate) fn urgent_front(&self, n: usize) -> impl Iterator<Item = (u64, Entity)> + '_ {
+        self.entries
+            .iter()
+            .copied()
+            .take_while(|&(order, _)| order < PathTicket::DEFERRED)
+            .take(n)
     }
 }

@@ -2,6 +2,7 @@
 
 mod detour;
 mod lanes;
+mod openings;
 mod retry;
 
 use std::collections::{BTreeMap, HashSet};
@@ -9,10 +10,9 @@ use std::collections::{BTreeMap, HashSet};
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
-use super::PathQueue;
-use super::openings::{Opened, Walker};
-use super::prepare::world_position;
+use super::queue::PathQueue;
 use super::repair::{self, Repairer, Spliced};
+use super::resolve::world_position;
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
@@ -24,6 +24,7 @@ use crate::stats::TilepathStats;
 use crate::steering::SteeringProgress;
 use detour::{OnPath, locate};
 use lanes::{Lane, Waiting, defer_or_requeue, promote_deferred};
+use openings::{Opened, Walker};
 use retry::retry;
 
 /// What the re-planner remembers between frames.
@@ -215,7 +216,7 @@ pub(crate) fn replan_paths(
                 .log
                 .iter()
                 .any(|c| !c.cells.is_empty() || !c.terrain.is_empty()),
-            behind: queue.behind,
+            behind: queue.behind(),
         };
         state.review(&context, &requests);
         stats.replanned += state.requeue.len();
@@ -251,7 +252,7 @@ pub(crate) fn replan_paths(
         for (entity, path, improve) in state.repaired.drain(..) {
             if let Ok((_, _, mut result, mut ticket, _, _, _)) = requests.get_mut(entity) {
                 if !improve {
-                    ticket.repaired(queue.frame);
+                    ticket.repaired(queue.frame());
                 }
                 solved.write(PathSolved {
                     entity,

@@ -5,8 +5,8 @@ use bevy::transform::helper::TransformHelper;
 use super::{Context, ReplanState, Requests, Verdict, unit_position};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::Cell;
+use crate::pipeline::PathQueue;
 use crate::settings::TilepathSettings;
-use crate::systems::PathQueue;
 
 /// The lane of the queue a re-plan goes to (see [`crate::systems::PathQueue`]).
 #[derive(Clone, Copy, Debug)]
@@ -64,7 +64,7 @@ pub(super) fn promote_deferred(
         let Ok((entity, request, _, mut ticket, _, _, place)) = requests.get_mut(entity) else {
             return false;
         };
-        if ticket.order() != order || !ticket.is_queued() {
+        if !ticket.waits_as(order) {
             return false;
         }
         let near = unit_position(transforms, entity, (place.0, place.1))

@@ -19,6 +19,10 @@
 //! after another with the expansions left: threads run ahead on later jobs, and a job
 //! whose run could differ from that (it was given more than was left) is run again.
 
+mod fields;
+mod jobs;
+mod solvers;
+
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -26,10 +30,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
-use super::fields::Fields;
-use super::jobs::{Budget, Guide, Job, Pace, Work};
-use super::prepare::{prepare, world_position};
-use super::slices::{self, Outcome, Solvers, Suspended};
+use super::resolve::{prepare, world_position};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
 };
@@ -37,6 +38,9 @@ use crate::profiles::MovementProfiles;
 use crate::search::{PathQuery as SearchQuery, Pathfinder};
 use crate::settings::{FrameBudget, TilepathSettings};
 use crate::stats::TilepathStats;
+use fields::Fields;
+use jobs::{Budget, Guide, Job, Pace, Work};
+use solvers::{Outcome, Solvers, Suspended};
 
 /// The requests the solve system reads and answers.
 type Requests<'w, 's> = Query<
@@ -84,8 +88,6 @@ pub(crate) fn solve_paths(
 ) {
     let started = Instant::now();
     let state = &mut *state;
-    stats.field_answers = 0;
-    stats.guided = 0;
     let generation = grid.as_ref().map(|g| g.generation());
     let map = grid.as_ref().map(|g| g.scenario().id());
     let replaced = grid.as_ref().is_none_or(|g| {
@@ -106,7 +108,7 @@ pub(crate) fn solve_paths(
     state.solvers.keep_suspended(|entity, order| {
         requests
             .get(entity)
-            .is_ok_and(|(_, _, ticket, _)| ticket.order() == order && ticket.is_queued())
+            .is_ok_and(|(_, _, ticket, _)| ticket.waits_as(order))
     });
     if replaced {
         state.fields.clear();
@@ -162,7 +164,7 @@ pub(crate) fn solve_paths(
                 &settings,
                 &mut budget,
                 first,
-                queue.frame,
+                queue.frame(),
                 &mut stats,
             );
         }
@@ -184,16 +186,12 @@ pub(crate) fn solve_paths(
         &mut solved,
         &mut stats,
     );
-    queue.behind = queue
-        .entries
-        .iter()
-        .take_while(|&&(order, _)| order < PathTicket::DEFERRED)
-        .take(64)
-        .any(|&(order, entity)| {
-            requests
-                .get(entity)
-                .is_ok_and(|(_, _, ticket, _)| ticket.order() == order && ticket.is_queued())
-        });
+    let behind = queue.urgent_front(64).any(|(order, entity)| {
+        requests
+            .get(entity)
+            .is_ok_and(|(_, _, ticket, _)| ticket.waits_as(order))
+    });
+    queue.set_behind(behind);
     let (pathfinders, bytes) = state.solvers.memory();
     stats.pathfinders = pathfinders;
     stats.pathfinder_bytes = bytes;
@@ -239,13 +237,13 @@ fn take_jobs(
 ) -> bool {
     let first = state.jobs.len();
     while state.jobs.len() - first < want {
-        let Some((order, entity)) = queue.entries.pop_front() else {
+        let Some((order, entity)) = queue.pop_front() else {
             return false;
         };
         let Ok((request, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
             continue;
         };
-        if ticket.order() != order || !ticket.is_queued() {
+        if !ticket.waits_as(order) {
             continue;
         }
         let front = state.jobs.is_empty();
@@ -316,7 +314,7 @@ fn take_jobs(
             }
         }
     }
-    !queue.entries.is_empty()
+    !queue.is_empty()
 }
 
 /// Grows the fields of the batch `state.jobs[first..]`, runs its jobs that are ready on
@@ -592,7 +590,8 @@ fn in_order(
     };
     let budget = Budget::Expansions { left };
     let field = guide.map(|g| fields.field(g.field));
-    let (progress, charge) = slices::slice(&mut pathfinder, grid, Some(query), field, budget, left);
+    let (progress, charge) =
+        solvers::slice(&mut pathfinder, grid, Some(query), field, budget, left);
     if matches!(progress, Ok(crate::search::Progress::Suspended { .. })) {
         return Outcome::Suspended {
             charge,
@@ -601,7 +600,7 @@ fn in_order(
             approach: None,
         };
     }
-    let answer = slices::answer(progress, &pathfinder, grid, query, job.ends);
+    let answer = solvers::answer(progress, &pathfinder, grid, query, job.ends);
     solvers.spares.push(*pathfinder);
     Outcome::Answer {
         answer,
@@ -703,7 +702,7 @@ fn finish_jobs(
     for s in std::mem::take(&mut state.solvers.suspended) {
         let live = requests
             .get(s.entity)
-            .is_ok_and(|(_, _, ticket, _)| ticket.order() == s.order && ticket.is_queued());
+            .is_ok_and(|(_, _, ticket, _)| ticket.waits_as(s.order));
         if live {
             kept.push(s);
         } else {
@@ -713,7 +712,7 @@ fn finish_jobs(
     state.solvers.suspended = kept;
     for (index, job) in state.jobs.iter().enumerate().rev() {
         if !state.answered[index] {
-            queue.entries.push_front((job.order, job.entity));
+            queue.push_front(job.order, job.entity);
         }
     }
     state.fields.end_frame();

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::PathQueue;
+use super::queue::PathQueue;
 use crate::components::{PathRequest, PathResult, PathTicket, Replanning};
 use crate::stats::TilepathStats;
 
@@ -28,13 +28,8 @@ pub(crate) fn queue_changed_requests(
     >,
     mut order: Local<Vec<Entity>>,
 ) {
-    queue.frame += 1;
+    queue.begin_frame();
     let stats = &mut *stats;
-    (stats.solved, stats.failed, stats.replanned, stats.expanded) = (0, 0, 0, 0);
-    stats.repaired = 0;
-    stats.detoured = 0;
-    stats.whole = 0;
-    stats.solve_time = Default::default();
     order.clear();
     order.extend(changed.iter().map(|(entity, ..)| entity));
     order.sort_unstable_by_key(|e| (e.index_u32(), e.to_bits()));
