@@ -216,7 +216,7 @@
 //! - **Walls, only ahead.** A new wall concerns a found path only when a step of the path
 //!   *ahead of its unit* is no longer allowed on the unit's layer (a cell blocked for its
 //!   footprint, or a diagonal past a blocked corner): from the unit's own cell, or from the
-//!   cell before the waypoint its [`SteeringProgress`](steering::SteeringProgress) heads for
+//!   cell before the waypoint its [`PathProgress`](components::PathProgress) heads for
 //!   when that comes earlier. Cells walked past do not count, nor does a wall beside the path
 //!   that leaves every step allowed.
 //! - **Exact repairs in place.** A cut path of an exact request (A\*, JPS, Dijkstra or
@@ -583,8 +583,8 @@ pub mod prelude {
     pub use crate::search::{Algorithm, Limits, PathError, PathQuery, PathStats, Pathfinder};
 
     pub use crate::components::{
-        FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult,
-        PathSolved, PathTicket, Replanning,
+        FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress, PathRequest,
+        PathResult, PathSolved, PathTicket, Replanning,
     };
     #[cfg(feature = "debug")]
     pub use crate::debug::{TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos};

@@ -82,8 +82,8 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest, PathResult, PathSolved,
-    PathTicket, Replanning,
+    FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress, PathRequest,
+    PathResult, PathSolved, PathTicket, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{self, MovementProfiles, NamedProfile};
@@ -194,6 +194,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<Steering>()
             .register_type::<Arrived>()
             .register_type::<SteeringProgress>()
+            .register_type::<PathProgress>()
             .add_observer(forget_removed_request)
             .configure_sets(
                 schedule,
@@ -221,10 +222,13 @@ impl Plugin for TilepathPlugin {
                         .chain()
                         .in_set(TilepathSystems::Replan),
                     pipeline::solve_paths.in_set(TilepathSystems::Solve),
-                    crate::steering::steer_units.in_set(TilepathSystems::Steer),
-                    pipeline::finish_frame
-                        .in_set(TilepathSystems::Steer)
-                        .after(crate::steering::steer_units),
+                    (
+                        crate::steering::steer_units,
+                        crate::steering::publish_progress,
+                        pipeline::finish_frame,
+                    )
+                        .chain()
+                        .in_set(TilepathSystems::Steer),
                 ),
             );
         #[cfg(feature = "tilemap")]

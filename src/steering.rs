@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
-use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
+use crate::components::{NavGrid, PathProgress, PathRequest, PathResult, Replanning};
 use crate::grid::{Cell, Connectivity};
 use crate::scenario::{Layer, Weights};
 
@@ -66,7 +66,7 @@ use crate::scenario::{Layer, Weights};
 /// replaces it).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
-#[require(SteeringProgress)]
+#[require(SteeringProgress, PathProgress)]
 pub struct Steering {
     /// Top speed, world units per second.
     pub speed: f32,
@@ -122,7 +122,9 @@ impl Steering {
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct Arrived;
 
-/// How far along its path a steering unit is (added with [`Steering`]).
+/// How a steering unit follows its path: the waypoint it heads for and how long it has
+/// made no headway (added with [`Steering`]). Steering keeps the unit's [`PathProgress`],
+/// which the re-planner reads, equal to [`SteeringProgress::next_waypoint`].
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct SteeringProgress {
@@ -731,5 +733,17 @@ fn write_position(transform: &mut Transform, parent: Option<&GlobalTransform>, w
                 transform.translation = local;
             }
         }
+    }
+}
+
+/// Publishes where each steering unit is along its path as its [`PathProgress`] (for the
+/// re-planner, and for anyone else who reads it), when it changed.
+pub(crate) fn publish_progress(
+    mut units: Query<(&SteeringProgress, &mut PathProgress), Changed<SteeringProgress>>,
+) {
+    for (steering, mut progress) in &mut units {
+        progress.set_if_neq(PathProgress {
+            next_waypoint: steering.next,
+        });
     }
 }

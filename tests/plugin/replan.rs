@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, NavGridChanged, PathRequest, PathResult, PathTicket, Replanning,
-    Steering, TilepathPlugin, TilepathSettings, TilepathStats, TilepathSystems,
+    Arrived, Cell, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathTicket,
+    Replanning, Steering, TilepathPlugin, TilepathSettings, TilepathStats, TilepathSystems,
 };
 #[cfg(feature = "tilemap")]
 use bevy_tilepath::prelude::{BlocksPath, Scenario};
@@ -577,4 +577,42 @@ fn a_unit_whose_cut_path_has_no_detour_of_equal_cost_walks_a_provisional_one() {
     println!("without repairs: {still} frames standing");
     assert_eq!(provisional, 0);
     assert!(still >= 5, "stood still {still} frames without repairs");
+}
+
+/// A unit moved by the game's own code (no `Steering`) stands on cell 6 of its straight
+/// path; a wall then closes cell 4. Returns whether the plugin changed the unit's path.
+fn own_movement_and_a_wall_behind(progress: Option<PathProgress>) -> bool {
+    let mut app = app();
+    app.insert_resource(open_grid(12, 3));
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(world_of(Cell::new(0, 1)).extend(1.0)),
+            PathRequest::new(Cell::new(11, 1)),
+        ))
+        .id();
+    app.update();
+    let before = found_path(&app, unit);
+    assert_eq!(before.cells[6], Cell::new(6, 1));
+    let at = world_of(Cell::new(6, 1)).extend(1.0);
+    let mut entity = app.world_mut().entity_mut(unit);
+    entity.get_mut::<Transform>().unwrap().translation = at;
+    if let Some(progress) = progress {
+        entity.insert(progress);
+    }
+    app.world_mut()
+        .resource_mut::<NavGrid>()
+        .apply_edits([(Cell::new(4, 1), true)]);
+    app.update();
+    found_path(&app, unit) != before
+}
+
+#[test]
+fn the_replanner_reads_where_a_unit_is_from_its_path_progress() {
+    // Without progress the unit's own cell says where it is: the wall is behind it.
+    assert!(!own_movement_and_a_wall_behind(None));
+    // Heading back for waypoint 3 (cell 3): the wall is ahead, and the path is mended.
+    assert!(own_movement_and_a_wall_behind(Some(PathProgress {
+        next_waypoint: 3
+    })));
 }

@@ -3,10 +3,9 @@
 use bevy::prelude::*;
 
 use super::{Context, ReplanState, unit_position};
-use crate::components::{FoundPath, NavGrid, PathRequest};
+use crate::components::{FoundPath, NavGrid, PathProgress, PathRequest};
 use crate::grid::Cell;
 use crate::pipeline::repair::{self, Spliced};
-use crate::steering::SteeringProgress;
 
 /// Where a unit is along its path.
 pub(super) struct OnPath {
@@ -26,7 +25,7 @@ pub(super) fn locate(
     entity: Entity,
     place: (Option<&Transform>, bool),
     path: &FoundPath,
-    progress: Option<&SteeringProgress>,
+    progress: Option<&PathProgress>,
     diameter: u32,
 ) -> OnPath {
     let at: Option<Cell> =
@@ -82,7 +81,7 @@ impl ReplanState {
         place: (Option<&Transform>, bool),
         request: &PathRequest,
         path: &FoundPath,
-        progress: Option<&SteeringProgress>,
+        progress: Option<&PathProgress>,
     ) -> Option<FoundPath> {
         let grid = cx.grid?;
         let changed = path.generation < grid.generation();
@@ -102,10 +101,10 @@ impl ReplanState {
 fn next_cell(
     grid: &NavGrid,
     path: &FoundPath,
-    progress: &SteeringProgress,
+    progress: &PathProgress,
     diameter: u32,
 ) -> Option<usize> {
-    let previous = progress.next_waypoint().checked_sub(1)?;
+    let previous = progress.next_waypoint.checked_sub(1)?;
     if path.waypoints.len() == path.cells.len() {
         return Some(previous.min(path.cells.len().saturating_sub(1)));
     }

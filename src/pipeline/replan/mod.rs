@@ -14,14 +14,14 @@ use super::queue::PathQueue;
 use super::repair::{self, Repairer, Spliced};
 use super::resolve::world_position;
 use crate::components::{
-    FoundPath, NavGrid, NavGridChanged, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
+    FoundPath, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathSolved,
+    PathTicket, Replanning,
 };
 use crate::grid::Cell;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, Scenario};
 use crate::settings::TilepathSettings;
 use crate::stats::TilepathStats;
-use crate::steering::SteeringProgress;
 use detour::{OnPath, locate};
 use lanes::{Lane, Waiting, defer_or_requeue, promote_deferred};
 use openings::{Opened, Walker};
@@ -103,7 +103,7 @@ type Requests<'w, 's> = Query<
         &'static mut PathResult,
         &'static mut PathTicket,
         Has<Replanning>,
-        Option<&'static SteeringProgress>,
+        Option<&'static PathProgress>,
         Place,
     ),
 >;
@@ -414,7 +414,7 @@ impl ReplanState {
         place: (Option<&Transform>, bool),
         request: &PathRequest,
         path: &FoundPath,
-        progress: Option<&SteeringProgress>,
+        progress: Option<&PathProgress>,
         waiting: Waiting,
     ) -> Verdict {
         let improving = matches!(waiting, Waiting::Improvement);
