@@ -86,7 +86,7 @@ use crate::components::{
     PathResult, PathSolved, PathTicket, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
-use crate::profiles::{self, MovementProfiles, NamedProfile};
+use crate::profiles::{MovementProfiles, NamedProfile};
 use crate::settings::{
     FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
 };
@@ -212,8 +212,8 @@ impl Plugin for TilepathPlugin {
                 (
                     pipeline::start_frame
                         .in_set(TilepathSystems::SyncMap)
-                        .before(profiles::sync_profiles),
-                    profiles::sync_profiles.in_set(TilepathSystems::SyncMap),
+                        .before(crate::components::sync_profiles),
+                    crate::components::sync_profiles.in_set(TilepathSystems::SyncMap),
                     (
                         pipeline::queue_changed_requests,
                         pipeline::replan_paths,
@@ -241,7 +241,7 @@ impl Plugin for TilepathPlugin {
                 tilemap::sync_collision_layers
                     .in_set(TilepathSystems::SyncMap)
                     .after(pipeline::start_frame)
-                    .before(profiles::sync_profiles),
+                    .before(crate::components::sync_profiles),
             );
     }
 }

@@ -1,12 +1,11 @@
-//! Named movement profiles: how each kind of unit reads the terrain of the [`NavGrid`].
+//! Named movement profiles: how each kind of unit reads the terrain of the [`NavGrid`](crate::components::NavGrid).
 //!
-//! [`NavGrid`]: crate::components::NavGrid
+//! [`NavGrid`](crate::components::NavGrid): crate::components::NavGrid
 
 use std::borrow::Cow;
 
 use bevy::prelude::*;
 
-use crate::components::NavGrid;
 use crate::scenario::{MovementProfile, ProfileId};
 
 /// The movement profiles of the game, by name: what each terrain costs, or forbids, for
@@ -19,7 +18,7 @@ use crate::scenario::{MovementProfile, ProfileId};
 /// terrain weighs 1 and none is blocked: only obstacles matter, the behaviour of a map
 /// without terrain). Add or replace profiles at any time; the resource hands out the
 /// [`ProfileId`]s (the default is [`ProfileId::DEFAULT`]) and the plugin registers them
-/// on the [`NavGrid`]'s map in
+/// on the [`NavGrid`](crate::components::NavGrid)'s map in
 /// [`TilepathSystems::SyncMap`](crate::plugin::TilepathSystems::SyncMap). A profile
 /// that is added, changed or removed is announced in
 /// [`NavGridChanged::profiles`](crate::components::NavGridChanged::profiles): every path
@@ -182,22 +181,6 @@ impl MovementProfiles {
 
     fn slot(&self, id: ProfileId) -> Option<&NamedProfile> {
         self.slots.get(usize::from(id.0))?.as_ref()
-    }
-}
-
-/// Registers the [`MovementProfiles`] on the [`NavGrid`]'s map and records the profiles
-/// added, changed or removed (announced in `Replan`). Cheap when nothing changed: one
-/// comparison of 256 bytes per profile.
-pub(crate) fn sync_profiles(grid: Option<ResMut<NavGrid>>, profiles: Res<MovementProfiles>) {
-    let Some(mut grid) = grid else {
-        return;
-    };
-    if grid
-        .bypass_change_detection()
-        .sync_profiles(&profiles)
-        .is_some()
-    {
-        grid.set_changed();
     }
 }
 

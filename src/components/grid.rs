@@ -517,3 +517,19 @@ impl NavGrid {
         out.append(&mut self.log);
     }
 }
+
+/// Registers the [`MovementProfiles`] on the [`NavGrid`]'s map and records the profiles
+/// added, changed or removed (announced in `Replan`). Cheap when nothing changed: one
+/// comparison of 256 bytes per profile.
+pub(crate) fn sync_profiles(grid: Option<ResMut<NavGrid>>, profiles: Res<MovementProfiles>) {
+    let Some(mut grid) = grid else {
+        return;
+    };
+    if grid
+        .bypass_change_detection()
+        .sync_profiles(&profiles)
+        .is_some()
+    {
+        grid.set_changed();
+    }
+}

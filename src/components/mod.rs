@@ -1,13 +1,16 @@
 //! ECS data of the plugin: the [`NavGrid`] map resource, path requests, results and messages.
 
+mod goal;
 mod grid;
 mod progress;
 mod request;
 mod result;
 
+pub use goal::PathGoal;
 #[cfg(feature = "tilemap")]
 pub(crate) use grid::GridSource;
+pub(crate) use grid::sync_profiles;
 pub use grid::{NavGrid, NavGridChanged};
 pub use progress::PathProgress;
-pub use request::{PathGoal, PathRequest};
-pub use result::{FoundPath, PathFailure, PathResult, PathSolved, PathTicket, Replanning};
+pub use request::{PathRequest, PathTicket};
+pub use result::{FoundPath, PathFailure, PathResult, PathSolved, Replanning};

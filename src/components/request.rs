@@ -7,42 +7,14 @@ use bevy::prelude::*;
 use crate::grid::{Cell, Connectivity};
 use crate::search::{Algorithm, Limits};
 
-use super::*;
-
-/// Where a unit wants to go.
-#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
-#[reflect(Debug, PartialEq)]
-pub enum PathGoal {
-    /// A cell of the [`NavGrid`] (a bevy_ecs_tilemap `TilePos`).
-    Cell(Cell),
-    /// A world position; the goal is the anchor cell of an agent centred there
-    /// ([`NavGrid::agent_cell`] for the request's diameter).
-    World(Vec2),
-}
-
-impl Default for PathGoal {
-    fn default() -> Self {
-        PathGoal::Cell(Cell::default())
-    }
-}
-
-impl From<Cell> for PathGoal {
-    fn from(cell: Cell) -> Self {
-        PathGoal::Cell(cell)
-    }
-}
-
-impl From<Vec2> for PathGoal {
-    fn from(p: Vec2) -> Self {
-        PathGoal::World(p)
-    }
-}
+use super::goal::PathGoal;
+use super::result::PathResult;
 
 /// Asks the plugin for a path from the entity's current position to
 /// [`PathRequest::goal`]. The answer appears in the entity's [`PathResult`] (added
-/// automatically) and as a [`PathSolved`] message.
+/// automatically) and as a [`PathSolved`](super::PathSolved) message.
 ///
-/// The start is the anchor cell ([`NavGrid::agent_cell`]) of the entity's world
+/// The start is the anchor cell ([`NavGrid::agent_cell`](super::NavGrid::agent_cell)) of the entity's world
 /// position: its `Transform` composed with those of its `ChildOf` ancestors, computed
 /// when the plugin runs (what `GlobalTransform` holds after this frame's propagation), so
 /// units parented to moving entities start from the right cell and `TransformPlugin` is
@@ -52,10 +24,10 @@ impl From<Vec2> for PathGoal {
 /// the request already queued or answered (writing the same order every frame does not
 /// re-plan). Requests are served oldest first within
 /// [`crate::settings::FrameBudget::Time`]. To plan the same request again
-/// (after teleporting a unit, say), insert [`Replanning`].
+/// (after teleporting a unit, say), insert [`Replanning`](super::Replanning).
 ///
 /// Removing the component removes the plugin's components from the entity
-/// ([`PathResult`], [`PathTicket`], [`Replanning`], [`crate::steering::Arrived`]): a
+/// ([`PathResult`], [`PathTicket`], [`Replanning`](super::Replanning), [`crate::steering::Arrived`]): a
 /// steering unit stops where it stands.
 ///
 /// # Goals that cannot be reached, blocked starts, shared goals
@@ -67,13 +39,13 @@ impl From<Vec2> for PathGoal {
 ///   path goes to the reachable cell nearest to it (octile distance, ties toward smaller
 ///   `y`, then smaller `x`), found from the map's connected components by rings around
 ///   the goal, without a search over the map. The answer is `Found` with
-///   [`FoundPath::partial`] set and [`FoundPath::requested`] / [`FoundPath::reached`]
+///   [`FoundPath::partial`](super::FoundPath::partial) set and [`FoundPath::requested`](super::FoundPath::requested) / [`FoundPath::reached`](super::FoundPath::reached)
 ///   naming both cells. Off: such requests fail with `GoalBlocked`, `Unreachable` or
-///   [`PathFailure::GoalOffMap`].
+///   [`PathFailure::GoalOffMap`](super::PathFailure::GoalOffMap).
 /// - [`PathRequest::nearest_start`]: when the unit cannot stand on its own cell (a wall
 ///   was painted on it, a wide unit against the map edge, a terrain edit), the path
-///   starts at the nearest cell it can stand on ([`FoundPath::start`] differs from
-///   [`FoundPath::from`]); [`crate::steering::Steering`] walks it there first. Off: such
+///   starts at the nearest cell it can stand on ([`FoundPath::start`](super::FoundPath::start) differs from
+///   [`FoundPath::from`](super::FoundPath::from)); [`crate::steering::Steering`] walks it there first. Off: such
 ///   requests fail with `StartBlocked`.
 /// - [`PathRequest::claim_goal`]: units sent to the same cell do not pile up. The goal
 ///   cell (the nearest reachable one, with `nearest_goal`) is *claimed*: a request queued
@@ -143,7 +115,7 @@ pub struct PathRequest {
     /// Agent footprint in cells: an agent of diameter `d` anchored at cell `c` covers the
     /// `d × d` cells `c - (d - 1) / 2 ..= c + d / 2` on each axis (odd diameters centred,
     /// even ones with the extra column and row on the +x / +y side; see
-    /// [`NavGrid::agent_center`]). Every cell of the footprint must be free at the start,
+    /// [`NavGrid::agent_center`](super::NavGrid::agent_center)). Every cell of the footprint must be free at the start,
     /// the goal and along the path, and the map edge counts as a wall: a footprint that
     /// sticks out of the map is blocked (the search fails with `StartBlocked` or
     /// `GoalBlocked`, naming the cell and the diameter).
@@ -156,7 +128,7 @@ pub struct PathRequest {
     pub connectivity: Connectivity,
     /// The name of the unit's movement profile in [`MovementProfiles`](crate::profiles::MovementProfiles); `None` uses
     /// [`MovementProfiles::DEFAULT`](crate::profiles::MovementProfiles::DEFAULT). Resolved when the request is solved: a name the
-    /// resource does not define fails with [`PathFailure::UnknownProfile`] (retried when
+    /// resource does not define fails with [`PathFailure::UnknownProfile`](super::PathFailure::UnknownProfile) (retried when
     /// the profiles change).
     pub profile: Option<Cow<'static, str>>,
     /// Arrive within this many cells (Chebyshev) of the goal: the path ends at the first
@@ -165,11 +137,11 @@ pub struct PathRequest {
     pub goal_radius: u32,
     /// When the goal area cannot be reached (blocked for the agent, in another
     /// component, off the map), plan to the reachable cell nearest to the goal and answer
-    /// `Found` with [`FoundPath::partial`] set. On by default; off, such requests fail
-    /// with `GoalBlocked`, `Unreachable` or [`PathFailure::GoalOffMap`].
+    /// `Found` with [`FoundPath::partial`](super::FoundPath::partial) set. On by default; off, such requests fail
+    /// with `GoalBlocked`, `Unreachable` or [`PathFailure::GoalOffMap`](super::PathFailure::GoalOffMap).
     pub nearest_goal: bool,
     /// When the unit cannot stand on its own cell, plan from the nearest cell it can
-    /// stand on (see [`FoundPath::start`]). On by default; off, such requests fail with
+    /// stand on (see [`FoundPath::start`](super::FoundPath::start)). On by default; off, such requests fail with
     /// `StartBlocked`.
     pub nearest_start: bool,
     /// Claim the goal cell so that units sent to the same cell end on distinct cells
@@ -274,5 +246,133 @@ impl PathRequest {
     pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
         self.connectivity = connectivity;
         self
+    }
+}
+
+/// Queue bookkeeping the plugin keeps next to each [`PathRequest`]: when it was queued,
+/// its place in the queue (lower = served first), whether it waits there, and the request
+/// the current or coming answer is for.
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct PathTicket {
+    queued_frame: u64,
+    order: u64,
+    queued: bool,
+    request: Option<PathRequest>,
+    slot: Option<Cell>,
+    /// Times map edits set back the work on this request since it was queued (see
+    /// [`TilepathSettings`](crate::settings::TilepathSettings)'s progress guarantee).
+    setbacks: u8,
+}
+
+impl PathTicket {
+    /// The first [`PathTicket::order`] of the improvement lane: re-plans queued only
+    /// because a newly opened (or cheaper) cell may shorten a path that is still valid.
+    /// They wait behind every request that needs an answer (new, changed, retried or
+    /// cut), which keeps units that have no path to follow moving first.
+    pub const IMPROVEMENT: u64 = 1 << 63;
+
+    /// The first [`PathTicket::order`] of the deferred lane: re-plans of paths that a new
+    /// wall cut farther ahead of their unit than
+    /// [`ReplanSettings::defer_cuts_beyond`](crate::settings::ReplanSettings::defer_cuts_beyond)
+    /// cells. The unit walks on meanwhile; the request waits behind every request that
+    /// needs an answer now and ahead of the improvements, and becomes urgent as soon as
+    /// its unit comes that near to the cut (or a nearer cut appears).
+    pub const DEFERRED: u64 = 1 << 62;
+
+    /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
+    /// request keeps its claimed slot; a new request has none until one is assigned.
+    pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
+        let slot = if self.request.as_ref() == Some(&request) {
+            self.slot
+        } else {
+            None
+        };
+        *self = Self {
+            queued_frame,
+            order,
+            queued: true,
+            request: Some(request),
+            slot,
+            setbacks: 0,
+        };
+    }
+
+    /// Records that map edits undid work done on the request (a suspended search or its
+    /// shared field started over or lost what it had gained, a shared approach's descent
+    /// was cut).
+    pub(crate) fn set_back(&mut self) {
+        self.setbacks = self.setbacks.saturating_add(1);
+    }
+
+    /// Times map edits set back the work on the request since it was queued.
+    pub(crate) fn setbacks(&self) -> u8 {
+        self.setbacks
+    }
+
+    /// Records the goal cell claimed for the request (see [`PathRequest::claim_goal`]).
+    pub(crate) fn set_slot(&mut self, slot: Option<Cell>) {
+        self.slot = slot;
+    }
+
+    /// The goal cell the plugin claimed for the request ([`PathRequest::claim_goal`]):
+    /// the cell its path ends on. `None` before the request is queued, when it claims
+    /// nothing, or when no cell could be claimed (the path then ends as if it claimed
+    /// nothing).
+    pub fn slot(&self) -> Option<Cell> {
+        self.slot
+    }
+
+    /// Takes the ticket out of the queue (its request was answered).
+    pub(crate) fn answered(&mut self) {
+        self.queued = false;
+    }
+
+    /// Records that the answer was repaired in place in `frame` (see
+    /// [`crate::stats::TilepathStats::repaired`]): as if queued and answered that frame.
+    pub(crate) fn repaired(&mut self, frame: u64) {
+        self.queued_frame = frame;
+        self.queued = false;
+    }
+
+    /// The plugin frame (count of runs of the plugin's schedule) in which the request was
+    /// last queued, or its path last repaired in place (a repair answers in the frame of
+    /// the edit).
+    pub fn queued_frame(&self) -> u64 {
+        self.queued_frame
+    }
+
+    /// Position in the queue: requests are served in increasing order.
+    pub fn order(&self) -> u64 {
+        self.order
+    }
+
+    /// True when the request was last queued in the improvement lane (see
+    /// [`PathTicket::IMPROVEMENT`]).
+    pub fn is_improvement(&self) -> bool {
+        self.order >= Self::IMPROVEMENT
+    }
+
+    /// True when the request was last queued in the deferred lane (see
+    /// [`PathTicket::DEFERRED`]).
+    pub fn is_deferred(&self) -> bool {
+        (Self::DEFERRED..Self::IMPROVEMENT).contains(&self.order)
+    }
+
+    /// True while the request waits in the queue.
+    pub fn is_queued(&self) -> bool {
+        self.queued
+    }
+
+    /// True when the request still waits in the queue under `order`: a queue entry or a
+    /// suspended search with another order is stale (the request was queued again, or
+    /// answered, since).
+    pub(crate) fn waits_as(&self, order: u64) -> bool {
+        self.queued && self.order == order
+    }
+
+    /// The request last queued: the one the current (or coming) [`PathResult`] answers.
+    pub fn request(&self) -> Option<&PathRequest> {
+        self.request.as_ref()
     }
 }

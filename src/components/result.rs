@@ -8,20 +8,20 @@ use crate::grid::Cell;
 use crate::scenario::ProfileId;
 use crate::search::PathError;
 
-use super::*;
+use super::goal::PathGoal;
 
 /// A path the plugin found.
 ///
 /// Where it goes: [`FoundPath::reached`] is its last cell. It equals
 /// [`FoundPath::requested`] (the request's goal as a cell) unless the request had a goal
 /// area (the path ends inside it), the goal was claimed by another unit (the path ends on
-/// the nearest free cell around it, see [`PathRequest::claim_goal`]), or the goal could
+/// the nearest free cell around it, see [`PathRequest::claim_goal`](super::PathRequest::claim_goal)), or the goal could
 /// not be reached ([`FoundPath::partial`]: the path ends on the reachable cell nearest to
-/// it, see [`PathRequest::nearest_goal`]).
+/// it, see [`PathRequest::nearest_goal`](super::PathRequest::nearest_goal)).
 ///
 /// Where it starts: [`FoundPath::start`] is its first cell, the unit's own anchor cell
 /// [`FoundPath::from`] unless the unit could not stand there (see
-/// [`PathRequest::nearest_start`]); a steering unit then walks from its cell to `start`
+/// [`PathRequest::nearest_start`](super::PathRequest::nearest_start)); a steering unit then walks from its cell to `start`
 /// first.
 #[derive(Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Debug, Default, PartialEq)]
@@ -57,7 +57,7 @@ pub struct FoundPath {
     pub cost: f32,
     /// The movement profile the path was planned with.
     pub profile: ProfileId,
-    /// [`NavGrid::generation`] the path was planned on.
+    /// [`NavGrid::generation`](super::NavGrid::generation) the path was planned on.
     pub generation: u64,
     /// Nodes the search expanded.
     pub expanded: u32,
@@ -88,7 +88,7 @@ impl FoundPath {
 #[derive(Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Debug, PartialEq)]
 pub enum PathFailure {
-    /// There is no [`NavGrid`]: no collision layer was spawned yet, the last one was
+    /// There is no [`NavGrid`](super::NavGrid): no collision layer was spawned yet, the last one was
     /// despawned, or no grid was inserted. Retried automatically when a grid appears.
     NoMap,
     /// The requesting entity (or one of its `ChildOf` ancestors) has no [`Transform`], so
@@ -108,7 +108,7 @@ pub enum PathFailure {
         /// The requested goal.
         goal: PathGoal,
     },
-    /// The request names a movement profile ([`PathRequest::profile`]) that
+    /// The request names a movement profile ([`PathRequest::profile`](super::PathRequest::profile)) that
     /// [`MovementProfiles`](crate::profiles::MovementProfiles) does not define. Retried automatically when the profiles
     /// change.
     UnknownProfile,
@@ -179,7 +179,7 @@ impl From<PathError> for PathFailure {
     }
 }
 
-/// The answer to an entity's [`PathRequest`].
+/// The answer to an entity's [`PathRequest`](super::PathRequest).
 ///
 /// `Pending` means there is no answer to the current request yet (it is new or was
 /// changed). Re-planning the same request (after a map edit crossed the path, a stall of
@@ -221,7 +221,7 @@ impl PathResult {
     }
 }
 
-/// Marker: the entity's [`PathRequest`] is queued to be planned again while its
+/// Marker: the entity's [`PathRequest`](super::PathRequest) is queued to be planned again while its
 /// [`PathResult`] still holds the previous answer (a `Found` path stays walkable), or a
 /// provisional detour around a new wall that cut it ([`FoundPath::provisional`]).
 ///
@@ -233,134 +233,6 @@ impl PathResult {
 #[component(storage = "SparseSet")]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct Replanning;
-
-/// Queue bookkeeping the plugin keeps next to each [`PathRequest`]: when it was queued,
-/// its place in the queue (lower = served first), whether it waits there, and the request
-/// the current or coming answer is for.
-#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
-#[reflect(Component, Default, Debug, PartialEq)]
-pub struct PathTicket {
-    queued_frame: u64,
-    order: u64,
-    queued: bool,
-    request: Option<PathRequest>,
-    slot: Option<Cell>,
-    /// Times map edits set back the work on this request since it was queued (see
-    /// [`TilepathSettings`](crate::settings::TilepathSettings)'s progress guarantee).
-    setbacks: u8,
-}
-
-impl PathTicket {
-    /// The first [`PathTicket::order`] of the improvement lane: re-plans queued only
-    /// because a newly opened (or cheaper) cell may shorten a path that is still valid.
-    /// They wait behind every request that needs an answer (new, changed, retried or
-    /// cut), which keeps units that have no path to follow moving first.
-    pub const IMPROVEMENT: u64 = 1 << 63;
-
-    /// The first [`PathTicket::order`] of the deferred lane: re-plans of paths that a new
-    /// wall cut farther ahead of their unit than
-    /// [`ReplanSettings::defer_cuts_beyond`](crate::settings::ReplanSettings::defer_cuts_beyond)
-    /// cells. The unit walks on meanwhile; the request waits behind every request that
-    /// needs an answer now and ahead of the improvements, and becomes urgent as soon as
-    /// its unit comes that near to the cut (or a nearer cut appears).
-    pub const DEFERRED: u64 = 1 << 62;
-
-    /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
-    /// request keeps its claimed slot; a new request has none until one is assigned.
-    pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
-        let slot = if self.request.as_ref() == Some(&request) {
-            self.slot
-        } else {
-            None
-        };
-        *self = Self {
-            queued_frame,
-            order,
-            queued: true,
-            request: Some(request),
-            slot,
-            setbacks: 0,
-        };
-    }
-
-    /// Records that map edits undid work done on the request (a suspended search or its
-    /// shared field started over or lost what it had gained, a shared approach's descent
-    /// was cut).
-    pub(crate) fn set_back(&mut self) {
-        self.setbacks = self.setbacks.saturating_add(1);
-    }
-
-    /// Times map edits set back the work on the request since it was queued.
-    pub(crate) fn setbacks(&self) -> u8 {
-        self.setbacks
-    }
-
-    /// Records the goal cell claimed for the request (see [`PathRequest::claim_goal`]).
-    pub(crate) fn set_slot(&mut self, slot: Option<Cell>) {
-        self.slot = slot;
-    }
-
-    /// The goal cell the plugin claimed for the request ([`PathRequest::claim_goal`]):
-    /// the cell its path ends on. `None` before the request is queued, when it claims
-    /// nothing, or when no cell could be claimed (the path then ends as if it claimed
-    /// nothing).
-    pub fn slot(&self) -> Option<Cell> {
-        self.slot
-    }
-
-    /// Takes the ticket out of the queue (its request was answered).
-    pub(crate) fn answered(&mut self) {
-        self.queued = false;
-    }
-
-    /// Records that the answer was repaired in place in `frame` (see
-    /// [`crate::stats::TilepathStats::repaired`]): as if queued and answered that frame.
-    pub(crate) fn repaired(&mut self, frame: u64) {
-        self.queued_frame = frame;
-        self.queued = false;
-    }
-
-    /// The plugin frame (count of runs of the plugin's schedule) in which the request was
-    /// last queued, or its path last repaired in place (a repair answers in the frame of
-    /// the edit).
-    pub fn queued_frame(&self) -> u64 {
-        self.queued_frame
-    }
-
-    /// Position in the queue: requests are served in increasing order.
-    pub fn order(&self) -> u64 {
-        self.order
-    }
-
-    /// True when the request was last queued in the improvement lane (see
-    /// [`PathTicket::IMPROVEMENT`]).
-    pub fn is_improvement(&self) -> bool {
-        self.order >= Self::IMPROVEMENT
-    }
-
-    /// True when the request was last queued in the deferred lane (see
-    /// [`PathTicket::DEFERRED`]).
-    pub fn is_deferred(&self) -> bool {
-        (Self::DEFERRED..Self::IMPROVEMENT).contains(&self.order)
-    }
-
-    /// True while the request waits in the queue.
-    pub fn is_queued(&self) -> bool {
-        self.queued
-    }
-
-    /// True when the request still waits in the queue under `order`: a queue entry or a
-    /// suspended search with another order is stale (the request was queued again, or
-    /// answered, since).
-    pub(crate) fn waits_as(&self, order: u64) -> bool {
-        self.queued && self.order == order
-    }
-
-    /// The request last queued: the one the current (or coming) [`PathResult`] answers.
-    pub fn request(&self) -> Option<&PathRequest> {
-        self.request.as_ref()
-    }
-}
 
 /// Sent once for every request the plugin answered, in the order they were served.
 #[derive(Message, Clone, Debug, PartialEq)]

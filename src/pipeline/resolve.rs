@@ -116,7 +116,7 @@ pub(crate) fn prepare(
 }
 
 /// What a path reports about its ends beyond the search's own answer: the unit's cell,
-/// the requested goal and whether it is out of reach (see [`FoundPath`]).
+/// the requested goal and whether it is out of reach (see [`FoundPath`](crate::components::FoundPath)).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ends {
     pub(crate) from: Cell,

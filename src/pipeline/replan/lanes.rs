@@ -1,14 +1,46 @@
-//! The queue lanes of re-plans: urgent, deferred (a cut far ahead) and improvements.
+//! What a review decides for a request, and the queue lanes of re-plans: urgent, deferred, improvements.
 
 use bevy::transform::helper::TransformHelper;
 
-use super::{Context, ReplanState, Requests, Verdict, unit_position};
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+
+use super::context::{Context, Requests, unit_position};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::Cell;
 use crate::pipeline::PathQueue;
 use crate::settings::TilepathSettings;
 
-/// The lane of the queue a re-plan goes to (see [`crate::systems::PathQueue`]).
+/// What the logged changes mean for one answered request.
+pub(super) enum Verdict {
+    Keep,
+    /// Plan again, ahead of improvements.
+    Requeue,
+    /// A new wall cut the path farther ahead of its unit than
+    /// `ReplanSettings::defer_cuts_beyond` (first cut cell): plan again in the deferred
+    /// lane.
+    Defer(Cell),
+    /// Plan again when nothing more urgent waits: a cell opened where a cheaper way
+    /// might pass, the path is still valid.
+    Improve,
+    /// A new wall cut the path and a detour of the same cost was spliced in. `improve`:
+    /// a cell opened where a cheaper way might pass, so the request also waits (or goes
+    /// on waiting) in the improvement lane.
+    Repaired {
+        path: FoundPath,
+        improve: bool,
+    },
+    /// A new wall cut the path and no detour of the same cost was found nearby: plan
+    /// again in `lane` (`None`: the request already waits where it should), and let the
+    /// unit walk a provisional detour meanwhile ([`FoundPath::provisional`]).
+    Detour {
+        path: FoundPath,
+        lane: Option<Lane>,
+    },
+}
+
+/// The lane of the queue a re-plan goes to (see [`PathQueue`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Lane {
     Urgent,
@@ -52,7 +84,7 @@ pub(super) fn defer_or_requeue(
 /// `ReplanSettings::defer_cuts_beyond` cells (Chebyshev) of its cut, in queue order;
 /// forgets those answered or queued again since.
 pub(super) fn promote_deferred(
-    state: &mut ReplanState,
+    deferred: &mut BTreeMap<u64, (Entity, Cell)>,
     grid: &NavGrid,
     settings: &TilepathSettings,
     queue: &mut PathQueue,
@@ -60,7 +92,7 @@ pub(super) fn promote_deferred(
     transforms: &TransformHelper,
 ) {
     let beyond = settings.replan.defer_cuts_beyond;
-    state.deferred.retain(|&order, &mut (entity, cut)| {
+    deferred.retain(|&order, &mut (entity, cut)| {
         let Ok((entity, request, _, mut ticket, _, _, place)) = requests.get_mut(entity) else {
             return false;
         };

@@ -1,7 +1,9 @@
 //! Re-planning paths that a map edit invalidated: review, in-place repairs, queue lanes.
 
+mod context;
 mod detour;
 mod lanes;
+mod locate;
 mod openings;
 mod retry;
 
@@ -12,18 +14,18 @@ use bevy::transform::helper::TransformHelper;
 
 use super::queue::PathQueue;
 use super::repair::{self, Repairer, Spliced};
-use super::resolve::world_position;
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathSolved,
-    PathTicket, Replanning,
+    Replanning,
 };
 use crate::grid::Cell;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, Scenario};
 use crate::settings::TilepathSettings;
 use crate::stats::TilepathStats;
-use detour::{OnPath, locate};
-use lanes::{Lane, Waiting, defer_or_requeue, promote_deferred};
+use context::{Context, Requests};
+use lanes::{Lane, Verdict, Waiting, defer_or_requeue, promote_deferred};
+use locate::{OnPath, locate};
 use openings::{Opened, Walker};
 use retry::retry;
 
@@ -65,82 +67,6 @@ pub(crate) struct ReplanState {
     repairer: Repairer,
 }
 
-/// What the logged changes mean for one answered request.
-enum Verdict {
-    Keep,
-    /// Plan again, ahead of improvements.
-    Requeue,
-    /// A new wall cut the path farther ahead of its unit than
-    /// `ReplanSettings::defer_cuts_beyond` (first cut cell): plan again in the deferred
-    /// lane.
-    Defer(Cell),
-    /// Plan again when nothing more urgent waits: a cell opened where a cheaper way
-    /// might pass, the path is still valid.
-    Improve,
-    /// A new wall cut the path and a detour of the same cost was spliced in. `improve`:
-    /// a cell opened where a cheaper way might pass, so the request also waits (or goes
-    /// on waiting) in the improvement lane.
-    Repaired {
-        path: FoundPath,
-        improve: bool,
-    },
-    /// A new wall cut the path and no detour of the same cost was found nearby: plan
-    /// again in `lane` (`None`: the request already waits where it should), and let the
-    /// unit walk a provisional detour meanwhile ([`FoundPath::provisional`]).
-    Detour {
-        path: FoundPath,
-        lane: Option<Lane>,
-    },
-}
-
-/// The requests the re-planner reads, and whose answers it repairs.
-type Requests<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static PathRequest,
-        &'static mut PathResult,
-        &'static mut PathTicket,
-        Has<Replanning>,
-        Option<&'static PathProgress>,
-        Place,
-    ),
->;
-
-/// Where a unit is: its `Transform`, and whether it has a parent (then its world
-/// position is composed with its ancestors').
-type Place = (Option<&'static Transform>, Has<ChildOf>);
-
-/// The world position of a unit (see [`world_position`]), read straight from its
-/// `Transform` when it has no parent.
-fn unit_position(
-    transforms: &TransformHelper,
-    entity: Entity,
-    (transform, child): (Option<&Transform>, bool),
-) -> Option<Vec2> {
-    match transform {
-        Some(t) if !child => Some(t.translation.truncate()).filter(|p| p.is_finite()),
-        _ => world_position(transforms, entity).ok(),
-    }
-}
-
-/// What the review of one request needs besides the request.
-struct Context<'a, 'w, 's> {
-    grid: Option<&'a NavGrid>,
-    transforms: &'a TransformHelper<'w, 's>,
-    settings: &'a TilepathSettings,
-    profiles: &'a MovementProfiles,
-    /// A new grid appeared or the grid went: everything is planned again.
-    everything: bool,
-    whole_map: bool,
-    profiles_changed: bool,
-    /// Obstacles or terrain changed.
-    edited: bool,
-    /// The solver left urgent requests waiting last frame: cuts far ahead are deferred.
-    behind: bool,
-}
-
 /// Announces the grid's changes as [`NavGridChanged`] messages and brings the answers up
 /// to date with them: found paths that a new wall cuts ahead of their unit are repaired
 /// in place when a detour of equal cost exists (a new [`PathResult`] and a
@@ -148,7 +74,7 @@ struct Context<'a, 'w, 's> {
 /// found paths near changed terrain, planned with a changed profile, or that a newly
 /// opened (or cheaper) cell could shorten (see [`Opened::shortcut`]) go back to the
 /// queue; failures go back when the change can change their answer (see
-/// [`retry`]). Queued requests keep their [`PathResult`] and get [`Replanning`] until
+/// [`retry()`]). Queued requests keep their [`PathResult`] and get [`Replanning`] until
 /// the new answer; requests already queued are left in place (they will be solved on the
 /// current map). When the grid disappears, every answered request is queued again (and
 /// then fails with `NoMap`).
@@ -265,7 +191,7 @@ pub(crate) fn replan_paths(
     }
     if let Some(grid) = grid.as_deref() {
         promote_deferred(
-            state,
+            &mut state.deferred,
             grid,
             &settings,
             &mut queue,

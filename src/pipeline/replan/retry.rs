@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Context, unit_position};
+use super::context::{Context, unit_position};
 use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest, PathTicket};
 use crate::scenario::CellRect;
 use crate::search::PathError;

@@ -6,7 +6,7 @@
 //!    each time, at most `max_requests_per_frame` in all) while the budget lasts;
 //!    input errors are answered at once; a request whose search was suspended resumes it
 //!    (carried over the map edits since, see `Pathfinder::resume`);
-//! 2. requests that share a goal (see [`FieldSettings::min_requests`]) join its
+//! 2. requests that share a goal (see [`FieldSettings::min_requests`](crate::settings::FieldSettings::min_requests)) join its
 //!    shared field, which grows until every one of their cells is settled (or the
 //!    budget is spent);
 //! 3. the other requests, and those whose field reached them, are served in queue order

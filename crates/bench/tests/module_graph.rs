@@ -1,4 +1,7 @@
-//! The core's files import each other without cycles, read from the `use` lines of `src/`.
+//! The files of both crates import each other without cycles, read from their `use` lines.
+//!
+//! It lives in the workspace's unpublished tool crate because it reads the sources of
+//! both published crates (`crates/tilepath/src` and the plugin's `src`).
 //!
 //! # The rule
 //!
@@ -339,8 +342,9 @@ impl Crate {
         Some(base)
     }
 
-    /// Re-exports of `module`: exported name → absolute path.
-    fn reexports(&self, module: &[String]) -> Vec<(String, Vec<String>)> {
+    /// Re-exports of `module`: exported name → absolute path (`None` for a name
+    /// re-exported from another crate, as the plugin's `pub use tilepath::grid`).
+    fn reexports(&self, module: &[String]) -> Vec<(String, Option<Vec<String>>)> {
         let Some(m) = self.modules.get(module) else {
             return Vec::new();
         };
@@ -353,11 +357,8 @@ impl Crate {
                 if leaf.glob {
                     continue;
                 }
-                if let (Some(abs), Some(last)) = (
-                    self.absolute(module, &leaf.segments),
-                    leaf.alias.clone().or_else(|| leaf.segments.last().cloned()),
-                ) {
-                    out.push((last, abs));
+                if let Some(last) = leaf.alias.clone().or_else(|| leaf.segments.last().cloned()) {
+                    out.push((last, self.absolute(module, &leaf.segments)));
                 }
             }
         }
@@ -382,7 +383,9 @@ impl Crate {
             out.insert(file);
             if glob {
                 for (_, target) in self.reexports(module) {
-                    self.resolve(&target, false, depth + 1, out);
+                    if let Some(target) = target {
+                        self.resolve(&target, false, depth + 1, out);
+                    }
                 }
             }
             return;
@@ -392,7 +395,9 @@ impl Crate {
             .into_iter()
             .find(|(name, _)| *name == rest[0])
         {
-            Some((_, target)) if target.as_slice() != path => {
+            // Another crate's item: no edge.
+            Some((_, None)) => {}
+            Some((_, Some(target))) if target.as_slice() != path => {
                 let mut full = target;
                 full.extend(rest[1..].iter().cloned());
                 self.resolve(&full, glob, depth + 1, out);
@@ -468,9 +473,33 @@ fn find_cycle(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Option<Vec<PathBu
     None
 }
 
-fn core_graph() -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The import graph of the crate whose sources are in `dir` (relative to the workspace
+/// root).
+fn graph_of(dir: &str) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(dir);
     parse_crate(&src).graph()
+}
+
+fn core_graph() -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    graph_of("crates/tilepath/src")
+}
+
+fn plugin_graph() -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    graph_of("src")
+}
+
+/// Prints `graph` and panics with the files of a cycle, if it has one.
+fn assert_acyclic(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) {
+    for (file, edges) in graph {
+        let shown: Vec<String> = edges.iter().map(|f| f.display().to_string()).collect();
+        eprintln!("{} -> {}", file.display(), shown.join(", "));
+    }
+    if let Some(cycle) = find_cycle(graph) {
+        let shown: Vec<String> = cycle.iter().map(|f| f.display().to_string()).collect();
+        panic!("import cycle: {}", shown.join(" -> "));
+    }
 }
 
 fn edges_of<'a>(
@@ -484,14 +513,45 @@ fn edges_of<'a>(
 
 #[test]
 fn the_file_import_graph_of_the_core_has_no_cycle() {
-    let graph = core_graph();
-    for (file, edges) in &graph {
-        let shown: Vec<String> = edges.iter().map(|f| f.display().to_string()).collect();
-        eprintln!("{} -> {}", file.display(), shown.join(", "));
+    assert_acyclic(&core_graph());
+}
+
+#[test]
+fn the_file_import_graph_of_the_plugin_has_no_cycle() {
+    assert_acyclic(&plugin_graph());
+}
+
+/// The plugin's layers, from the bottom: a file may import only from its own layer or
+/// one below it. `lib.rs`, `plugin.rs` and the debug plugin assemble everything;
+/// steering comes after the pipeline; the pipeline's stages work on the components,
+/// settings, profiles and statistics (layer 0) and the tilemap sync (layer 1).
+fn plugin_layer(file: &Path) -> u32 {
+    let name = file.to_string_lossy();
+    if name == "lib.rs" || name == "plugin.rs" || name == "debug.rs" {
+        4
+    } else if name == "steering.rs" {
+        3
+    } else if name.starts_with("pipeline/") {
+        2
+    } else if name == "tilemap.rs" {
+        1
+    } else {
+        0
     }
-    if let Some(cycle) = find_cycle(&graph) {
-        let shown: Vec<String> = cycle.iter().map(|f| f.display().to_string()).collect();
-        panic!("import cycle: {}", shown.join(" -> "));
+}
+
+#[test]
+fn plugin_files_import_nothing_from_a_layer_above_them() {
+    let graph = plugin_graph();
+    for (file, edges) in &graph {
+        for target in edges {
+            assert!(
+                plugin_layer(target) <= plugin_layer(file),
+                "{} imports {} from a layer above it",
+                file.display(),
+                target.display()
+            );
+        }
     }
 }
 

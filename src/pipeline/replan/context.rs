@@ -1,0 +1,57 @@
+//! What the review of answered requests reads: the requests, where their units are, the frame's context.
+
+use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
+
+use crate::components::{NavGrid, PathProgress, PathRequest, PathResult, PathTicket, Replanning};
+use crate::pipeline::resolve::world_position;
+use crate::profiles::MovementProfiles;
+use crate::settings::TilepathSettings;
+
+/// The requests the re-planner reads, and whose answers it repairs.
+pub(super) type Requests<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static PathRequest,
+        &'static mut PathResult,
+        &'static mut PathTicket,
+        Has<Replanning>,
+        Option<&'static PathProgress>,
+        Place,
+    ),
+>;
+
+/// Where a unit is: its `Transform`, and whether it has a parent (then its world
+/// position is composed with its ancestors').
+pub(super) type Place = (Option<&'static Transform>, Has<ChildOf>);
+
+/// The world position of a unit (see [`world_position`]), read straight from its
+/// `Transform` when it has no parent.
+pub(super) fn unit_position(
+    transforms: &TransformHelper,
+    entity: Entity,
+    (transform, child): (Option<&Transform>, bool),
+) -> Option<Vec2> {
+    match transform {
+        Some(t) if !child => Some(t.translation.truncate()).filter(|p| p.is_finite()),
+        _ => world_position(transforms, entity).ok(),
+    }
+}
+
+/// What the review of one request needs besides the request.
+pub(super) struct Context<'a, 'w, 's> {
+    pub(super) grid: Option<&'a NavGrid>,
+    pub(super) transforms: &'a TransformHelper<'w, 's>,
+    pub(super) settings: &'a TilepathSettings,
+    pub(super) profiles: &'a MovementProfiles,
+    /// A new grid appeared or the grid went: everything is planned again.
+    pub(super) everything: bool,
+    pub(super) whole_map: bool,
+    pub(super) profiles_changed: bool,
+    /// Obstacles or terrain changed.
+    pub(super) edited: bool,
+    /// The solver left urgent requests waiting last frame: cuts far ahead are deferred.
+    pub(super) behind: bool,
+}
