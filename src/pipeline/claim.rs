@@ -4,8 +4,8 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::queue::PathQueue;
-use super::resolve::world_position;
-use crate::components::{NavGrid, PathGoal, PathRequest, PathTicket};
+use super::resolve::{resolve, world_position};
+use crate::components::{NavGrid, PathRequest, PathTicket};
 use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, ProfileId, footprint};
@@ -274,32 +274,21 @@ fn claimant(
     entity: Entity,
     request: &PathRequest,
 ) -> Option<Claimant> {
-    let profile = profiles.resolve(request.profile.as_deref())?;
-    let diameter = request.diameter;
-    let layer = grid.scenario().layer_for(profile, diameter)?;
-    let position = world_position(transforms, entity).ok()?;
-    let from = grid.agent_cell(position, diameter)?;
-    let goal = match request.goal {
-        PathGoal::Cell(cell) => cell,
-        PathGoal::World(p) => grid.agent_cell_anywhere(p, diameter)?,
-    };
-    let start = if layer.is_blocked(from) && request.nearest_start {
-        layer.nearest_free(from, |_| true)?
-    } else {
-        from
-    };
-    let label = layer.components().label(start);
-    if !request.nearest_goal && layer.components().label(goal) != label {
+    let position = world_position(transforms, entity, None);
+    let resolved = resolve(grid, request, None, position, profiles).ok()?;
+    let layer = resolved.layer?;
+    let label = resolved.label;
+    if !request.nearest_goal && layer.components().label(resolved.requested) != label {
         // The goal itself cannot be reached: the request fails as it asked.
         return None;
     }
     (label != 0).then_some(Claimant {
         entity,
-        goal,
-        profile,
-        diameter,
+        goal: resolved.requested,
+        profile: resolved.profile,
+        diameter: request.diameter,
         label,
-        distance: Connectivity::Octile.heuristic(start, goal),
-        start,
+        distance: Connectivity::Octile.heuristic(resolved.start, resolved.requested),
+        start: resolved.start,
     })
 }

@@ -1,4 +1,4 @@
-//! Turning a request into a search query: profile, start and goal cells, claimed cell.
+//! Reading a request against the map (profile, start, goal, claimed cell, component), once for every stage.
 
 use bevy::prelude::*;
 use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
@@ -6,12 +6,18 @@ use bevy::transform::helper::{ComputeGlobalTransformError, TransformHelper};
 use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest};
 use crate::grid::Cell;
 use crate::profiles::MovementProfiles;
-use crate::scenario::CellRect;
+use crate::scenario::{CellRect, Layer, ProfileId};
 use crate::search::{Algorithm, PathQuery as SearchQuery, Pathfinder};
 use crate::settings::TilepathSettings;
 
+/// Where a unit's `Transform` is read from: its own `Transform` (if the query has it) and
+/// whether it has a parent. `None` when the caller has neither at hand.
+pub(crate) type Place<'a> = Option<(Option<&'a Transform>, bool)>;
+
 /// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
-/// ancestors, as of now (what `GlobalTransform` will hold after propagation).
+/// ancestors, as of now (what `GlobalTransform` will hold after propagation). A unit
+/// without a parent whose `Transform` the caller already holds (`place`) is read
+/// straight from it.
 ///
 /// # Errors
 ///
@@ -21,15 +27,20 @@ use crate::settings::TilepathSettings;
 pub(crate) fn world_position(
     transforms: &TransformHelper,
     entity: Entity,
+    place: Place,
 ) -> Result<Vec2, PathFailure> {
-    let global =
-        transforms
-            .compute_global_transform(entity)
-            .map_err(|e: ComputeGlobalTransformError| {
-                debug!("no start position for {entity}: {e}");
-                PathFailure::NoTransform
-            })?;
-    let position = global.translation().truncate();
+    let position = match place {
+        Some((Some(transform), false)) => transform.translation.truncate(),
+        _ => {
+            let global = transforms.compute_global_transform(entity).map_err(
+                |e: ComputeGlobalTransformError| {
+                    debug!("no start position for {entity}: {e}");
+                    PathFailure::NoTransform
+                },
+            )?;
+            global.translation().truncate()
+        }
+    };
     if position.is_finite() {
         Ok(position)
     } else {
@@ -37,22 +48,48 @@ pub(crate) fn world_position(
     }
 }
 
-/// Turns a request into a search query and what its answer reports about its ends, or
-/// says why the input is unusable. `position` is the entity's world position (or why it
-/// has none); `slot` the goal cell claimed for it, if any.
+/// A request read against the current map: its profile and layer, where its unit stands
+/// and where it goes. The one reading of a request, shared by intake's claims, the
+/// solver and the retry of failures.
+pub(crate) struct Resolved<'a> {
+    pub(crate) profile: ProfileId,
+    /// The layer of the request's profile and diameter (`None`: the diameter is not
+    /// supported).
+    pub(crate) layer: Option<&'a Layer>,
+    /// The unit's anchor cell.
+    pub(crate) from: Cell,
+    /// The first cell of the path: `from`, or with [`PathRequest::nearest_start`] the
+    /// nearest cell the unit can stand on when `from` is blocked (`from` when there is
+    /// none).
+    pub(crate) start: Cell,
+    /// The requested goal as an anchor cell (it may lie off the map with
+    /// [`PathRequest::nearest_goal`]).
+    pub(crate) requested: Cell,
+    /// The goal searched for: the claimed cell when the request claims its goal and has
+    /// one, `requested` otherwise; and the goal radius that goes with it.
+    pub(crate) goal: Cell,
+    pub(crate) goal_radius: u32,
+    /// The connected component of `start` on the layer (0: none, or no layer).
+    pub(crate) label: u32,
+    /// True when no cell of the goal area lies in `start`'s component.
+    pub(crate) partial: bool,
+}
+
+/// Reads `request` against the map: see [`Resolved`]. `position` is the unit's world
+/// position (or why it has none); `slot` the goal cell claimed for it, if any.
 ///
-/// With [`PathRequest::nearest_start`] a blocked start is moved to the nearest standable
-/// cell here; with [`PathRequest::nearest_goal`] an off-map goal is kept (the search
-/// plans to the reachable cell nearest to it) and the answer is marked partial when the
-/// goal area is not reachable from the start (a look at the components, no search).
-pub(crate) fn prepare(
-    grid: &NavGrid,
+/// # Errors
+///
+/// Why the request cannot be planned before any search: an unknown profile, no
+/// position, a start or goal off the map (a goal only without
+/// [`PathRequest::nearest_goal`]), a non-finite goal.
+pub(crate) fn resolve<'a>(
+    grid: &'a NavGrid,
     request: &PathRequest,
     slot: Option<Cell>,
     position: Result<Vec2, PathFailure>,
-    settings: &TilepathSettings,
     profiles: &MovementProfiles,
-) -> Result<(SearchQuery, Ends), PathFailure> {
+) -> Result<Resolved<'a>, PathFailure> {
     let profile = profiles
         .resolve(request.profile.as_deref())
         .ok_or(PathFailure::UnknownProfile)?;
@@ -71,35 +108,67 @@ pub(crate) fn prepare(
             .ok_or(PathFailure::InvalidGoal)?,
         PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
     };
+    let (goal, goal_radius) = match slot {
+        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
+        _ => (requested, request.goal_radius),
+    };
     let layer = grid.scenario().layer_for(profile, diameter);
     let mut start = from;
+    let mut label = 0;
     let mut partial = false;
     if let Some(layer) = layer {
         if request.nearest_start && layer.is_blocked(from) {
             start = layer.nearest_free(from, |_| true).unwrap_or(from);
         }
-        let label = layer.components().label(start);
+        label = layer.components().label(start);
         let r = i64::from(request.goal_radius);
         let area = CellRect::from_cell(requested).grow_clip(r, r, grid.size());
         partial = label != 0 && !area.cells().any(|c| layer.components().label(c) == label);
     }
-    let (goal, goal_radius) = match slot {
-        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
-        _ => (requested, request.goal_radius),
-    };
-    let query = SearchQuery::new(start, goal)
+    Ok(Resolved {
+        profile,
+        layer,
+        from,
+        start,
+        requested,
+        goal,
+        goal_radius,
+        label,
+        partial,
+    })
+}
+
+/// Turns a request into a search query and what its answer reports about its ends, or
+/// says why the input is unusable. `position` is the entity's world position (or why it
+/// has none); `slot` the goal cell claimed for it, if any.
+///
+/// With [`PathRequest::nearest_start`] a blocked start is moved to the nearest standable
+/// cell here; with [`PathRequest::nearest_goal`] an off-map goal is kept (the search
+/// plans to the reachable cell nearest to it) and the answer is marked partial when the
+/// goal area is not reachable from the start (a look at the components, no search).
+pub(crate) fn prepare(
+    grid: &NavGrid,
+    request: &PathRequest,
+    slot: Option<Cell>,
+    position: Result<Vec2, PathFailure>,
+    settings: &TilepathSettings,
+    profiles: &MovementProfiles,
+) -> Result<(SearchQuery, Ends), PathFailure> {
+    let resolved = resolve(grid, request, slot, position, profiles)?;
+    let query = SearchQuery::new(resolved.start, resolved.goal)
         .algorithm(request.algorithm.unwrap_or(settings.defaults.algorithm))
-        .diameter(diameter)
+        .diameter(request.diameter)
         .connectivity(request.connectivity)
         .limits(request.limits.unwrap_or(settings.defaults.limits))
         .smooth(request.smooth)
-        .profile(profile)
-        .goal_radius(goal_radius)
+        .profile(resolved.profile)
+        .goal_radius(resolved.goal_radius)
         .nearest_goal(request.nearest_goal)
         .nearest_start(request.nearest_start);
     if settings.jump_tables
         && query.algorithm == Algorithm::Auto
-        && let (Some(layer), Some(weights)) = (layer, grid.scenario().weights(profile))
+        && let (Some(layer), Some(weights)) =
+            (resolved.layer, grid.scenario().weights(resolved.profile))
         && Pathfinder::resolve(&query, &weights) == Algorithm::Jps
     {
         // Once per layer and map: Auto runs JPS+ on layers whose table is built.
@@ -108,9 +177,9 @@ pub(crate) fn prepare(
     Ok((
         query,
         Ends {
-            from,
-            requested,
-            partial,
+            from: resolved.from,
+            requested: resolved.requested,
+            partial: resolved.partial,
         },
     ))
 }

@@ -4,7 +4,6 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use crate::components::{NavGrid, PathProgress, PathRequest, PathResult, PathTicket, Replanning};
-use crate::pipeline::resolve::world_position;
 use crate::profiles::MovementProfiles;
 use crate::settings::TilepathSettings;
 
@@ -26,19 +25,6 @@ pub(super) type Requests<'w, 's> = Query<
 /// Where a unit is: its `Transform`, and whether it has a parent (then its world
 /// position is composed with its ancestors').
 pub(super) type Place = (Option<&'static Transform>, Has<ChildOf>);
-
-/// The world position of a unit (see [`world_position`]), read straight from its
-/// `Transform` when it has no parent.
-pub(super) fn unit_position(
-    transforms: &TransformHelper,
-    entity: Entity,
-    (transform, child): (Option<&Transform>, bool),
-) -> Option<Vec2> {
-    match transform {
-        Some(t) if !child => Some(t.translation.truncate()).filter(|p| p.is_finite()),
-        _ => world_position(transforms, entity).ok(),
-    }
-}
 
 /// What the review of one request needs besides the request.
 pub(super) struct Context<'a, 'w, 's> {

@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
-use super::context::{Context, Requests, unit_position};
+use super::context::{Context, Requests};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::Cell;
 use crate::pipeline::PathQueue;
+use crate::pipeline::resolve::world_position;
 use crate::settings::TilepathSettings;
 
 /// What the logged changes mean for one answered request.
@@ -99,7 +100,8 @@ pub(super) fn promote_deferred(
         if !ticket.waits_as(order) {
             return false;
         }
-        let near = unit_position(transforms, entity, (place.0, place.1))
+        let near = world_position(transforms, entity, Some((place.0, place.1)))
+            .ok()
             .and_then(|p| grid.agent_cell(p, request.diameter))
             .is_none_or(|c| c.chebyshev(cut) <= beyond);
         if near {

@@ -2,9 +2,10 @@
 
 use bevy::prelude::*;
 
-use super::context::{Context, unit_position};
+use super::context::Context;
 use crate::components::{FoundPath, NavGrid, PathProgress};
 use crate::grid::Cell;
+use crate::pipeline::resolve::world_position;
 
 /// Where a unit is along its path.
 pub(super) struct OnPath {
@@ -27,8 +28,9 @@ pub(super) fn locate(
     progress: Option<&PathProgress>,
     diameter: u32,
 ) -> OnPath {
-    let at: Option<Cell> =
-        unit_position(cx.transforms, entity, place).and_then(|p| grid.agent_cell(p, diameter));
+    let at: Option<Cell> = world_position(cx.transforms, entity, Some(place))
+        .ok()
+        .and_then(|p| grid.agent_cell(p, diameter));
     let hint = progress.and_then(|p| next_cell(grid, path, p, diameter));
     let on = at.and_then(|c| {
         // Usually next to the waypoint the unit heads for.

@@ -2,8 +2,9 @@
 
 use bevy::prelude::*;
 
-use super::context::{Context, unit_position};
-use crate::components::{NavGrid, PathFailure, PathGoal, PathRequest, PathTicket};
+use super::context::Context;
+use crate::components::{NavGrid, PathFailure, PathRequest, PathTicket};
+use crate::pipeline::resolve::{resolve, world_position};
 use crate::scenario::CellRect;
 use crate::search::PathError;
 
@@ -52,39 +53,31 @@ fn predicted_failure(
     ticket: &PathTicket,
     cx: &Context<'_, '_, '_>,
 ) -> Option<PathError> {
+    let position = world_position(cx.transforms, entity, Some(place));
+    let resolved = resolve(grid, request, ticket.slot(), position, cx.profiles).ok()?;
+    let layer = resolved.layer?;
     let diameter = request.diameter;
-    let profile = cx.profiles.resolve(request.profile.as_deref())?;
-    let layer = grid.scenario().layer_for(profile, diameter)?;
-    let position = unit_position(cx.transforms, entity, place)?;
-    let mut start = grid.agent_cell(position, diameter)?;
-    let requested = match request.goal {
-        PathGoal::Cell(cell) => cell,
-        PathGoal::World(p) => grid.agent_cell(p, diameter)?,
-    };
-    if !grid.size().contains(requested) {
+    if !grid.size().contains(resolved.requested) {
         return None;
     }
-    let (goal, radius) = match ticket.slot() {
-        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
-        _ => (requested, request.goal_radius),
-    };
-    if layer.is_blocked(start) {
-        let blocked = PathError::StartBlocked {
-            cell: start,
-            diameter,
-        };
-        if !request.nearest_start {
-            return Some(blocked);
+    if layer.is_blocked(resolved.start) {
+        if request.nearest_start {
+            return None; // no cell to stand on: the search reports it
         }
-        start = layer.nearest_free(start, |_| true)?;
+        return Some(PathError::StartBlocked {
+            cell: resolved.start,
+            diameter,
+        });
     }
-    let label = layer.components().label(start);
-    let r = i64::from(radius);
+    let (goal, r) = (resolved.goal, i64::from(resolved.goal_radius));
     let area = CellRect::from_cell(goal).grow_clip(r, r, grid.size());
-    if request.nearest_goal || area.cells().any(|c| layer.components().label(c) == label) {
+    let reachable = area
+        .cells()
+        .any(|c| layer.components().label(c) == resolved.label);
+    if request.nearest_goal || reachable {
         return None;
     }
-    if radius == 0 && layer.is_blocked(goal) {
+    if resolved.goal_radius == 0 && layer.is_blocked(goal) {
         return Some(PathError::GoalBlocked {
             cell: goal,
             diameter,

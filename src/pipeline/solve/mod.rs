@@ -279,7 +279,7 @@ fn take_jobs(
                 grid,
                 request,
                 ticket.slot(),
-                world_position(transforms, entity),
+                world_position(transforms, entity, None),
                 settings,
                 profiles,
             ),
