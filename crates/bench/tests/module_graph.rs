@@ -529,11 +529,11 @@ fn plugin_layer(file: &Path) -> u32 {
     let name = file.to_string_lossy();
     if name == "lib.rs" || name == "plugin.rs" || name == "debug.rs" {
         4
-    } else if name == "steering.rs" {
+    } else if name.starts_with("steering/") {
         3
     } else if name.starts_with("pipeline/") {
         2
-    } else if name == "tilemap.rs" {
+    } else if name.starts_with("tilemap/") {
         1
     } else {
         0

@@ -1,0 +1,157 @@
+//! What the solver threads did with a frame's items: answers kept, searches suspended, expansions charged.
+
+use super::SolveState;
+use super::fields::Fields;
+use super::jobs::{Budget, Job, Work};
+use super::solvers::{Outcome, Solvers, Suspended};
+use crate::components::NavGrid;
+use crate::search::PathQuery as SearchQuery;
+use crate::stats::TilepathStats;
+
+/// Keeps what the solver threads did with `state.items` (their outcomes in
+/// `state.outcomes`): answers in `state.answers`, suspended searches in the pool, the
+/// expansions charged to `budget` (under an expansion budget, as serving the items one
+/// after another would, see [`in_order`]).
+impl SolveState {
+    pub(super) fn keep_outcomes(
+        &mut self,
+        grid: &NavGrid,
+        budget: &mut Budget,
+        stats: &mut TilepathStats,
+    ) {
+        let state = self;
+        let mut left = match *budget {
+            Budget::Expansions { left } => Some(left),
+            Budget::Time { .. } => None,
+        };
+        for (index, outcome) in std::mem::take(&mut state.outcomes) {
+            let job_index = state.items[index];
+            let job = &state.jobs[job_index];
+            let outcome = match left {
+                None => outcome,
+                // Past the end of an expansion budget: as if never run.
+                Some(0) => {
+                    if let Outcome::Suspended {
+                        pathfinder: Some(pathfinder),
+                        ..
+                    } = outcome
+                    {
+                        state.solvers.spares.push(*pathfinder);
+                    }
+                    continue;
+                }
+                Some(l) => in_order(&mut state.solvers, &state.fields, grid, job, outcome, l),
+            };
+            if let Some(l) = &mut left {
+                *l = match outcome {
+                    Outcome::Suspended { .. } => 0,
+                    Outcome::Answer { charge, .. } => l.saturating_sub(charge),
+                };
+            }
+            match outcome {
+                Outcome::Answer { answer, charge, .. } => {
+                    match job.work {
+                        Work::Field { .. } => stats.field_answers += 1,
+                        Work::Search { guide, .. } => {
+                            stats.expanded += charge;
+                            stats.guided += usize::from(guide.is_some());
+                        }
+                    }
+                    state.answers.push((job_index, answer));
+                }
+                Outcome::Suspended {
+                    charge,
+                    pathfinder,
+                    approach,
+                    ..
+                } => {
+                    stats.expanded += charge;
+                    let Some(pathfinder) = pathfinder else {
+                        continue;
+                    };
+                    // A shared approach goes on as the search of its last stretch.
+                    let (query, guide) = match (&job.work, &approach) {
+                        (Work::Search { query, guide, .. }, _) => (*query, guide.map(|g| g.key)),
+                        (Work::Field { query, .. }, Some(approach)) => {
+                            let start = approach.descent.last().copied().unwrap_or(query.start);
+                            (SearchQuery { start, ..*query }, None)
+                        }
+                        // The unit's own search, where the field did not serve it.
+                        (Work::Field { query, .. }, None) => (*query, None),
+                    };
+                    state.solvers.suspended.push(Suspended {
+                        entity: job.entity,
+                        order: job.order,
+                        query,
+                        ends: job.ends,
+                        guide,
+                        approach,
+                        pathfinder: *pathfinder,
+                    });
+                }
+            }
+        }
+        if let Budget::Expansions { left: l } = budget {
+            *l = left.unwrap_or(0);
+        }
+    }
+}
+
+/// Under an expansion budget with `left` expansions, the outcome that serving the jobs
+/// one after another would give `job` (whose run on a thread gave `outcome`): the same
+/// when the job was given exactly `left`, or finished within less; a search given more
+/// than `left` that did not is run again from its start with `left`.
+fn in_order(
+    solvers: &mut Solvers,
+    fields: &Fields,
+    grid: &NavGrid,
+    job: &Job,
+    outcome: Outcome,
+    left: u64,
+) -> Outcome {
+    let (Work::Search { query, slot, guide }, budget) = (&job.work, outcome_budget(&outcome))
+    else {
+        return outcome; // field answers fit whatever is left
+    };
+    let fits = match &outcome {
+        Outcome::Answer { charge, .. } => budget == left || *charge < left,
+        Outcome::Suspended { .. } => budget == left,
+    };
+    // A resumed search cannot be run again; with one suspended search at a time (always
+    // the case under an expansion budget) it is the first job and was given `left`.
+    if fits || slot.is_some() {
+        return outcome;
+    }
+    let mut pathfinder = match outcome {
+        Outcome::Suspended {
+            pathfinder: Some(pathfinder),
+            ..
+        } => pathfinder,
+        _ => Box::new(solvers.spare()),
+    };
+    let budget = Budget::Expansions { left };
+    let field = guide.map(|g| fields.field(g.field));
+    let (progress, charge) =
+        super::solvers::slice(&mut pathfinder, grid, Some(query), field, budget, left);
+    if matches!(progress, Ok(crate::search::Progress::Suspended { .. })) {
+        return Outcome::Suspended {
+            charge,
+            budget: left,
+            pathfinder: Some(pathfinder),
+            approach: None,
+        };
+    }
+    let answer = super::solvers::answer(progress, &pathfinder, grid, query, job.ends);
+    solvers.spares.push(*pathfinder);
+    Outcome::Answer {
+        answer,
+        charge: charge.max(1),
+        budget: left,
+    }
+}
+
+fn outcome_budget(outcome: &Outcome) -> u64 {
+    match outcome {
+        Outcome::Answer { budget, .. } | Outcome::Suspended { budget, .. } => *budget,
+    }
+}

@@ -1,0 +1,96 @@
+//! Path following: where a unit's path takes it in one frame, at the speed its terrain allows.
+
+use bevy::prelude::*;
+
+use super::Steering;
+use super::walls::Lattice;
+use crate::components::NavGrid;
+use crate::scenario::Weights;
+
+/// How much slower than its top speed a unit moves, per world position: the weight of its
+/// anchor cell under its profile (1 off the map, where the profile is unknown and on
+/// terrain it blocks).
+#[derive(Clone, Copy)]
+pub(super) struct Slowness<'a> {
+    pub(super) grid: &'a NavGrid,
+    pub(super) weights: Option<Weights<'a>>,
+    pub(super) diameter: u32,
+}
+
+impl Slowness<'_> {
+    pub(super) fn at(&self, p: Vec2) -> f32 {
+        let Some(weights) = &self.weights else {
+            return 1.0;
+        };
+        if weights.uniform() == Some(1) {
+            return 1.0;
+        }
+        self.grid
+            .agent_cell(p, self.diameter)
+            .and_then(|c| weights.at(c))
+            .filter(|&w| w > 0)
+            .map_or(1.0, f32::from)
+    }
+}
+
+/// Most pieces (straight moves within one cell) path following cuts a frame into.
+pub(super) const MAX_PIECES: usize = 64;
+
+/// Where path following takes a unit at `pos` this frame of `dt` seconds (before
+/// separation), and whether that point is the final waypoint. The move is cut into
+/// pieces at the lines between anchor cells; each piece goes at the top speed divided by
+/// the slowness of its cell (read at the piece's middle, so a piece that starts on a
+/// line or a corner counts for the cell it enters).
+pub(super) fn follow(
+    path: &[Vec2],
+    next: &mut usize,
+    pos: Vec2,
+    steering: &Steering,
+    dt: f32,
+    lattice: &Lattice,
+    slowness: &Slowness,
+) -> (Vec2, bool) {
+    let last = path.len() - 1;
+    *next = (*next).min(last);
+    let speed = steering.speed.max(0.0);
+    let min_piece = 1e-4 * lattice.tile.abs().min_element();
+    let mut time = dt;
+    let mut at = pos;
+    for _ in 0..MAX_PIECES {
+        let target = path[*next];
+        let d = at.distance(target);
+        if d <= 0.0 {
+            if *next == last {
+                return (target, true);
+            }
+            *next += 1;
+            continue;
+        }
+        let slow = if *next == last && steering.arrival_radius > 0.0 && d < steering.arrival_radius
+        {
+            (d / steering.arrival_radius).max(0.25)
+        } else {
+            1.0
+        };
+        let dir = (target - at) / d;
+        let piece = lattice.exit_distance(at, dir).max(min_piece).min(d);
+        let v = speed * slow / slowness.at(at + dir * (piece * 0.5));
+        if !(v > 0.0 && time > 0.0) {
+            return (at, false);
+        }
+        let reach = v * time;
+        if reach < piece {
+            return (at + dir * reach, false);
+        }
+        time -= piece / v;
+        if piece < d {
+            at += dir * piece;
+        } else if *next == last {
+            return (target, true);
+        } else {
+            at = target;
+            *next += 1;
+        }
+    }
+    (at, false)
+}
