@@ -109,14 +109,6 @@ impl TilepathSettings {
     /// frame runs over [`FrameBudget::Time`] by at most this much work (per solver
     /// thread, in parallel).
     pub const TIME_SLICE: u32 = 256;
-
-    /// The expansion budget, when the budget is counted in expansions.
-    pub fn expansion_budget(&self) -> Option<u32> {
-        match self.budget {
-            FrameBudget::Expansions(n) => Some(n),
-            FrameBudget::Time(_) => None,
-        }
-    }
 }
 
 /// What the solve step may spend per frame.

@@ -10,14 +10,14 @@ use crate::scenario::{CellRect, Layer, ProfileId};
 use crate::search::{Algorithm, PathQuery as SearchQuery, Pathfinder};
 use crate::settings::TilepathSettings;
 
-/// Where a unit's `Transform` is read from: its own `Transform` (if the query has it) and
-/// whether it has a parent. `None` when the caller has neither at hand.
-pub(crate) type Place<'a> = Option<(Option<&'a Transform>, bool)>;
+/// Where a unit's world position is read from: its own `Transform` (when the caller's
+/// query has it) and whether it has a parent (then its ancestors' count too).
+pub(crate) type Place<'a> = (Option<&'a Transform>, bool);
 
 /// The world position of `entity`: its `Transform` composed with those of its `ChildOf`
 /// ancestors, as of now (what `GlobalTransform` will hold after propagation). A unit
 /// without a parent whose `Transform` the caller already holds (`place`) is read
-/// straight from it.
+/// straight from it; `None` when the caller holds neither.
 ///
 /// # Errors
 ///
@@ -27,7 +27,7 @@ pub(crate) type Place<'a> = Option<(Option<&'a Transform>, bool)>;
 pub(crate) fn world_position(
     transforms: &TransformHelper,
     entity: Entity,
-    place: Place,
+    place: Option<Place>,
 ) -> Result<Vec2, PathFailure> {
     let position = match place {
         Some((Some(transform), false)) => transform.translation.truncate(),

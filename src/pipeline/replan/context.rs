@@ -18,13 +18,13 @@ pub(super) type Requests<'w, 's> = Query<
         &'static mut PathTicket,
         Has<Replanning>,
         Option<&'static PathProgress>,
-        Place,
+        PlaceData,
     ),
 >;
 
-/// Where a unit is: its `Transform`, and whether it has a parent (then its world
-/// position is composed with its ancestors').
-pub(super) type Place = (Option<&'static Transform>, Has<ChildOf>);
+/// What the re-planner's query reads to find a unit's
+/// [`Place`](crate::pipeline::resolve::Place): its `Transform`, and whether it has a parent.
+pub(super) type PlaceData = (Option<&'static Transform>, Has<ChildOf>);
 
 /// What the review of one request needs besides the request.
 pub(super) struct Context<'a, 'w, 's> {

@@ -7,6 +7,7 @@ use super::context::Context;
 use super::locate::locate;
 use crate::components::{FoundPath, NavGrid, PathProgress, PathRequest};
 use crate::pipeline::repair::{self, Spliced};
+use crate::pipeline::resolve::Place;
 
 impl ReplanState {
     /// A provisional detour ([`FoundPath::provisional`]) around the first cut of `path`
@@ -39,7 +40,7 @@ impl ReplanState {
         &mut self,
         cx: &Context<'_, '_, '_>,
         entity: Entity,
-        place: (Option<&Transform>, bool),
+        place: Place,
         request: &PathRequest,
         path: &FoundPath,
         progress: Option<&PathProgress>,

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::context::Context;
 use crate::components::{FoundPath, NavGrid, PathProgress};
 use crate::grid::Cell;
-use crate::pipeline::resolve::world_position;
+use crate::pipeline::resolve::{Place, world_position};
 
 /// Where a unit is along its path.
 pub(super) struct OnPath {
@@ -23,7 +23,7 @@ pub(super) fn locate(
     cx: &Context<'_, '_, '_>,
     grid: &NavGrid,
     entity: Entity,
-    place: (Option<&Transform>, bool),
+    place: Place,
     path: &FoundPath,
     progress: Option<&PathProgress>,
     diameter: u32,

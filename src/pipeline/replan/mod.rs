@@ -19,6 +19,7 @@ use crate::components::{
     Replanning,
 };
 use crate::grid::Cell;
+use crate::pipeline::resolve::Place;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, Scenario};
 use crate::settings::TilepathSettings;
@@ -337,7 +338,7 @@ impl ReplanState {
         &mut self,
         cx: &Context<'_, '_, '_>,
         entity: Entity,
-        place: (Option<&Transform>, bool),
+        place: Place,
         request: &PathRequest,
         path: &FoundPath,
         progress: Option<&PathProgress>,

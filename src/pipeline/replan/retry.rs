@@ -4,7 +4,7 @@ use bevy::prelude::*;
 
 use super::context::Context;
 use crate::components::{NavGrid, PathFailure, PathRequest, PathTicket};
-use crate::pipeline::resolve::{resolve, world_position};
+use crate::pipeline::resolve::{Place, resolve, world_position};
 use crate::scenario::CellRect;
 use crate::search::PathError;
 
@@ -17,7 +17,7 @@ use crate::search::PathError;
 pub(super) fn retry(
     failure: &PathFailure,
     entity: Entity,
-    place: (Option<&Transform>, bool),
+    place: Place,
     request: &PathRequest,
     ticket: &PathTicket,
     cx: &Context<'_, '_, '_>,
@@ -48,7 +48,7 @@ pub(super) fn retry(
 fn predicted_failure(
     grid: &NavGrid,
     entity: Entity,
-    place: (Option<&Transform>, bool),
+    place: Place,
     request: &PathRequest,
     ticket: &PathTicket,
     cx: &Context<'_, '_, '_>,
