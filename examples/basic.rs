@@ -7,9 +7,11 @@ use bevy::diagnostic::FrameCount;
 use bevy::image::ToExtents;
 use bevy::prelude::*;
 use bevy::render::render_resource::{TextureDimension, TextureFormat};
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::*;
+
+#[path = "support/screenshot.rs"]
+mod screenshot;
 
 const MAP: TilemapSize = TilemapSize { x: 32, y: 20 };
 const CHECKER: TileColor = TileColor(Color::srgb(0.42, 0.61, 0.37));
@@ -104,13 +106,6 @@ fn screenshot(mut commands: Commands, frame: Res<FrameCount>) {
     if frame.0 == 90
         && let Some(path) = std::env::var_os("TILEPATH_SCREENSHOT")
     {
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path))
-            .observe(
-                |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                    exit.write(AppExit::Success);
-                },
-            );
+        screenshot::save_screenshot_and_exit(&mut commands, path.into());
     }
 }
