@@ -180,7 +180,7 @@
 //!    (`pipeline::solve`). Each request is *resolved* first (`pipeline::resolve`: profile,
 //!    start, goal, component) into a job (`solve::jobs`); the solver threads and the
 //!    searches suspended until the next frame live in `solve::solvers`, the shared goal
-//!    fields, guided searches and shared approaches in `solve::fields`. Writes
+//!    fields and shared approaches in `solve::fields`. Writes
 //!    [`PathResult`], [`PathSolved`] and [`TilepathStats`].
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a
 //!    [`Steering`] along its path, marks stalled units [`Replanning`] and arrived ones
@@ -297,17 +297,6 @@
 //!   answers, and the frame each arrives in, then depend only on the requests and the map.
 //! - Shared goal fields: group orders to one cell are answered from one exact distance field
 //!   ([`FieldSettings::min_requests`], [`FieldSettings::max_fields`]).
-//! - [`GroupOrders::GuidedFields`] (not the default): on weighted layers the distinct
-//!   cells of a group order (claimed cells, formation slots) share the field too. Each such
-//!   request runs an A\* whose heuristic is the larger of the octile distance and the field's
-//!   landmark bound `d(x, g) − d(slot, g)` (the triangle inequality: admissible and
-//!   consistent, the "ALT" bound), so its cost is exactly its own optimal search's while the
-//!   field has done the long way for the whole group. Claimed cells are handed out by
-//!   direction (a unit coming from the east gets a cell on the east side of the goal), which
-//!   keeps the bound tight; on mazes a cell near the goal can be far from it by path, which
-//!   weakens it. Core API: [`Pathfinder::find_guided`](search::Pathfinder::find_guided),
-//!   `start_guided` and `resume_guided`;
-//!   [`TilepathStats::guided`](stats::TilepathStats::guided) counts them.
 //! - [`GroupOrders::SharedApproach`] (not the default: it gives up exactness): the units
 //!   of a group order read the long way off one field and search only the last stretch, at
 //!   most `2 d(s, g)` above their own optimum, marked [`FoundPath::approached`].
@@ -515,7 +504,6 @@
 //! [`TilepathSettings::max_threads`]: settings::TilepathSettings::max_threads
 //! [`FieldSettings::min_requests`]: settings::FieldSettings::min_requests
 //! [`FieldSettings::max_fields`]: settings::FieldSettings::max_fields
-//! [`GroupOrders::GuidedFields`]: settings::GroupOrders::GuidedFields
 //! [`GroupOrders::SharedApproach`]: settings::GroupOrders::SharedApproach
 //! [`ReplanSettings::repair_budget`]: settings::ReplanSettings::repair_budget
 //! [`ReplanSettings::defer_cuts_beyond`]: settings::ReplanSettings::defer_cuts_beyond

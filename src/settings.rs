@@ -38,7 +38,7 @@ use crate::search::{Algorithm, Limits};
 /// terrain changes, another map) or was carried over edits that forgot at least as many
 /// nodes as it had expanded since the edits before; the shared field it waits on was set
 /// back the same way or started over; its shared approach's descent was cut. After two
-/// setbacks a request runs its own search (shared fields, guided searches and approaches
+/// setbacks a request runs its own search (shared fields and approaches
 /// left aside); after three, as the oldest request of a frame, its search runs to its
 /// end in that frame, whatever the budget ([`TilepathStats::whole`](crate::stats::TilepathStats::whole)
 /// counts these). An exact search that edits restart twice also runs from then on as
@@ -180,12 +180,6 @@ pub enum GroupOrders {
     /// it too. The default.
     #[default]
     SharedFields,
-    /// As [`GroupOrders::SharedFields`], and requests that end on their own cells near a
-    /// shared goal (claimed cells around a requested goal, formation slots within 16
-    /// cells of one another) join one field and, on weighted layers, run A* guided by its
-    /// distances (exact, see `Pathfinder::find_guided`). Slower than the default in the
-    /// army benchmark (see BENCHMARKS.md).
-    GuidedFields,
     /// As [`GroupOrders::SharedFields`], and requests that end on their own cells near a
     /// shared goal (claimed cells around a requested goal, formation slots within 64
     /// cells of the first one), on weighted layers (on uniform ones their own JPS is as

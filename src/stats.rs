@@ -86,13 +86,6 @@ pub struct TilepathStats {
     pub field_answers: usize,
     /// Requests answered from shared goal fields since the plugin started.
     pub total_field_answers: u64,
-    /// Searches answered this frame that a shared field guided: requests of a group
-    /// order that end on their own cell near the field's goal (a claimed cell or a
-    /// formation slot), see
-    /// [`crate::settings::FieldSettings::min_requests`].
-    pub guided: usize,
-    /// Guided searches answered since the plugin started.
-    pub total_guided: u64,
     /// Shared goal fields cached (at most
     /// [`crate::settings::FieldSettings::max_fields`]).
     pub fields: usize,
@@ -130,7 +123,6 @@ impl TilepathStats {
         self.detoured = 0;
         self.whole = 0;
         self.field_answers = 0;
-        self.guided = 0;
         self.solve_time = Duration::ZERO;
     }
 }

@@ -79,7 +79,6 @@ pub struct Config {
     pub expansions: Option<u32>,
     pub seed: u64,
     /// How the units of a group order (claimed cells around one point) share work:
-    /// [`GroupOrders::GuidedFields`] shares one field per kind,
     /// [`GroupOrders::SharedApproach`] reads the long way off one field per kind and
     /// searches only the last stretch (not exact).
     pub group_orders: GroupOrders,

@@ -12,7 +12,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::{ProfileId, TerrainId};
 
 use crate::common::{Rng, SIZE, TILE, app, bits_of, center_of, level, position};
-use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
+use bevy_tilepath::prelude::FrameBudget;
 
 const FOREST: TerrainId = 1;
 
@@ -432,53 +432,4 @@ pub(crate) fn claimed_and_formation(goal: Cell) -> (Vec<Member>, Vec<Member>) {
         .collect();
     assert!(formation.len() > 40);
     (claimed, formation)
-}
-
-/// The distinct goals of a group order, chosen by the plugin (claimed cells around one
-/// goal, the default) or by the game (formation slots, exact goals near one point),
-/// are served, on weighted layers, by searches that one shared field guides (on uniform
-/// ones by the units' own JPS, which is faster): every unit's cost equals its
-/// own optimal search to its own cell, the cells are distinct, and the guided A*
-/// searches on the weighted profile expand fewer cells than the units' own A*.
-#[test]
-fn claimed_cells_and_formation_slots_share_a_field_that_guides_exact_searches() {
-    let (claimed, formation) = claimed_and_formation(Cell::new(40, 20));
-    for members in [&claimed, &formation] {
-        let (with, units, without, same) =
-            twins(members, |s| s.group_orders = GroupOrders::GuidedFields);
-        let stats = with.world().resource::<TilepathStats>().clone();
-        let alone = without.world().resource::<TilepathStats>().clone();
-        assert_eq!((stats.pending, alone.pending), (0, 0));
-        // On the weighted profile (half the units); the others keep their own JPS.
-        assert!(stats.total_guided >= 20, "{} guided", stats.total_guided);
-        assert_eq!(alone.total_guided + alone.total_field_answers, 0);
-        let mut ends = std::collections::HashSet::new();
-        let (mut guided, mut own) = (0, 0);
-        for (&a, &b) in units.iter().zip(&same) {
-            let ra = with.world().get::<PathResult>(a).unwrap();
-            let rb = without.world().get::<PathResult>(b).unwrap();
-            match (ra, rb) {
-                (PathResult::Found(pa), PathResult::Found(pb)) => {
-                    assert_eq!(
-                        pa.reached, pb.reached,
-                        "the same cell with or without fields"
-                    );
-                    assert_eq!(pa.cost, pb.cost, "{a}: guided cost vs own search");
-                    assert!(ends.insert(pa.reached), "distinct cells");
-                    if pa.profile != ProfileId::DEFAULT {
-                        guided += pa.expanded;
-                        own += pb.expanded;
-                    }
-                    let grid = with.world().resource::<NavGrid>();
-                    let diameter = with.world().get::<PathRequest>(a).unwrap().diameter;
-                    let layer = grid.scenario().layer_for(pa.profile, diameter).unwrap();
-                    assert!(pa.cells.iter().all(|&c| !layer.is_blocked(c)));
-                    assert!(pa.cells.windows(2).all(|w| w[0].is_adjacent(w[1])));
-                }
-                (fa, fb) => assert_eq!(fa, fb),
-            }
-        }
-        assert!(ends.len() > 40, "{} found", ends.len());
-        assert!(guided < own, "guided A* {guided} vs own A* {own}");
-    }
 }

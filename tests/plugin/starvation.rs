@@ -27,8 +27,6 @@ pub(crate) enum Work {
     Weighted,
     /// Units to one goal cell: one shared field.
     SharedField,
-    /// Units to claimed cells around one goal on the weighted profile: guided searches.
-    GuidedField,
     /// The same with `GroupOrders::SharedApproach`: descents and last stretches.
     SharedApproach,
     /// Agents two cells wide.
@@ -36,23 +34,19 @@ pub(crate) enum Work {
 }
 
 impl Work {
-    pub(crate) const ALL: [Work; 9] = [
+    pub(crate) const ALL: [Work; 8] = [
         Work::AStar,
         Work::Jps,
         Work::JpsPlus,
         Work::BestFirst,
         Work::Weighted,
         Work::SharedField,
-        Work::GuidedField,
         Work::SharedApproach,
         Work::Wide,
     ];
 
     fn group(self) -> bool {
-        matches!(
-            self,
-            Work::SharedField | Work::GuidedField | Work::SharedApproach
-        )
+        matches!(self, Work::SharedField | Work::SharedApproach)
     }
 
     fn request(self, goal: Cell) -> PathRequest {
@@ -64,7 +58,7 @@ impl Work {
             Work::BestFirst => request.algorithm(Algorithm::BestFirst),
             Work::Weighted => request.profile("mud").algorithm(Algorithm::AStar),
             Work::SharedField => request.exact().claim_goal(false),
-            Work::GuidedField | Work::SharedApproach => request.profile("mud"),
+            Work::SharedApproach => request.profile("mud"),
             Work::Wide => request.diameter(2),
         }
     }
@@ -113,9 +107,8 @@ pub(crate) struct Outcome {
     pub(crate) worst_wait: u32,
     /// Answers checked on the map of their frame.
     pub(crate) checked: usize,
-    /// Answers read off shared fields, guided searches and shared approaches.
+    /// Answers read off shared fields and shared approaches.
     pub(crate) fields: u64,
-    pub(crate) guided: u64,
     pub(crate) approached: usize,
     /// Searches run whole by the progress guarantee.
     pub(crate) whole: u64,
@@ -145,7 +138,6 @@ pub(crate) fn run(case: Case) -> Outcome {
     app.insert_resource(TilepathSettings {
         budget: FrameBudget::Expansions(case.budget),
         group_orders: match case.work {
-            Work::GuidedField => GroupOrders::GuidedFields,
             Work::SharedApproach => GroupOrders::SharedApproach,
             _ => GroupOrders::SharedFields,
         },
@@ -219,7 +211,6 @@ pub(crate) fn run(case: Case) -> Outcome {
     outcome.frames = frame;
     let stats = app.world().resource::<TilepathStats>();
     outcome.fields = stats.total_field_answers;
-    outcome.guided = stats.total_guided;
     outcome.whole = stats.total_whole;
     // Nothing of theirs is left queued once all were answered, or it is a re-plan.
     for &(unit, _) in &units {
@@ -310,7 +301,6 @@ fn every_request_is_answered_at_any_budget_and_edit_rate() {
                         cases += 1;
                         totals.checked += o.checked;
                         totals.fields += o.fields;
-                        totals.guided += o.guided;
                         totals.approached += o.approached;
                         totals.whole += o.whole;
                         format!("{} ({})", o.frames, o.worst_wait)
@@ -330,11 +320,11 @@ fn every_request_is_answered_at_any_budget_and_edit_rate() {
     }
     println!(
         "starvation matrix: {cases} cases, every request answered within its bound; {} \
-         answers checked: {} read off shared fields, {} guided, {} shared approaches; {} \
+         answers checked: {} read off shared fields, {} shared approaches; {} \
          searches run whole",
-        totals.checked, totals.fields, totals.guided, totals.approached, totals.whole
+        totals.checked, totals.fields, totals.approached, totals.whole
     );
     // The group kinds of work really ran as such somewhere in the matrix.
-    assert!(totals.fields > 0 && totals.guided > 0 && totals.approached > 0);
+    assert!(totals.fields > 0 && totals.approached > 0);
     assert!(totals.whole > 0, "no case needed a whole search");
 }

@@ -1,19 +1,16 @@
-//! Shared goal fields: one distance field answers or guides every request of a group order.
+//! Shared goal fields: one distance field answers every request of a group order.
 //!
 //! Requests whose goal is the field's own goal read their path off the field (no
-//! search). On weighted layers, requests of the same order that end on their own cell
-//! near it (cells the plugin claimed around the goal, formation slots) run an A* guided
-//! by the field: its distances are an exact lower bound on the way to any cell near its
-//! goal, so each such search expands far fewer cells than its own A* would (see
-//! `Pathfinder::find_guided`). On uniform layers those requests keep their own JPS,
-//! which is faster than a guided A*. With `GroupOrders::SharedApproach` they read
-//! the long way off the field instead, on weighted layers, and search only the last
-//! stretch to their own cell (not exact, bounded: see the setting).
+//! search). With `GroupOrders::SharedApproach`, requests of the same order that end on
+//! their own cell near it (cells the plugin claimed around the goal, formation slots)
+//! read the long way off the field too, on weighted layers, and search only the last
+//! stretch to their own cell (not exact, bounded: see the setting); on uniform layers
+//! they keep their own JPS.
 
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::jobs::{Budget, FieldKey, Guide, Job, Work};
+use super::jobs::{Budget, FieldKey, Job, Work};
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64, path_length};
 use crate::pipeline::resolve::Ends;
@@ -25,10 +22,8 @@ use crate::smoothing;
 /// Cells of a path read off a field per expansion charged to an expansion budget.
 pub(crate) const CELLS_PER_EXPANSION: u64 = 4;
 
-/// A request whose goal lies within this Chebyshev distance of a field's goal (same
-/// profile and diameter) joins that field as a guided search. Also the side of the
-/// buckets that index the fields by goal.
-const GUIDE_RADIUS: i32 = 16;
+/// The side, in cells, of the buckets that index the fields by goal.
+const BUCKET_SIDE: i32 = 16;
 
 /// With [`GroupOrders::SharedApproach`], a request whose goal lies within this
 /// Chebyshev distance of a field's goal joins that field: one field serves a whole
@@ -36,12 +31,12 @@ const GUIDE_RADIUS: i32 = 16;
 const APPROACH_JOIN_RADIUS: i32 = 64;
 
 /// A bucket of the field index: profile, diameter and the goal's square of side
-/// [`GUIDE_RADIUS`].
+/// [`BUCKET_SIDE`].
 type Bucket = (ProfileId, u32, i32, i32);
 
 /// The bucket of the field index that holds a field toward `goal`.
 fn bucket(key: &FieldKey, goal: Cell) -> Bucket {
-    let b = |v: i32| v.div_euclid(GUIDE_RADIUS);
+    let b = |v: i32| v.div_euclid(BUCKET_SIDE);
     (key.profile, key.diameter, b(goal.x), b(goal.y))
 }
 
@@ -121,17 +116,16 @@ impl Fields {
         self.entries.iter().map(|e| e.field.memory_bytes()).sum()
     }
 
-    /// Turns the search jobs that a shared field can serve into field jobs (their goal is
-    /// the field's) or guided searches (their goal lies within [`GUIDE_RADIUS`] of it):
-    /// those whose key has a cached field, or at least `FieldSettings::min_requests` members among
+    /// Turns the search jobs that a shared field can serve into field jobs: those whose
+    /// key has a cached field, or at least `FieldSettings::min_requests` members among
     /// `jobs`, when their start can reach their goal and the field's (others keep their
-    /// own search, which answers them as the request asks). A request's field goal is
-    /// its requested goal when the agent can stand there (the cells the plugin claimed
-    /// for one order share it), else its own goal; it joins an existing field goal
-    /// within [`GUIDE_RADIUS`] first (formation slots share the first slot's). New
-    /// fields take free places or those of the least recently used fields not needed
-    /// this frame; keys that find no place keep searching. Resumed guided searches find
-    /// their field again, or go on unguided (starting over) when it is gone.
+    /// own search, which answers them as the request asks). A field's goal is the
+    /// request's own goal; with `GroupOrders::SharedApproach` it is the requested goal
+    /// when the agent can stand there (the cells the plugin claimed for one order share
+    /// it), and it joins an existing field goal within [`APPROACH_JOIN_RADIUS`] first
+    /// (formation slots share the first slot's). New fields take free places or those of
+    /// the least recently used fields not needed this frame; keys that find no place keep
+    /// searching.
     ///
     /// A frame takes its requests in batches: `jobs[first..]` is the new batch (the
     /// first one, `first == 0`, starts the frame's waiting lists afresh; later ones add
@@ -150,23 +144,6 @@ impl Fields {
                 entry.first_job = usize::MAX;
             }
         }
-        for job in jobs[first..].iter_mut() {
-            if let Work::Search {
-                slot: Some(_),
-                guide: guide @ Some(_),
-                ..
-            } = &mut job.work
-            {
-                let key = guide.map(|g| g.key);
-                match self.entries.iter().position(|e| Some(e.key) == key) {
-                    Some(at) => {
-                        self.entries[at].last_used = frame;
-                        *guide = key.map(|key| Guide { key, field: at });
-                    }
-                    None => *guide = None,
-                }
-            }
-        }
         if settings.fields.max_fields == 0 || settings.group_orders == GroupOrders::PerUnit {
             self.entries.clear();
             return;
@@ -181,20 +158,14 @@ impl Fields {
         }
         let mut created = self.entries.len();
         for (index, job) in jobs.iter().enumerate().skip(first) {
-            let Work::Search {
-                query,
-                slot: None,
-                guide: None,
-            } = &job.work
-            else {
+            let Work::Search { query, slot: None } = &job.work else {
                 continue;
             };
             if job.solo {
                 continue;
             }
             let approach = settings.group_orders == GroupOrders::SharedApproach;
-            let grouped = approach || settings.group_orders == GroupOrders::GuidedFields;
-            let goal = if grouped {
+            let goal = if approach {
                 field_goal(map, query, job.ends)
             } else {
                 query.goal
@@ -203,24 +174,15 @@ impl Fields {
             else {
                 continue;
             };
-            let joined = if grouped {
-                let radius = if approach {
-                    APPROACH_JOIN_RADIUS
-                } else {
-                    GUIDE_RADIUS
-                };
-                self.join(key, query.goal, radius)
+            let joined = if approach {
+                self.join(key, query.goal, APPROACH_JOIN_RADIUS)
             } else {
                 None
             };
             let key = joined.unwrap_or(key);
             if key.goal != query.goal && !weighted(map, query) {
-                // Guided A* beats the unit's own search only where that search is an A*
-                // too: on uniform layers its own JPS is faster (1,000 units to cells
-                // around one goal of AR0011SR: JPS 36 µs per unit, guided A* 480 µs;
-                // on a weighted 512 × 512 map guided A* is 5 to 15 times faster than
-                // A*), so it keeps it. So do shared approaches, which on AR0011SR gave
-                // about as many frames as JPS+ and paths up to 15 % dearer.
+                // On uniform layers the unit's own JPS is as fast as an approach and
+                // exact, so it keeps it.
                 continue;
             }
             if joined.is_none() {
@@ -261,16 +223,7 @@ impl Fields {
                 unreachable!("members are new searches");
             };
             entry.waiting.push(query.start);
-            job.work =
-                if query.goal == key.goal || settings.group_orders == GroupOrders::SharedApproach {
-                    Work::Field { field: at, query }
-                } else {
-                    Work::Search {
-                        query,
-                        slot: None,
-                        guide: Some(Guide { key, field: at }),
-                    }
-                };
+            job.work = Work::Field { field: at, query };
         }
         for entry in &mut self.entries {
             entry.set_back |= self.dropped.contains(&entry.key);
@@ -295,7 +248,7 @@ impl Fields {
             return Some(key);
         }
         let (profile, diameter, bx, by) = bucket(&key, goal);
-        let r = (radius + GUIDE_RADIUS - 1) / GUIDE_RADIUS;
+        let r = (radius + BUCKET_SIDE - 1) / BUCKET_SIDE;
         let near = (bx - r..=bx + r)
             .flat_map(|x| (by - r..=by + r).map(move |y| (profile, diameter, x, y)))
             .filter_map(|bucket| self.index.get(&bucket))

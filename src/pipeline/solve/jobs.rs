@@ -89,26 +89,13 @@ impl Approach {
 #[derive(Debug)]
 pub(crate) enum Work {
     /// A search: new (`slot` is `None`) or suspended in an earlier frame (its pathfinder
-    /// is in `Solvers::slots[slot]`; the query is the one it started with), guided by a
-    /// shared field when `guide` is set (see [`Guide`]).
+    /// is in `Solvers::slots[slot]`; the query is the one it started with).
     Search {
         query: SearchQuery,
         slot: Option<usize>,
-        guide: Option<Guide>,
     },
     /// A path read off the shared field with this index.
     Field { field: usize, query: SearchQuery },
-}
-
-/// A shared field that guides a search to a goal near the field's own (a claimed cell or
-/// a formation slot of a group order): its distances bound the search from below, see
-/// `Pathfinder::find_guided`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Guide {
-    /// Which field, across frames.
-    pub(crate) key: FieldKey,
-    /// Its index among this frame's fields (`usize::MAX` until the frame resolves it).
-    pub(crate) field: usize,
 }
 
 /// What a field is for: requests with this goal, profile and diameter share it.

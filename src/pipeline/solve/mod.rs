@@ -40,7 +40,7 @@ use crate::search::Pathfinder;
 use crate::settings::{FrameBudget, TilepathSettings};
 use crate::stats::TilepathStats;
 use fields::Fields;
-use jobs::{Budget, Guide, Job, Pace, Work};
+use jobs::{Budget, Job, Pace, Work};
 use solvers::{Outcome, Solvers, Suspended};
 
 /// The requests the solve system reads and answers.
@@ -262,10 +262,6 @@ fn take_jobs(
                 work: Work::Search {
                     query: suspended.query,
                     slot: Some(slot),
-                    guide: suspended.guide.map(|key| Guide {
-                        key,
-                        field: usize::MAX,
-                    }),
                 },
                 ends: suspended.ends,
                 approach: suspended.approach,
@@ -290,11 +286,7 @@ fn take_jobs(
             Ok((query, ends)) => state.jobs.push(Job {
                 entity,
                 order,
-                work: Work::Search {
-                    query,
-                    slot: None,
-                    guide: None,
-                },
+                work: Work::Search { query, slot: None },
                 ends,
                 approach: None,
                 solo,
@@ -347,7 +339,7 @@ fn solve_jobs(
         && matches!(budget, Budget::Expansions { .. })
         && matches!(
             state.jobs.first().map(|job| &job.work),
-            Some(Work::Search { guide: None, .. })
+            Some(Work::Search { .. })
         );
     if front {
         run_first_alone(state, grid, settings, *budget);
@@ -364,11 +356,6 @@ fn solve_jobs(
         }
         let (at, query) = match job.work {
             Work::Field { field, query } => (field, query),
-            Work::Search {
-                query,
-                slot: None,
-                guide: Some(guide),
-            } => (guide.field, query),
             Work::Search { .. } => {
                 state.items.push(index);
                 continue;
@@ -380,11 +367,7 @@ fn solve_jobs(
                 continue; // the field has not reached it yet
             }
             // Not connected after all: its own search answers it.
-            job.work = Work::Search {
-                query,
-                slot: None,
-                guide: None,
-            };
+            job.work = Work::Search { query, slot: None };
         }
         state.items.push(index);
     }
@@ -508,7 +491,6 @@ fn finish_jobs(
         solved.write(PathSolved { entity, outcome });
     }
     stats.total_field_answers += stats.field_answers as u64;
-    stats.total_guided += stats.guided as u64;
     // Resumed searches: back to the pool while suspended, otherwise spares.
     let slots = std::mem::take(&mut state.solvers.slots);
     let mut slots: Vec<Option<Pathfinder>> = slots
@@ -518,11 +500,6 @@ fn finish_jobs(
     for (index, job) in state.jobs.iter().enumerate() {
         let field = match job.work {
             Work::Field { field, .. } => Some(field),
-            Work::Search {
-                slot: None,
-                guide: Some(guide),
-                ..
-            } => Some(guide.field),
             Work::Search { .. } => None,
         };
         if !state.answered[index] && field.is_some_and(|at| state.fields.set_back(at)) {
@@ -531,7 +508,6 @@ fn finish_jobs(
         if let Work::Search {
             query,
             slot: Some(slot),
-            guide,
         } = job.work
             && let Some(pathfinder) = slots[slot].take()
         {
@@ -544,7 +520,6 @@ fn finish_jobs(
                     order: job.order,
                     query,
                     ends: job.ends,
-                    guide: guide.map(|g| g.key),
                     approach: job.approach.clone(),
                     pathfinder,
                 });

@@ -1,7 +1,6 @@
 //! What the solver threads did with a frame's items: answers kept, searches suspended, expansions charged.
 
 use super::SolveState;
-use super::fields::Fields;
 use super::jobs::{Budget, Job, Work};
 use super::solvers::{Outcome, Solvers, Suspended};
 use crate::components::NavGrid;
@@ -40,7 +39,7 @@ impl SolveState {
                     }
                     continue;
                 }
-                Some(l) => in_order(&mut state.solvers, &state.fields, grid, job, outcome, l),
+                Some(l) => in_order(&mut state.solvers, grid, job, outcome, l),
             };
             if let Some(l) = &mut left {
                 *l = match outcome {
@@ -52,10 +51,7 @@ impl SolveState {
                 Outcome::Answer { answer, charge, .. } => {
                     match job.work {
                         Work::Field { .. } => stats.field_answers += 1,
-                        Work::Search { guide, .. } => {
-                            stats.expanded += charge;
-                            stats.guided += usize::from(guide.is_some());
-                        }
+                        Work::Search { .. } => stats.expanded += charge,
                     }
                     state.answers.push((job_index, answer));
                 }
@@ -70,21 +66,20 @@ impl SolveState {
                         continue;
                     };
                     // A shared approach goes on as the search of its last stretch.
-                    let (query, guide) = match (&job.work, &approach) {
-                        (Work::Search { query, guide, .. }, _) => (*query, guide.map(|g| g.key)),
+                    let query = match (&job.work, &approach) {
+                        (Work::Search { query, .. }, _) => *query,
                         (Work::Field { query, .. }, Some(approach)) => {
                             let start = approach.descent.last().copied().unwrap_or(query.start);
-                            (SearchQuery { start, ..*query }, None)
+                            SearchQuery { start, ..*query }
                         }
                         // The unit's own search, where the field did not serve it.
-                        (Work::Field { query, .. }, None) => (*query, None),
+                        (Work::Field { query, .. }, None) => *query,
                     };
                     state.solvers.suspended.push(Suspended {
                         entity: job.entity,
                         order: job.order,
                         query,
                         ends: job.ends,
-                        guide,
                         approach,
                         pathfinder: *pathfinder,
                     });
@@ -103,14 +98,12 @@ impl SolveState {
 /// than `left` that did not is run again from its start with `left`.
 fn in_order(
     solvers: &mut Solvers,
-    fields: &Fields,
     grid: &NavGrid,
     job: &Job,
     outcome: Outcome,
     left: u64,
 ) -> Outcome {
-    let (Work::Search { query, slot, guide }, budget) = (&job.work, outcome_budget(&outcome))
-    else {
+    let (Work::Search { query, slot }, budget) = (&job.work, outcome_budget(&outcome)) else {
         return outcome; // field answers fit whatever is left
     };
     let fits = match &outcome {
@@ -130,9 +123,8 @@ fn in_order(
         _ => Box::new(solvers.spare()),
     };
     let budget = Budget::Expansions { left };
-    let field = guide.map(|g| fields.field(g.field));
     let (progress, charge) =
-        super::solvers::slice(&mut pathfinder, grid, Some(query), field, budget, left);
+        super::solvers::slice(&mut pathfinder, grid, Some(query), budget, left);
     if matches!(progress, Ok(crate::search::Progress::Suspended { .. })) {
         return Outcome::Suspended {
             charge,

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::fields::{self, Fields};
-use super::jobs::{Approach, Budget, FieldKey, Job, Work, found_path};
+use super::jobs::{Approach, Budget, Job, Work, found_path};
 use crate::components::{FoundPath, NavGrid, PathFailure};
 use crate::grid::Cell;
 use crate::pipeline::resolve::Ends;
@@ -54,9 +54,6 @@ pub(crate) struct Suspended {
     pub(crate) query: SearchQuery,
     /// What the answer reports about its ends.
     pub(crate) ends: Ends,
-    /// The shared field guiding it, if any (resumed with the same field when it is still
-    /// cached, otherwise started over).
-    pub(crate) guide: Option<FieldKey>,
     /// For the last stretch of a shared approach: the descent before it.
     pub(crate) approach: Option<Box<Approach>>,
     pub(crate) pathfinder: Pathfinder,
@@ -299,28 +296,16 @@ impl Worker {
                     },
                     // The field does not reach the approach's goal, or its last stretch
                     // found nothing: the unit's own search answers.
-                    None => self.search(job, query, None, frame, left),
+                    None => self.search(job, query, frame, left),
                 }
             }
-            Work::Search {
-                query,
-                slot: None,
-                guide,
-            } => {
-                let field = guide.map(|g| frame.fields.field(g.field));
-                self.search(job, query, field, frame, left)
-            }
+            Work::Search { query, slot: None } => self.search(job, query, frame, left),
             Work::Search {
                 query,
                 slot: Some(slot),
-                guide,
             } => {
                 let mut pathfinder = frame.slots[*slot].lock().unwrap_or_else(|e| e.into_inner());
-                let field = guide
-                    .filter(|g| g.field != usize::MAX)
-                    .map(|g| frame.fields.field(g.field));
-                let (progress, charge) =
-                    slice(&mut pathfinder, grid, None, field, frame.budget, left);
+                let (progress, charge) = slice(&mut pathfinder, grid, None, frame.budget, left);
                 match (progress, &job.approach) {
                     (Ok(Progress::Suspended { .. }), _) => Outcome::Suspended {
                         charge,
@@ -350,25 +335,10 @@ impl Worker {
         }
     }
 
-    /// Starts `query`'s own search (guided by `field` when given) with the frame's share
-    /// of the budget.
-    fn search(
-        &mut self,
-        job: &Job,
-        query: &SearchQuery,
-        field: Option<&DistanceField>,
-        frame: &Frame,
-        left: u64,
-    ) -> Outcome {
+    /// Starts `query`'s own search with the frame's share of the budget.
+    fn search(&mut self, job: &Job, query: &SearchQuery, frame: &Frame, left: u64) -> Outcome {
         let grid = frame.grid;
-        let (progress, charge) = slice(
-            &mut self.pathfinder,
-            grid,
-            Some(query),
-            field,
-            frame.budget,
-            left,
-        );
+        let (progress, charge) = slice(&mut self.pathfinder, grid, Some(query), frame.budget, left);
         match progress {
             Ok(Progress::Suspended { .. }) => {
                 self.lent = true;
@@ -401,16 +371,9 @@ impl Worker {
     ) -> Outcome {
         let grid = frame.grid;
         let Some((cost, Some(last))) = fields::descend(field, grid, query, &mut self.cells) else {
-            return self.search(job, query, None, frame, left);
+            return self.search(job, query, frame, left);
         };
-        let (progress, charge) = slice(
-            &mut self.pathfinder,
-            grid,
-            Some(&last),
-            None,
-            frame.budget,
-            left,
-        );
+        let (progress, charge) = slice(&mut self.pathfinder, grid, Some(&last), frame.budget, left);
         if let Ok(Progress::Suspended { .. }) = progress {
             self.lent = true;
             let descent = std::mem::take(&mut self.cells);
@@ -432,7 +395,7 @@ impl Worker {
                 charge,
                 budget: left,
             },
-            None => self.search(job, query, None, frame, left),
+            None => self.search(job, query, frame, left),
         }
     }
 
@@ -496,13 +459,11 @@ pub(crate) fn answer(
 /// Runs the frame's share of a search: starts `start` (or resumes the suspended search
 /// when `None`) with at most `left` expansions (expansion budgets), or slice after slice
 /// of [`TilepathSettings::TIME_SLICE`] until it ends or the deadline passes (time budgets).
-/// `guide` is the shared field guiding it, if any. Returns the progress and the
-/// expansions of this frame.
+/// Returns the progress and the expansions of this frame.
 pub(crate) fn slice(
     pathfinder: &mut Pathfinder,
     grid: &NavGrid,
     start: Option<&SearchQuery>,
-    guide: Option<&DistanceField>,
     budget: Budget,
     left: u64,
 ) -> (Result<Progress, PathError>, u64) {
@@ -513,14 +474,10 @@ pub(crate) fn slice(
         u64::from(pathfinder.last_expanded())
     };
     let restarts = pathfinder.edit_restarts();
-    let go_on = |pathfinder: &mut Pathfinder, n: u32| match guide {
-        Some(field) => pathfinder.resume_guided(map, field, n),
-        None => pathfinder.resume(map, n),
-    };
-    let first = |pathfinder: &mut Pathfinder, n: u32| match (start, guide) {
-        (Some(query), Some(field)) => pathfinder.start_guided(map, query, field, n),
-        (Some(query), None) => pathfinder.start(map, query, n),
-        (None, _) => go_on(pathfinder, n),
+    let go_on = |pathfinder: &mut Pathfinder, n: u32| pathfinder.resume(map, n);
+    let first = |pathfinder: &mut Pathfinder, n: u32| match start {
+        Some(query) => pathfinder.start(map, query, n),
+        None => go_on(pathfinder, n),
     };
     let progress = match budget {
         Budget::Expansions { .. } => first(pathfinder, u32::try_from(left).unwrap_or(u32::MAX)),

@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo run --release -p tilepath_bench --example soak -- [--frames 2000] [--units 5000] [--size 512]
 //!     [--edits 20] [--order-every 60] [--budget-ms 2] [--threads 2] [--seed 5]
-//!     [--guided-fields] [--shared-approach]
+//!     [--shared-approach]
 //! ```
 //!
 //! The map is `tilepath::scenario::generate::countryside(size, seed)`; a third of the
@@ -48,7 +48,6 @@ fn parse() -> Result<(Config, usize), String> {
             "--budget-ms" => config.budget = Duration::from_secs_f64(number(value()?)? / 1e3),
             "--threads" => threads = (number(value()?)? as usize).max(1),
             "--seed" => config.seed = number(value()?)? as u64,
-            "--guided-fields" => config.group_orders = GroupOrders::GuidedFields,
             "--shared-approach" => config.group_orders = GroupOrders::SharedApproach,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
@@ -66,7 +65,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "usage: soak [--frames N] [--units N] [--size N] [--edits N] [--order-every FRAMES] \
-                 [--budget-ms MS] [--threads N] [--seed N] [--guided-fields] [--shared-approach]"
+                 [--budget-ms MS] [--threads N] [--seed N] [--shared-approach]"
             );
             return ExitCode::from(2);
         }
