@@ -165,12 +165,14 @@
 //!    [`tilemap`] module folds every [`CollisionLayer`] (obstacles and terrain) into the
 //!    [`NavGrid`] incrementally; the [`NavGrid`] itself (in `components::grid`) applies the
 //!    edits, logs each change with its [generation](components::NavGrid#generation), and
-//!    registers the [`MovementProfiles`] ([`profiles`]) on its map.
+//!    registers the [`MovementProfiles`] ([`profiles`]) on its map; last, the frame's
+//!    changes are announced as [`NavGridChanged`] messages and a new map gets its JPS+
+//!    tables (`pipeline::changes`).
 //! 2. [`Replan`](plugin::TilepathSystems::Replan): decide what to plan, in the private
 //!    `pipeline` module. *Intake* (`pipeline::intake`) puts new and changed requests and
 //!    inserted [`Replanning`] markers in the queue (`pipeline::queue`: three lanes, oldest
-//!    first in each); *re-planning* (`pipeline::replan`) announces the frame's
-//!    [`NavGridChanged`] messages, finds the paths an edit cut or could shorten, repairs
+//!    first in each); *re-planning* (`pipeline::replan`) finds the paths the frame's
+//!    changes cut or could shorten, repairs
 //!    cuts in place or gives provisional detours (`pipeline::repair`), queues the rest in
 //!    their lane and retries failures an edit may fix; *claims* (`pipeline::claim`) hand
 //!    goal cells to new requests.
@@ -434,6 +436,11 @@
 //! | `Iddfs` | no | DFS with a growing radius until found or a limit ends it |
 //! | `BestFirst` | no | fast greedy answers on open maps |
 //! | `Evasion` | no | open fields with few big obstacles: straight line plus contour detours, touches few cells (12 bytes per cell, like A\*) |
+//!
+//! [`PathRequest::algorithm`](components::PathRequest::algorithm) takes the same enum, so
+//! a query and a request name algorithms alike. Games want the exact ones; `BestFirst`
+//! gives cheap answers that are not optimal; the others serve the lab and teaching. The
+//! plugin answers every one of them with the same budgets, claims and re-planning.
 //!
 //! All of them share one engine and its guarantees: no allocation per query after warm-up,
 //! limits on expansions and time, typed errors (`OutOfBounds`, `InvalidDiameter`,

@@ -138,22 +138,23 @@ impl TilepathPlugin {
 ///   re-plans the paths they cross;
 /// - new or changed [`PathRequest`]s and inserted [`Replanning`] markers go
 ///   `.before(TilepathSystems::Replan)`, to be solved the same run;
-/// - readers of [`PathResult`], [`PathSolved`] and [`NavGridChanged`] go
-///   `.after(TilepathSystems::Solve)`; readers of unit positions after steering go
-///   `.after(TilepathSystems::Steer)`.
+/// - readers of [`NavGridChanged`] go `.after(TilepathSystems::SyncMap)`, readers of
+///   [`PathResult`] and [`PathSolved`] `.after(TilepathSystems::Solve)`; readers of unit
+///   positions after steering go `.after(TilepathSystems::Steer)`.
 ///
 /// The plugin reads world positions (units, tilemaps) from `Transform` and its `ChildOf`
 /// ancestors when it runs, so it does not depend on where transform propagation runs.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TilepathSystems {
     /// Tilemap collision layers (obstacles and terrain) are folded into the [`NavGrid`],
-    /// then the [`MovementProfiles`] are registered on it.
+    /// then the [`MovementProfiles`] are registered on it; last, the frame's map changes
+    /// are announced ([`NavGridChanged`]).
     SyncMap,
-    /// Map changes are announced ([`NavGridChanged`]); new and changed requests are
-    /// queued; found paths near changed obstacles or terrain, or planned with a changed
-    /// profile, are queued again (keeping their result, marked [`Replanning`]), and so
-    /// are found paths that a newly opened or cheaper cell could shorten; new requests
-    /// that claim their goal get their cell ([`PathRequest::claim_goal`]).
+    /// New and changed requests are queued; found paths near changed obstacles or
+    /// terrain, or planned with a changed profile, are queued again (keeping their
+    /// result, marked [`Replanning`]), and so are found paths that a newly opened or
+    /// cheaper cell could shorten; new requests that claim their goal get their cell
+    /// ([`PathRequest::claim_goal`]).
     Replan,
     /// Queued requests are solved in parallel within the frame budget.
     Solve,
@@ -172,6 +173,8 @@ impl Plugin for TilepathPlugin {
             .init_resource::<PathQueue>()
             .init_resource::<TilepathStats>()
             .init_resource::<FrameClock>()
+            .init_resource::<pipeline::MapChanges>()
+            .init_resource::<crate::components::RefusedLayers>()
             .add_message::<PathSolved>()
             .add_message::<NavGridChanged>()
             .register_type::<TilepathSettings>()
@@ -196,6 +199,8 @@ impl Plugin for TilepathPlugin {
             .register_type::<SteeringProgress>()
             .register_type::<PathProgress>()
             .add_observer(forget_removed_request)
+            .add_observer(crate::components::register_profiles_on_insert::<NavGrid>)
+            .add_observer(crate::components::register_profiles_on_insert::<MovementProfiles>)
             .configure_sets(
                 schedule,
                 (
@@ -213,7 +218,9 @@ impl Plugin for TilepathPlugin {
                     pipeline::start_frame
                         .in_set(TilepathSystems::SyncMap)
                         .before(crate::components::sync_profiles),
-                    crate::components::sync_profiles.in_set(TilepathSystems::SyncMap),
+                    (crate::components::sync_profiles, pipeline::take_map_changes)
+                        .chain()
+                        .in_set(TilepathSystems::SyncMap),
                     (
                         pipeline::queue_changed_requests,
                         pipeline::replan_paths,

@@ -320,7 +320,9 @@ impl NavGrid {
 
     /// True when an agent of `diameter` cells moving with `profile` cannot stand on `cell`:
     /// off the map, an obstacle or a terrain the profile blocks within its footprint, an
-    /// unsupported diameter, or a profile not registered on the map.
+    /// unsupported diameter, or a profile not registered on the map (with the plugin, the
+    /// [`MovementProfiles`] are registered as soon as the grid or the profiles are
+    /// inserted, and again when they change).
     pub fn is_blocked_for(&self, cell: Cell, diameter: u32, profile: ProfileId) -> bool {
         self.scenario
             .layer_for(profile, diameter)
@@ -333,8 +335,8 @@ impl NavGrid {
     }
 
     /// The weight (1..=255) `profile` gives `cell`'s terrain, or `None` when the terrain
-    /// is blocked for it, the cell is off the map or the profile is not registered.
-    /// Obstacles are not looked at.
+    /// is blocked for it, the cell is off the map or the profile is not registered (see
+    /// [`NavGrid::is_blocked_for`]). Obstacles are not looked at.
     pub fn weight(&self, cell: Cell, profile: ProfileId) -> Option<u8> {
         let w = self.scenario.weights(profile)?.at(cell)?;
         (w > 0).then_some(w)
@@ -518,6 +520,13 @@ impl NavGrid {
     }
 }
 
+/// How many collision layers the tilemap sync refused in its last run (each carries a
+/// `CollisionLayerError`). With no [`NavGrid`], requests fail with
+/// [`PathFailure::MapRefused`](super::PathFailure::MapRefused) when it is not 0, with
+/// `NoMap` otherwise.
+#[derive(Resource, Debug, Default)]
+pub(crate) struct RefusedLayers(pub(crate) usize);
+
 /// Registers the [`MovementProfiles`] on the [`NavGrid`]'s map and records the profiles
 /// added, changed or removed (announced in `Replan`). Cheap when nothing changed: one
 /// comparison of 256 bytes per profile.
@@ -531,5 +540,19 @@ pub(crate) fn sync_profiles(grid: Option<ResMut<NavGrid>>, profiles: Res<Movemen
         .is_some()
     {
         grid.set_changed();
+    }
+}
+
+/// Registers the [`MovementProfiles`] on a [`NavGrid`] the moment either resource is
+/// inserted, so that [`NavGrid::weight`] and [`NavGrid::is_blocked_for`] know every
+/// profile before the plugin's first run (later changes of the profiles are registered
+/// in `SyncMap`, see [`sync_profiles`]).
+pub(crate) fn register_profiles_on_insert<R: Resource>(
+    _: On<Insert, R>,
+    grid: Option<ResMut<NavGrid>>,
+    profiles: Option<Res<MovementProfiles>>,
+) {
+    if let Some(profiles) = profiles {
+        sync_profiles(grid, profiles);
     }
 }

@@ -8,9 +8,9 @@ mod result;
 
 pub use goal::PathGoal;
 #[cfg(feature = "tilemap")]
-pub(crate) use grid::GridSource;
-pub(crate) use grid::sync_profiles;
+pub(crate) use grid::{GridSource, RefusedLayers};
 pub use grid::{NavGrid, NavGridChanged};
+pub(crate) use grid::{register_profiles_on_insert, sync_profiles};
 pub use progress::PathProgress;
 pub use request::{PathRequest, PathTicket};
 pub use result::{FoundPath, PathFailure, PathResult, PathSolved, Replanning};

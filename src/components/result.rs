@@ -91,6 +91,11 @@ pub enum PathFailure {
     /// There is no [`NavGrid`](super::NavGrid): no collision layer was spawned yet, the last one was
     /// despawned, or no grid was inserted. Retried automatically when a grid appears.
     NoMap,
+    /// There is no [`NavGrid`](super::NavGrid) because every collision layer was refused:
+    /// each such tilemap carries a `CollisionLayerError` component saying why (a
+    /// hexagonal or isometric tilemap, for one). Retried automatically when a grid
+    /// appears.
+    MapRefused,
     /// The requesting entity (or one of its `ChildOf` ancestors) has no [`Transform`], so
     /// it has no start cell.
     NoTransform,
@@ -129,6 +134,7 @@ impl PathFailure {
         matches!(
             self,
             PathFailure::NoMap
+                | PathFailure::MapRefused
                 | PathFailure::StartOffMap { .. }
                 | PathFailure::GoalOffMap { .. }
                 | PathFailure::UnknownProfile
@@ -146,6 +152,11 @@ impl fmt::Display for PathFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PathFailure::NoMap => write!(f, "there is no navigation grid"),
+            PathFailure::MapRefused => write!(
+                f,
+                "there is no navigation grid: every collision layer was refused \
+                 (see their CollisionLayerError)"
+            ),
             PathFailure::NoTransform => write!(f, "the entity has no Transform"),
             PathFailure::InvalidPosition => write!(f, "the entity's position is not finite"),
             PathFailure::InvalidGoal => write!(f, "the goal position is not finite"),

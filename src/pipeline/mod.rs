@@ -1,5 +1,6 @@
-//! The request pipeline, stage by stage: intake, queue, re-planning, claims, resolving, solving.
+//! The request pipeline, stage by stage: map changes, intake, re-planning, claims, solving.
 
+mod changes;
 mod claim;
 mod intake;
 mod queue;
@@ -10,6 +11,7 @@ mod solve;
 
 use bevy::prelude::*;
 
+pub(crate) use changes::{MapChanges, take_map_changes};
 pub(crate) use claim::assign_slots;
 pub(crate) use intake::queue_changed_requests;
 pub(crate) use queue::PathQueue;

@@ -21,7 +21,8 @@
 //! Only square tilemaps are supported: a collision layer whose `TilemapType` is
 //! hexagonal or isometric is left out of the grid (no [`NavGrid`] is built from it), gets
 //! a [`CollisionLayerError::UnsupportedMapType`] component and a logged warning. The
-//! component goes when the layer becomes square again.
+//! component goes when the layer becomes square again. When every layer is refused,
+//! requests fail with [`crate::components::PathFailure::MapRefused`].
 //!
 //! # Terrain
 //!

@@ -12,7 +12,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
 
 use bevy::transform::helper::TransformHelper;
 
-use crate::components::{GridSource, NavGrid};
+use crate::components::{GridSource, NavGrid, RefusedLayers};
 use crate::grid::{Cell, GridSize};
 use crate::scenario::{BitGrid, CachedScenario, MapEdit, TerrainId};
 
@@ -365,6 +365,7 @@ pub(crate) fn sync_collision_layers(
     changed_tiles: Query<Entity, (With<TilePos>, ChangedTiles)>,
     mut removals: TileRemovals,
     mut sync: Local<LayerSync>,
+    mut refused: ResMut<RefusedLayers>,
 ) {
     let sync = &mut *sync;
     if grid
@@ -398,6 +399,7 @@ pub(crate) fn sync_collision_layers(
 
     // New and changed layers.
     sync.rescan.clear();
+    refused.0 = 0;
     for layer in &layers {
         let size = GridSize::new(layer.storage.size.x, layer.storage.size.y);
         if size.area() == 0 {
@@ -405,6 +407,7 @@ pub(crate) fn sync_collision_layers(
         }
         match check(&layer) {
             Err(error) => {
+                refused.0 += 1;
                 if layer.error != Some(&error) {
                     warn!("collision layer {} is left out: {error}", layer.entity);
                     commands.entity(layer.entity).insert(error);

@@ -160,7 +160,7 @@ fn hexagonal_and_isometric_tilemaps_fail_with_a_typed_error_and_build_no_grid() 
         );
         for unit in &units {
             let result = app.world().get::<PathResult>(unit.entity).unwrap();
-            assert_eq!(result.failure(), Some(&PathFailure::NoMap));
+            assert_eq!(result.failure(), Some(&PathFailure::MapRefused));
         }
     }
 
@@ -173,7 +173,7 @@ fn hexagonal_and_isometric_tilemaps_fail_with_a_typed_error_and_build_no_grid() 
     let no_map = |app: &App| {
         units.iter().any(|unit| {
             let result = app.world().get::<PathResult>(unit.entity).unwrap();
-            result.failure() == Some(&PathFailure::NoMap)
+            result.failure() == Some(&PathFailure::MapRefused)
         })
     };
     for _ in 0..100 {

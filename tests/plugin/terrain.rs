@@ -751,3 +751,38 @@ mod layers {
         assert!(grid.scenario().is_obstacle(Cell::new(1, 1)));
     }
 }
+
+/// A grid and its profiles answer for every profile as soon as both are inserted,
+/// whichever comes first, before the plugin's first run.
+#[test]
+fn a_new_grid_knows_the_profiles_before_the_plugin_runs() {
+    let map = rows(3, 1, |c| if c.x == 1 { 'S' } else { 'W' });
+    let walker = MovementProfile::new()
+        .with_weight(SWAMP, 4)
+        .with_blocked(WATER);
+    for profiles_first in [false, true] {
+        let mut app = app();
+        let profiles = MovementProfiles::default().with("walker", walker.clone());
+        if profiles_first {
+            app.insert_resource(profiles);
+            app.insert_resource(grid(&map));
+        } else {
+            app.insert_resource(grid(&map));
+            app.insert_resource(profiles);
+        }
+        let id = app
+            .world()
+            .resource::<MovementProfiles>()
+            .id("walker")
+            .unwrap();
+        let grid = app.world().resource::<NavGrid>();
+        assert_eq!(
+            grid.weight(Cell::new(1, 0), id),
+            Some(4),
+            "{profiles_first}"
+        );
+        assert_eq!(grid.weight(Cell::new(0, 0), id), None);
+        assert!(grid.is_blocked_for(Cell::new(0, 0), 1, id));
+        assert!(!grid.is_blocked_for(Cell::new(1, 0), 1, id));
+    }
+}

@@ -3,7 +3,9 @@
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
-use crate::components::{NavGrid, PathProgress, PathRequest, PathResult, PathTicket, Replanning};
+use crate::components::{
+    NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathTicket, Replanning,
+};
 use crate::profiles::MovementProfiles;
 use crate::settings::TilepathSettings;
 
@@ -32,6 +34,8 @@ pub(super) struct Context<'a, 'w, 's> {
     pub(super) transforms: &'a TransformHelper<'w, 's>,
     pub(super) settings: &'a TilepathSettings,
     pub(super) profiles: &'a MovementProfiles,
+    /// This frame's map changes, oldest first.
+    pub(super) log: &'a [NavGridChanged],
     /// A new grid appeared or the grid went: everything is planned again.
     pub(super) everything: bool,
     pub(super) whole_map: bool,

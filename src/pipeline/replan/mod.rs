@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashSet};
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
+use super::changes::MapChanges;
 use super::queue::PathQueue;
 use super::repair::{self, Repairer, Spliced};
 use crate::components::{
@@ -33,12 +34,6 @@ use retry::retry;
 /// What the re-planner remembers between frames.
 #[derive(Default)]
 pub(crate) struct ReplanState {
-    had_grid: bool,
-    last_generation: u64,
-    /// The map object last seen (`CachedScenario::id`): a `NavGrid` inserted in place of
-    /// another is a new map, whatever its generation.
-    last_map: u64,
-    log: Vec<NavGridChanged>,
     terrain: HashSet<Cell>,
     /// Cells that became passable or cheaper, per layer.
     opened: Opened,
@@ -68,8 +63,8 @@ pub(crate) struct ReplanState {
     repairer: Repairer,
 }
 
-/// Announces the grid's changes as [`NavGridChanged`] messages and brings the answers up
-/// to date with them: found paths that a new wall cuts ahead of their unit are repaired
+/// Brings the answers up to date with the frame's map changes ([`MapChanges`], taken and
+/// announced at the end of `SyncMap`): found paths that a new wall cuts ahead of their unit are repaired
 /// in place when a detour of equal cost exists (a new [`PathResult`] and a
 /// [`PathSolved`] at once, see [`super::repair`]), and sent back to the queue otherwise;
 /// found paths near changed terrain, planned with a changed profile, or that a newly
@@ -82,64 +77,31 @@ pub(crate) struct ReplanState {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn replan_paths(
     mut commands: Commands,
-    mut grid: Option<ResMut<NavGrid>>,
+    grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,
     profiles: Res<MovementProfiles>,
     mut queue: ResMut<PathQueue>,
     mut requests: Requests,
     mut state: Local<ReplanState>,
     mut stats: ResMut<TilepathStats>,
-    mut announce: MessageWriter<NavGridChanged>,
+    changes: Res<MapChanges>,
     mut solved: MessageWriter<PathSolved>,
     transforms: TransformHelper,
 ) {
     let started = std::time::Instant::now();
     let state = &mut *state;
-    state.log.clear();
-    let everything = match grid.as_mut() {
-        None => std::mem::replace(&mut state.had_grid, false),
-        Some(grid) => {
-            let map = grid.scenario().id();
-            let fresh = !state.had_grid
-                || grid.is_added()
-                || grid.generation() < state.last_generation
-                || (map != state.last_map && grid.is_changed());
-            state.had_grid = true;
-            state.last_generation = grid.generation();
-            state.last_map = map;
-            let grid = grid.bypass_change_detection();
-            if fresh {
-                state.log.push(NavGridChanged {
-                    generation: grid.generation(),
-                    area: CellRect::of_size(grid.size()),
-                    whole_map: true,
-                    ..NavGridChanged::default()
-                });
-                // Changes made before this run are part of the new map.
-                let mut before = Vec::new();
-                grid.take_changes(&mut before);
-            } else {
-                grid.take_changes(&mut state.log);
-            }
-            fresh
-        }
-    };
-    if settings.jump_tables
-        && let Some(grid) = grid.as_deref()
-        && (everything || state.log.iter().any(|c| c.whole_map))
-    {
-        build_jump_tables(grid.scenario());
-    }
-    if settings.replan.on_change && (everything || !state.log.is_empty()) {
+    let everything = changes.everything;
+    if settings.replan.on_change && (everything || !changes.log.is_empty()) {
         let context = Context {
             grid: grid.as_deref(),
             transforms: &transforms,
             settings: &settings,
             profiles: &profiles,
+            log: &changes.log,
             everything,
-            whole_map: everything || state.log.iter().any(|c| c.whole_map),
-            profiles_changed: state.log.iter().any(|c| !c.profiles.is_empty()),
-            edited: state
+            whole_map: changes.whole_map(),
+            profiles_changed: changes.log.iter().any(|c| !c.profiles.is_empty()),
+            edited: changes
                 .log
                 .iter()
                 .any(|c| !c.cells.is_empty() || !c.terrain.is_empty()),
@@ -206,7 +168,6 @@ pub(crate) fn replan_paths(
     stats.total_repaired += stats.repaired as u64;
     stats.total_detoured += stats.detoured as u64;
     stats.replan_time = started.elapsed();
-    announce.write_batch(state.log.drain(..));
 }
 
 impl ReplanState {
@@ -297,13 +258,13 @@ impl ReplanState {
     fn prepare(&mut self, cx: &Context<'_, '_, '_>) {
         self.terrain.clear();
         self.terrain
-            .extend(self.log.iter().flat_map(|c| c.terrain.iter().copied()));
+            .extend(cx.log.iter().flat_map(|c| c.terrain.iter().copied()));
         self.walled = false;
         let Some(grid) = cx.grid.filter(|_| !cx.everything) else {
             self.opened.clear();
             return;
         };
-        self.opened.collect(&self.log, grid);
+        self.opened.collect(cx.log, grid);
         let size = grid.size();
         let words = size.area().div_ceil(64);
         if self.near.len() != words {
@@ -316,7 +277,7 @@ impl ReplanState {
         self.near_set.clear();
         self.near_reach = self.widest.max(1) / 2 + 1;
         let r = i64::from(self.near_reach);
-        for change in &self.log {
+        for change in cx.log {
             for &c in &change.cells {
                 if !grid.scenario().is_obstacle(c) {
                     continue;
@@ -346,7 +307,7 @@ impl ReplanState {
     ) -> Verdict {
         let improving = matches!(waiting, Waiting::Improvement);
         let newer = |c: &&NavGridChanged| c.generation > path.generation;
-        let whole = self
+        let whole = cx
             .log
             .iter()
             .filter(newer)
@@ -357,7 +318,7 @@ impl ReplanState {
         if cx.everything || whole {
             return Verdict::Requeue;
         }
-        if !self
+        if !cx
             .log
             .iter()
             .filter(newer)
@@ -486,18 +447,6 @@ impl ReplanState {
                 self.near[i / 64] >> (i % 64) & 1 == 1
             }
         })
-    }
-}
-
-/// Builds the JPS+ jump tables of the one-cell layers of every profile under which all
-/// passable cells weigh the same (see `TilepathSettings::jump_tables`): with a new or
-/// wholly replaced map, in this step, so that the first requests' frame does not pay
-/// for them. Layers of wider agents get theirs at their first request.
-fn build_jump_tables(map: &crate::scenario::CachedScenario) {
-    for profile in map.profile_ids() {
-        if map.weights(profile).is_some_and(|w| w.uniform().is_some()) {
-            map.build_jump_table(profile, 1);
-        }
     }
 }
 

@@ -23,9 +23,10 @@ pub(super) fn retry(
     cx: &Context<'_, '_, '_>,
 ) -> bool {
     match failure {
-        PathFailure::NoMap | PathFailure::StartOffMap { .. } | PathFailure::GoalOffMap { .. } => {
-            cx.whole_map
-        }
+        PathFailure::NoMap
+        | PathFailure::MapRefused
+        | PathFailure::StartOffMap { .. }
+        | PathFailure::GoalOffMap { .. } => cx.whole_map,
         PathFailure::UnknownProfile | PathFailure::Search(PathError::UnknownProfile { .. }) => {
             cx.whole_map || cx.profiles_changed
         }

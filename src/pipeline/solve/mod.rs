@@ -33,7 +33,8 @@ use bevy::transform::helper::TransformHelper;
 use super::PathQueue;
 use super::resolve::{prepare, world_position};
 use crate::components::{
-    FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket, Replanning,
+    FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket,
+    RefusedLayers, Replanning,
 };
 use crate::profiles::MovementProfiles;
 use crate::search::Pathfinder;
@@ -65,6 +66,9 @@ pub(crate) struct SolveState {
     /// The map object ([`CachedScenario::id`](crate::scenario::CachedScenario::id)) they
     /// are for: a `NavGrid` inserted in place of another is another map.
     map: Option<u64>,
+    /// The tilemap sync refused every layer this frame: with no grid, requests fail with
+    /// `MapRefused` instead of `NoMap`.
+    map_refused: bool,
     jobs: Vec<Job>,
     items: Vec<usize>,
     outcomes: Vec<(usize, Outcome)>,
@@ -86,9 +90,11 @@ pub(crate) fn solve_paths(
     mut state: Local<SolveState>,
     mut solved: MessageWriter<PathSolved>,
     mut stats: ResMut<TilepathStats>,
+    refused: Res<RefusedLayers>,
 ) {
     let started = Instant::now();
     let state = &mut *state;
+    state.map_refused = refused.0 > 0;
     let generation = grid.as_ref().map(|g| g.generation());
     let map = grid.as_ref().map(|g| g.scenario().id());
     let replaced = grid.as_ref().is_none_or(|g| {
@@ -280,6 +286,7 @@ fn take_jobs(
                 settings,
                 profiles,
             ),
+            None if state.map_refused => Err(PathFailure::MapRefused),
             None => Err(PathFailure::NoMap),
         };
         match prepared {

@@ -114,14 +114,14 @@ pub fn rows() -> Vec<Row> {
         Row::new(
             "hexagonal tilemap",
             |s| set_type(s, TilemapType::Hexagon(HexCoordSystem::Row)),
-            Expect::Fails(PathFailure::NoMap),
+            Expect::Fails(PathFailure::MapRefused),
         )
         .during(unsupported)
         .repair(square_again),
         Row::new(
             "isometric tilemap",
             |s| set_type(s, TilemapType::Isometric(IsoCoordSystem::Diamond)),
-            Expect::Fails(PathFailure::NoMap),
+            Expect::Fails(PathFailure::MapRefused),
         )
         .during(unsupported)
         .repair(square_again),

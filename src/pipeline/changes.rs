@@ -1,0 +1,90 @@
+//! The frame's map changes: taken from the grid and announced at the end of `SyncMap`.
+
+use bevy::prelude::*;
+
+use crate::components::{NavGrid, NavGridChanged};
+use crate::scenario::{CachedScenario, CellRect};
+use crate::settings::TilepathSettings;
+
+/// The map changes of this frame, for the re-planner: the grid's change log, taken once
+/// per frame by [`take_map_changes`].
+#[derive(Resource, Debug, Default)]
+pub(crate) struct MapChanges {
+    /// This frame's changes, oldest first (each also announced as a [`NavGridChanged`]).
+    pub(crate) log: Vec<NavGridChanged>,
+    /// The grid is new, replaced by another map, or gone since the last frame: every
+    /// answer is reviewed.
+    pub(crate) everything: bool,
+    had_grid: bool,
+    last_generation: u64,
+    /// The map object last seen (`CachedScenario::id`): a `NavGrid` inserted in place of
+    /// another is a new map, whatever its generation.
+    last_map: u64,
+}
+
+impl MapChanges {
+    /// True when this frame's changes replace the whole map (a new grid, another map, a
+    /// new size or placement).
+    pub(crate) fn whole_map(&self) -> bool {
+        self.everything || self.log.iter().any(|c| c.whole_map)
+    }
+}
+
+/// Takes the grid's changes of this frame (last system of `SyncMap`, after the tilemap
+/// sync and the profiles), announces them as [`NavGridChanged`] messages, and builds
+/// the JPS+ jump tables of a new or wholly replaced map (see
+/// [`TilepathSettings::jump_tables`]) so that the first requests' frame does not pay for
+/// them. A grid that appears, is replaced by another map object or goes counts as one
+/// change of the whole map.
+pub(crate) fn take_map_changes(
+    grid: Option<ResMut<NavGrid>>,
+    settings: Res<TilepathSettings>,
+    mut changes: ResMut<MapChanges>,
+    mut announce: MessageWriter<NavGridChanged>,
+) {
+    let changes = &mut *changes;
+    changes.log.clear();
+    changes.everything = match grid {
+        None => std::mem::replace(&mut changes.had_grid, false),
+        Some(mut grid) => {
+            let map = grid.scenario().id();
+            let fresh = !changes.had_grid
+                || grid.is_added()
+                || grid.generation() < changes.last_generation
+                || (map != changes.last_map && grid.is_changed());
+            changes.had_grid = true;
+            changes.last_generation = grid.generation();
+            changes.last_map = map;
+            let grid = grid.bypass_change_detection();
+            if fresh {
+                changes.log.push(NavGridChanged {
+                    generation: grid.generation(),
+                    area: CellRect::of_size(grid.size()),
+                    whole_map: true,
+                    ..NavGridChanged::default()
+                });
+                // Changes made before this run are part of the new map.
+                let mut before = Vec::new();
+                grid.take_changes(&mut before);
+            } else {
+                grid.take_changes(&mut changes.log);
+            }
+            if settings.jump_tables && changes.log.iter().any(|c| c.whole_map) {
+                build_jump_tables(grid.scenario());
+            }
+            fresh
+        }
+    };
+    announce.write_batch(changes.log.iter().cloned());
+}
+
+/// Builds the JPS+ jump tables of the one-cell layers of every profile under which all
+/// passable cells weigh the same. Layers of wider agents get theirs at their first
+/// request.
+fn build_jump_tables(map: &CachedScenario) {
+    for profile in map.profile_ids() {
+        if map.weights(profile).is_some_and(|w| w.uniform().is_some()) {
+            map.build_jump_table(profile, 1);
+        }
+    }
+}
