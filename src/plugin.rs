@@ -224,7 +224,7 @@ impl Plugin for TilepathPlugin {
                     (
                         pipeline::queue_changed_requests,
                         pipeline::replan_paths,
-                        pipeline::assign_slots,
+                        pipeline::claim_goals,
                     )
                         .chain()
                         .in_set(TilepathSystems::Replan),

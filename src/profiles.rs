@@ -52,7 +52,7 @@ use crate::scenario::{MovementProfile, ProfileId};
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct MovementProfiles {
     /// Profiles by id; `None` for ids that are free (removed profiles).
-    slots: Vec<Option<NamedProfile>>,
+    entries: Vec<Option<NamedProfile>>,
 }
 
 /// One named profile of [`MovementProfiles`].
@@ -69,7 +69,7 @@ pub struct NamedProfile {
 impl Default for MovementProfiles {
     fn default() -> Self {
         Self {
-            slots: vec![Some(NamedProfile {
+            entries: vec![Some(NamedProfile {
                 name: Cow::Borrowed(Self::DEFAULT),
                 profile: MovementProfile::new(),
             })],
@@ -91,20 +91,20 @@ impl MovementProfiles {
     ) -> Option<ProfileId> {
         let name = name.into();
         if let Some(id) = self.id(&name) {
-            if let Some(slot) = self.slots[usize::from(id.0)].as_mut() {
-                slot.profile = profile;
+            if let Some(entry) = self.entries[usize::from(id.0)].as_mut() {
+                entry.profile = profile;
             }
             return Some(id);
         }
-        let index = match self.slots.iter().position(Option::is_none) {
+        let index = match self.entries.iter().position(Option::is_none) {
             Some(free) => free,
-            None if self.slots.len() < 256 => {
-                self.slots.push(None);
-                self.slots.len() - 1
+            None if self.entries.len() < 256 => {
+                self.entries.push(None);
+                self.entries.len() - 1
             }
             None => return None,
         };
-        self.slots[index] = Some(NamedProfile { name, profile });
+        self.entries[index] = Some(NamedProfile { name, profile });
         Some(ProfileId(index as u8))
     }
 
@@ -123,16 +123,16 @@ impl MovementProfiles {
     /// [`PathFailure::UnknownProfile`](crate::components::PathFailure::UnknownProfile).
     pub fn remove(&mut self, name: &str) -> Option<MovementProfile> {
         let id = self.id(name).filter(|&id| id != ProfileId::DEFAULT)?;
-        let removed = self.slots[usize::from(id.0)].take().map(|p| p.profile);
-        while self.slots.last().is_some_and(Option::is_none) {
-            self.slots.pop();
+        let removed = self.entries[usize::from(id.0)].take().map(|p| p.profile);
+        while self.entries.last().is_some_and(Option::is_none) {
+            self.entries.pop();
         }
         removed
     }
 
     /// The id of the profile `name`.
     pub fn id(&self, name: &str) -> Option<ProfileId> {
-        self.slots
+        self.entries
             .iter()
             .position(|s| s.as_ref().is_some_and(|s| s.name == name))
             .map(|i| ProfileId(i as u8))
@@ -145,17 +145,17 @@ impl MovementProfiles {
 
     /// The profile with id `id`.
     pub fn by_id(&self, id: ProfileId) -> Option<&MovementProfile> {
-        self.slot(id).map(|s| &s.profile)
+        self.entry(id).map(|s| &s.profile)
     }
 
     /// The name of the profile with id `id`.
     pub fn name(&self, id: ProfileId) -> Option<&str> {
-        self.slot(id).map(|s| &*s.name)
+        self.entry(id).map(|s| &*s.name)
     }
 
     /// Every profile with its id, in id order (the default first).
     pub fn iter(&self) -> impl Iterator<Item = (ProfileId, &NamedProfile)> {
-        self.slots
+        self.entries
             .iter()
             .enumerate()
             .filter_map(|(i, s)| Some((ProfileId(i as u8), s.as_ref()?)))
@@ -163,7 +163,7 @@ impl MovementProfiles {
 
     /// Number of profiles (at least 1: the default).
     pub fn len(&self) -> usize {
-        self.slots.iter().flatten().count()
+        self.entries.iter().flatten().count()
     }
 
     /// Always false: the default profile exists.
@@ -179,8 +179,8 @@ impl MovementProfiles {
         }
     }
 
-    fn slot(&self, id: ProfileId) -> Option<&NamedProfile> {
-        self.slots.get(usize::from(id.0))?.as_ref()
+    fn entry(&self, id: ProfileId) -> Option<&NamedProfile> {
+        self.entries.get(usize::from(id.0))?.as_ref()
     }
 }
 

@@ -55,7 +55,7 @@ use super::result::PathResult;
 ///   the goal (taken in order of the units' distance to it) and each unit gets the one on
 ///   its side of the goal: 40 units sent to one tile end on the 40 distinct cells
 ///   nearest to it, units from the east on its east side. The claim lasts until the request changes or is
-///   removed; re-plans keep it ([`PathTicket::slot`]). Requests with a goal area
+///   removed; re-plans keep it ([`PathTicket::claimed_cell`]). Requests with a goal area
 ///   ([`PathRequest::goal_radius`] > 0) claim nothing.
 ///
 /// [`PathRequest::goal_radius`] turns the goal into an area: the path ends at the first
@@ -259,7 +259,7 @@ pub struct PathTicket {
     order: u64,
     queued: bool,
     request: Option<PathRequest>,
-    slot: Option<Cell>,
+    claimed_cell: Option<Cell>,
     /// Times map edits set back the work on this request since it was queued (see
     /// [`TilepathSettings`](crate::settings::TilepathSettings)'s progress guarantee).
     setbacks: u8,
@@ -281,10 +281,10 @@ impl PathTicket {
     pub const DEFERRED: u64 = 1 << 62;
 
     /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
-    /// request keeps its claimed slot; a new request has none until one is assigned.
+    /// request keeps its claimed cell; a new request has none until one is claimed.
     pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
-        let slot = if self.request.as_ref() == Some(&request) {
-            self.slot
+        let claimed_cell = if self.request.as_ref() == Some(&request) {
+            self.claimed_cell
         } else {
             None
         };
@@ -293,7 +293,7 @@ impl PathTicket {
             order,
             queued: true,
             request: Some(request),
-            slot,
+            claimed_cell,
             setbacks: 0,
         };
     }
@@ -311,16 +311,16 @@ impl PathTicket {
     }
 
     /// Records the goal cell claimed for the request (see [`PathRequest::claim_goal`]).
-    pub(crate) fn set_slot(&mut self, slot: Option<Cell>) {
-        self.slot = slot;
+    pub(crate) fn set_claimed_cell(&mut self, cell: Option<Cell>) {
+        self.claimed_cell = cell;
     }
 
     /// The goal cell the plugin claimed for the request ([`PathRequest::claim_goal`]):
     /// the cell its path ends on. `None` before the request is queued, when it claims
     /// nothing, or when no cell could be claimed (the path then ends as if it claimed
     /// nothing).
-    pub fn slot(&self) -> Option<Cell> {
-        self.slot
+    pub fn claimed_cell(&self) -> Option<Cell> {
+        self.claimed_cell
     }
 
     /// Takes the ticket out of the queue (its request was answered).

@@ -26,7 +26,7 @@ struct Claimant {
     start: Cell,
 }
 
-/// Candidate cells around a goal in the order slots are handed out: octile distance,
+/// Candidate cells around a goal in the order claimed cells are handed out: octile distance,
 /// then `y`, then `x` (the order of [`crate::scenario::Layer::nearest_free`]). Cells are
 /// listed square by square of growing Chebyshev radius; the first `settled` entries are
 /// final (no cell outside the square comes before them).
@@ -88,7 +88,7 @@ impl Rings {
     }
 }
 
-/// Buffers of the slot system, reused every frame.
+/// Buffers of the claims, reused every frame.
 #[derive(Default)]
 pub(crate) struct SlotBuffers {
     /// Per map cell: the stamp of the frame that claimed it.
@@ -126,7 +126,7 @@ impl SlotBuffers {
 /// nearest first, and then hand them out again by direction (`match_by_angle`). Runs
 /// after the requests of the frame are queued, before they are
 /// solved. A request for which no such cell exists claims nothing.
-pub(crate) fn assign_slots(
+pub(crate) fn claim_goals(
     grid: Option<Res<NavGrid>>,
     profiles: Res<MovementProfiles>,
     queue: Res<PathQueue>,
@@ -139,16 +139,16 @@ pub(crate) fn assign_slots(
     };
     let buffers = &mut *buffers;
     buffers.claimants.clear();
-    let wants_slot = |request: &PathRequest, ticket: &PathTicket| {
+    let wants_claim = |request: &PathRequest, ticket: &PathTicket| {
         request.claim_goal
             && request.goal_radius == 0
             && ticket.is_queued()
-            && ticket.slot().is_none()
+            && ticket.claimed_cell().is_none()
             && ticket.queued_frame() == queue.frame()
             && ticket.request() == Some(request)
     };
     for (entity, request, ticket) in &tickets {
-        if !wants_slot(request, ticket) {
+        if !wants_claim(request, ticket) {
             continue;
         }
         if let Some(claimant) = claimant(&grid, &profiles, &transforms, entity, request) {
@@ -169,10 +169,10 @@ pub(crate) fn assign_slots(
         buffers.stamp = 1;
     }
     for (_, request, ticket) in &tickets {
-        if let Some(slot) = ticket.slot()
+        if let Some(claimed) = ticket.claimed_cell()
             && request.claim_goal
         {
-            buffers.claim(footprint(slot, request.diameter), size);
+            buffers.claim(footprint(claimed, request.diameter), size);
         }
     }
     buffers.claimants.sort_unstable_by_key(|c| {
@@ -205,19 +205,19 @@ pub(crate) fn assign_slots(
             continue;
         };
         let components = layer.components();
-        let mut slot = None;
+        let mut claimed = None;
         while buffers.rings.settle(next, size) {
             let cell = buffers.rings.cell(next);
             let fits = !layer.is_blocked(cell)
                 && components.label(cell) == c.label
                 && !buffers.is_claimed(footprint(cell, c.diameter), size);
             if fits {
-                slot = Some(cell);
+                claimed = Some(cell);
                 break;
             }
             next += 1;
         }
-        if let Some(cell) = slot {
+        if let Some(cell) = claimed {
             buffers.claim(footprint(cell, c.diameter), size);
             buffers.given[k] = Some(cell);
         }
@@ -227,7 +227,7 @@ pub(crate) fn assign_slots(
         if let Some(cell) = cell
             && let Ok((_, _, mut ticket)) = tickets.get_mut(c.entity)
         {
-            ticket.set_slot(Some(cell));
+            ticket.set_claimed_cell(Some(cell));
         }
     }
 }
@@ -264,7 +264,7 @@ impl SlotBuffers {
     }
 }
 
-/// What the slot assignment needs to know of a request, or `None` when it cannot be
+/// What the claims need to know of a request, or `None` when it cannot be
 /// planned (no position, unknown profile, off-map start, unsupported diameter) or its
 /// unit stands in no component.
 fn claimant(

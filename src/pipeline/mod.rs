@@ -12,7 +12,7 @@ mod solve;
 use bevy::prelude::*;
 
 pub(crate) use changes::{MapChanges, take_map_changes};
-pub(crate) use claim::assign_slots;
+pub(crate) use claim::claim_goals;
 pub(crate) use intake::queue_changed_requests;
 pub(crate) use queue::PathQueue;
 pub(crate) use replan::replan_paths;

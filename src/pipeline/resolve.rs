@@ -76,7 +76,7 @@ pub(crate) struct Resolved<'a> {
 }
 
 /// Reads `request` against the map: see [`Resolved`]. `position` is the unit's world
-/// position (or why it has none); `slot` the goal cell claimed for it, if any.
+/// position (or why it has none); `claimed` the goal cell claimed for it, if any.
 ///
 /// # Errors
 ///
@@ -86,7 +86,7 @@ pub(crate) struct Resolved<'a> {
 pub(crate) fn resolve<'a>(
     grid: &'a NavGrid,
     request: &PathRequest,
-    slot: Option<Cell>,
+    claimed: Option<Cell>,
     position: Result<Vec2, PathFailure>,
     profiles: &MovementProfiles,
 ) -> Result<Resolved<'a>, PathFailure> {
@@ -108,8 +108,8 @@ pub(crate) fn resolve<'a>(
             .ok_or(PathFailure::InvalidGoal)?,
         PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
     };
-    let (goal, goal_radius) = match slot {
-        Some(slot) if request.claim_goal && request.goal_radius == 0 => (slot, 0),
+    let (goal, goal_radius) = match claimed {
+        Some(cell) if request.claim_goal && request.goal_radius == 0 => (cell, 0),
         _ => (requested, request.goal_radius),
     };
     let layer = grid.scenario().layer_for(profile, diameter);
@@ -140,7 +140,7 @@ pub(crate) fn resolve<'a>(
 
 /// Turns a request into a search query and what its answer reports about its ends, or
 /// says why the input is unusable. `position` is the entity's world position (or why it
-/// has none); `slot` the goal cell claimed for it, if any.
+/// has none); `claimed` the goal cell claimed for it, if any.
 ///
 /// With [`PathRequest::nearest_start`] a blocked start is moved to the nearest standable
 /// cell here; with [`PathRequest::nearest_goal`] an off-map goal is kept (the search
@@ -149,12 +149,12 @@ pub(crate) fn resolve<'a>(
 pub(crate) fn prepare(
     grid: &NavGrid,
     request: &PathRequest,
-    slot: Option<Cell>,
+    claimed: Option<Cell>,
     position: Result<Vec2, PathFailure>,
     settings: &TilepathSettings,
     profiles: &MovementProfiles,
 ) -> Result<(SearchQuery, Ends), PathFailure> {
-    let resolved = resolve(grid, request, slot, position, profiles)?;
+    let resolved = resolve(grid, request, claimed, position, profiles)?;
     let query = SearchQuery::new(resolved.start, resolved.goal)
         .algorithm(request.algorithm.unwrap_or(settings.defaults.algorithm))
         .diameter(request.diameter)

@@ -648,7 +648,7 @@ fn claiming_cells_for_five_thousand_units_sent_to_one_tile() {
             .filter_map(|&e| {
                 app.world()
                     .get::<bevy_tilepath::prelude::PathTicket>(e)?
-                    .slot()
+                    .claimed_cell()
             })
             .collect();
         println!(

@@ -55,7 +55,7 @@ fn predicted_failure(
     cx: &Context<'_, '_, '_>,
 ) -> Option<PathError> {
     let position = world_position(cx.transforms, entity, Some(place));
-    let resolved = resolve(grid, request, ticket.slot(), position, cx.profiles).ok()?;
+    let resolved = resolve(grid, request, ticket.claimed_cell(), position, cx.profiles).ok()?;
     let layer = resolved.layer?;
     let diameter = request.diameter;
     if !grid.size().contains(resolved.requested) {

@@ -158,7 +158,11 @@ impl Fields {
         }
         let mut created = self.entries.len();
         for (index, job) in jobs.iter().enumerate().skip(first) {
-            let Work::Search { query, slot: None } = &job.work else {
+            let Work::Search {
+                query,
+                resumed: None,
+            } = &job.work
+            else {
                 continue;
             };
             if job.solo {

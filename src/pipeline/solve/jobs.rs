@@ -88,11 +88,11 @@ impl Approach {
 /// What a job needs.
 #[derive(Debug)]
 pub(crate) enum Work {
-    /// A search: new (`slot` is `None`) or suspended in an earlier frame (its pathfinder
-    /// is in `Solvers::slots[slot]`; the query is the one it started with).
+    /// A search: new (`resumed` is `None`) or suspended in an earlier frame (its pathfinder
+    /// is in `Solvers::resumed` at that index; the query is the one it started with).
     Search {
         query: SearchQuery,
-        slot: Option<usize>,
+        resumed: Option<usize>,
     },
     /// A path read off the shared field with this index.
     Field { field: usize, query: SearchQuery },

@@ -259,15 +259,15 @@ fn take_jobs(
         if grid.is_some()
             && let Some(suspended) = state.solvers.take_suspended(entity, order)
         {
-            let slot = state.solvers.slots.len();
+            let at = state.solvers.resumed.len();
             let setbacks = suspended.pathfinder.edit_setbacks();
-            state.solvers.slots.push(Mutex::new(suspended.pathfinder));
+            state.solvers.resumed.push(Mutex::new(suspended.pathfinder));
             state.jobs.push(Job {
                 entity,
                 order,
                 work: Work::Search {
                     query: suspended.query,
-                    slot: Some(slot),
+                    resumed: Some(at),
                 },
                 ends: suspended.ends,
                 approach: suspended.approach,
@@ -281,7 +281,7 @@ fn take_jobs(
             Some(grid) => prepare(
                 grid,
                 request,
-                ticket.slot(),
+                ticket.claimed_cell(),
                 world_position(transforms, entity, None),
                 settings,
                 profiles,
@@ -293,7 +293,10 @@ fn take_jobs(
             Ok((query, ends)) => state.jobs.push(Job {
                 entity,
                 order,
-                work: Work::Search { query, slot: None },
+                work: Work::Search {
+                    query,
+                    resumed: None,
+                },
                 ends,
                 approach: None,
                 solo,
@@ -374,7 +377,10 @@ fn solve_jobs(
                 continue; // the field has not reached it yet
             }
             // Not connected after all: its own search answers it.
-            job.work = Work::Search { query, slot: None };
+            job.work = Work::Search {
+                query,
+                resumed: None,
+            };
         }
         state.items.push(index);
     }
@@ -384,11 +390,15 @@ fn solve_jobs(
     // Under an expansion budget a resumed search behind another item must be given
     // exactly what serving the items in order leaves it: it cannot be run again.
     let sequential = matches!(budget, Budget::Expansions { .. })
-        && state
-            .items
-            .iter()
-            .skip(1)
-            .any(|&i| matches!(state.jobs[i].work, Work::Search { slot: Some(_), .. }));
+        && state.items.iter().skip(1).any(|&i| {
+            matches!(
+                state.jobs[i].work,
+                Work::Search {
+                    resumed: Some(_),
+                    ..
+                }
+            )
+        });
     state.solvers.run(
         &state.jobs,
         &state.items,
@@ -499,8 +509,8 @@ fn finish_jobs(
     }
     stats.total_field_answers += stats.field_answers as u64;
     // Resumed searches: back to the pool while suspended, otherwise spares.
-    let slots = std::mem::take(&mut state.solvers.slots);
-    let mut slots: Vec<Option<Pathfinder>> = slots
+    let resumed = std::mem::take(&mut state.solvers.resumed);
+    let mut resumed: Vec<Option<Pathfinder>> = resumed
         .into_iter()
         .map(|m| Some(m.into_inner().unwrap_or_else(|e| e.into_inner())))
         .collect();
@@ -514,9 +524,9 @@ fn finish_jobs(
         }
         if let Work::Search {
             query,
-            slot: Some(slot),
+            resumed: Some(at),
         } = job.work
-            && let Some(pathfinder) = slots[slot].take()
+            && let Some(pathfinder) = resumed[at].take()
         {
             if pathfinder.edit_setbacks() > job.setbacks {
                 set_back(requests, job.entity, job.order);

@@ -103,7 +103,7 @@ fn in_order(
     outcome: Outcome,
     left: u64,
 ) -> Outcome {
-    let (Work::Search { query, slot }, budget) = (&job.work, outcome_budget(&outcome)) else {
+    let (Work::Search { query, resumed }, budget) = (&job.work, outcome_budget(&outcome)) else {
         return outcome; // field answers fit whatever is left
     };
     let fits = match &outcome {
@@ -112,7 +112,7 @@ fn in_order(
     };
     // A resumed search cannot be run again; with one suspended search at a time (always
     // the case under an expansion budget) it is the first job and was given `left`.
-    if fits || slot.is_some() {
+    if fits || resumed.is_some() {
         return outcome;
     }
     let mut pathfinder = match outcome {

@@ -27,7 +27,7 @@ pub(crate) enum Outcome {
     },
     /// The budget ran out first: the search is suspended after `charge` expansions this
     /// frame. `pathfinder` holds it when it started this frame (a resumed search stays
-    /// in its pool slot).
+    /// in `Solvers::resumed`).
     Suspended {
         charge: u64,
         budget: u64,
@@ -79,8 +79,8 @@ pub(crate) struct Solvers {
     pub(crate) workers: Vec<Worker>,
     pub(crate) suspended: Vec<Suspended>,
     pub(crate) spares: Vec<Pathfinder>,
-    /// Pathfinders of the searches resumed this frame, by slot.
-    pub(crate) slots: Vec<Mutex<Pathfinder>>,
+    /// Pathfinders of the searches resumed this frame (`Work::Search::resumed` indexes it).
+    pub(crate) resumed: Vec<Mutex<Pathfinder>>,
 }
 
 impl Solvers {
@@ -184,7 +184,7 @@ impl Solvers {
             jobs,
             items,
             fields,
-            slots: &self.slots,
+            resumed: &self.resumed,
             grid,
             next: AtomicUsize::new(0),
             spent: AtomicU64::new(0),
@@ -213,7 +213,7 @@ struct Frame<'a> {
     jobs: &'a [Job],
     items: &'a [usize],
     fields: &'a Fields,
-    slots: &'a [Mutex<Pathfinder>],
+    resumed: &'a [Mutex<Pathfinder>],
     grid: &'a NavGrid,
     next: AtomicUsize,
     /// Expansions charged by the items finished so far (expansion budgets).
@@ -299,12 +299,17 @@ impl Worker {
                     None => self.search(job, query, frame, left),
                 }
             }
-            Work::Search { query, slot: None } => self.search(job, query, frame, left),
             Work::Search {
                 query,
-                slot: Some(slot),
+                resumed: None,
+            } => self.search(job, query, frame, left),
+            Work::Search {
+                query,
+                resumed: Some(resumed),
             } => {
-                let mut pathfinder = frame.slots[*slot].lock().unwrap_or_else(|e| e.into_inner());
+                let mut pathfinder = frame.resumed[*resumed]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
                 let (progress, charge) = slice(&mut pathfinder, grid, None, frame.budget, left);
                 match (progress, &job.approach) {
                     (Ok(Progress::Suspended { .. }), _) => Outcome::Suspended {
