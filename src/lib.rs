@@ -367,10 +367,8 @@
 //!   crates' types). The [`plugin`] docs hold a complete tilemap example.
 //! - [`Steering`]: arrival slow-down and separation (a crowd slows a unit but cannot stop
 //!   it), the whole footprint kept out of blocked cells, a stalled unit planning again.
-//! - [`TilepathDebugPlugin`](debug::TilepathDebugPlugin) adds the
-//!   [`TilepathGizmos`](debug::TilepathGizmos) config group (off by default) drawing paths,
-//!   blocked cells and clearance; [`TilepathDebugCounts`](debug::TilepathDebugCounts) says
-//!   what it drew.
+//! - [`TilepathDebugPlugin`](debug::TilepathDebugPlugin) draws once added: each unit's path and
+//!   goal in its own colour, blocked cells; [`TilepathGizmos`](debug::TilepathGizmos) restyles it.
 //! - [`TilepathStats`] counts each frame's answers, failures, waiting requests, re-plans,
 //!   repairs, expanded cells, solve time and the pathfinders' and fields' memory, plus
 //!   running totals, for HUDs and budget tuning.
@@ -582,7 +580,9 @@ pub mod prelude {
         PathResult, PathSolved, PathTicket, Replanning,
     };
     #[cfg(feature = "debug")]
-    pub use crate::debug::{TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos};
+    pub use crate::debug::{
+        PathColors, PathDebugColor, TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos,
+    };
     pub use crate::plugin::{TilepathPlugin, TilepathSystems};
     pub use crate::profiles::MovementProfiles;
     pub use crate::settings::{
