@@ -27,20 +27,15 @@ fn main() {
             ..default()
         }))
         .add_plugins((TilemapPlugin, TilepathPlugin::default()))
-        .add_plugins(TilepathDebugPlugin)
+        .add_plugins(TilepathDebugPlugin) // draws the unit's path and the walls
         .add_systems(Startup, setup)
         .add_systems(Update, (click_to_move, screenshot))
         .run();
 }
 
-fn setup(
-    mut commands: Commands,
-    mut images: ResMut<Assets<Image>>,
-    mut gizmos: ResMut<GizmoConfigStore>,
-) {
+fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     // Tile (x, y) is centred on (16 x, 16 y): the camera looks at the map's centre.
     commands.spawn((Camera2d, Transform::from_xyz(248.0, 152.0, 0.0)));
-    gizmos.config_mut::<TilepathGizmos>().0.enabled = true; // draw paths and obstacles
 
     // Every tile is a white square tinted by its `TileColor`; walls carry `BlocksPath`.
     let white = Image::new_fill(

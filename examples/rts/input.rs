@@ -52,7 +52,23 @@ pub struct InputPlugin;
 
 impl Plugin for InputPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Selection>().add_systems(
+        // The plugin's debug overlay starts hidden (the view draws the selection's paths);
+        // D shows it, with the clearance of tanks instead of the walls.
+        let overlay = TilepathGizmos {
+            obstacles: false,
+            clearance: true,
+            clearance_diameter: 3,
+            ..default()
+        };
+        app.insert_gizmo_config(
+            overlay,
+            GizmoConfig {
+                enabled: false,
+                ..default()
+            },
+        )
+        .init_resource::<Selection>()
+        .add_systems(
             Update,
             (
                 track_cursor,
@@ -196,11 +212,8 @@ fn option_keys(
         settings.defaults.algorithm = ALGORITHMS[i];
     }
     if keys.just_pressed(KeyCode::KeyD) {
-        let (config, options) = gizmos.config_mut::<TilepathGizmos>();
+        let (config, _) = gizmos.config_mut::<TilepathGizmos>();
         config.enabled = !config.enabled;
-        options.obstacles = false;
-        options.clearance = true;
-        options.clearance_diameter = 3;
     }
     if keys.just_pressed(KeyCode::KeyR)
         && let Some(mut script) = script
