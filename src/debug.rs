@@ -108,7 +108,7 @@ pub struct TilepathGizmos {
     /// request smooths its path). Default: `false`.
     pub waypoints: bool,
     /// Draw a square around the footprint on each unit's claimed goal cell
-    /// ([`PathTicket::slot`]). Default: `true`.
+    /// ([`PathTicket::claimed_cell`]). Default: `true`.
     pub claims: bool,
     /// Draw obstacle cells. Default: `true`.
     pub obstacles: bool,
@@ -292,12 +292,12 @@ fn draw_units(
             drawn.waypoints += path.waypoints.len();
         }
         if options.claims
-            && let Some(slot) = ticket.and_then(PathTicket::slot)
+            && let Some(cell) = ticket.and_then(PathTicket::claimed_cell)
         {
             let diameter = request.map_or(1, |r| r.diameter.max(1));
             let side = tile * diameter as f32 - tile * 0.2;
             gizmos.rect_2d(
-                Isometry2d::from_translation(grid.agent_center(slot, diameter)),
+                Isometry2d::from_translation(grid.agent_center(cell, diameter)),
                 side,
                 color,
             );

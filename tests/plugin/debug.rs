@@ -261,15 +261,18 @@ fn claimed_goal_cells_are_drawn_in_their_units_colours() {
     let grid = app.world().resource::<NavGrid>();
     let strips = strips(&app);
     for unit in units {
-        let slot = app.world().get::<PathTicket>(unit).unwrap().slot();
-        let slot = slot.expect("a claimed cell");
-        let centre = grid.agent_center(slot, 1);
+        let claimed = app.world().get::<PathTicket>(unit).unwrap().claimed_cell();
+        let claimed = claimed.expect("a claimed cell");
+        let centre = grid.agent_center(claimed, 1);
         let color = colors.iter().find(|&&(e, _)| e == unit).unwrap().1;
         // A square's loop starts with its four corners; a circle has many more points.
         let square = strips.iter().find(|(points, c)| {
             let mid = points.iter().take(4).sum::<Vec2>() / 4.0;
             points.len() < 8 && mid.distance(centre) < 1e-3 && *c == color
         });
-        assert!(square.is_some(), "no square in {unit}'s colour on {slot:?}");
+        assert!(
+            square.is_some(),
+            "no square in {unit}'s colour on {claimed:?}"
+        );
     }
 }
