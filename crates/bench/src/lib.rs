@@ -1,7 +1,7 @@
 //! The measurement programs of `tilepath` and `bevy_tilepath`, kept out of the published
 //! crates with their heavy dependencies (bevy_northstar, the `pathfinding` and
-//! `grid_pathfinding` peers, criterion). Nothing here is a library: the programs are this
-//! crate's examples and bench, run from the workspace root:
+//! `grid_pathfinding` peers, criterion, plotters). The programs are this crate's examples
+//! and bench, run from the workspace root:
 //!
 //! ```text
 //! cargo run --release -p tilepath_bench --no-default-features --example movingai -- --help
@@ -16,7 +16,22 @@
 //! `--no-default-features` leaves out the `bevy` feature, so the core's programs
 //! (`movingai`, `chart`) build without compiling bevy; they also run with it.
 //!
-//! Shared code stays where the published crates' tests need it and is included by
+//! This library holds what several programs share: the bar charts of `chart` and `army`
+//! ([`chart`]) and the command-line error of every program ([`usage_error`]).
+//! Code that the published crates' tests need too stays there and is included by
 //! `#[path]`: `crates/tilepath/examples/support/` (MovingAI loading, the counting
 //! allocator), `examples/soak/scenario.rs`, `examples/live_edits/scenario.rs` and
 //! `examples/support/watch.rs` (run in short by `tests/plugin`).
+
+use std::process::ExitCode;
+
+pub mod chart;
+
+/// Reports a bad command line: the error (none for `--help`), then `usage`; exit status 2.
+pub fn usage_error(error: &str, usage: &str) -> ExitCode {
+    if !error.is_empty() {
+        eprintln!("error: {error}");
+    }
+    eprintln!("{usage}");
+    ExitCode::from(2)
+}

@@ -1,42 +1,62 @@
 //! The README chart: for the largest army of the run, frames until every unit has a path,
 //! CPU milliseconds spent on the order and the longest frame's solve time, per map, order
-//! and thread count, one bar per mode, on log axes. Drawn with the chart example's canvas, font, axis and PNG
-//! encoder (included by `#[path]`).
+//! and thread count, one bar per mode, on log axes; an SVG drawn with the crate's `chart`
+//! module, as the MovingAI chart is.
 
-use crate::axis::Axis;
-use crate::canvas::{
-    AXIS, CAP_HEIGHT, Canvas, GLYPH_ADVANCE, GRID, INK, MINOR, MUTED, OURS, PALETTE, PEER, WARN,
-    WHITE, text_width, wrap,
+use tilepath_bench::chart::{
+    self, Axis, Bar, INK, LIGHT_BLUE, LIGHT_GREEN, MUTED, OURS, PEER, Panel, RGBColor, TEXT, TITLE,
+    centred, chars, font, legend, right, text_width, wrap, write,
 };
-use crate::png::encode_png;
+
 use crate::report::Row;
 use crate::{Case, Mode};
 
-/// Heading of the panel of the longest frames (it gets the 2.5 ms line).
-const FRAME_PANEL: &str = "longest frame, ms";
+const WIDTH: i32 = 1200;
+const MARGIN: i32 = 20;
+const BAR: i32 = 13;
+const BAR_GAP: i32 = 3;
+const GROUP_GAP: i32 = 12;
+const LINE: i32 = 22;
 
-/// A third bar colour (light blue) after the core chart's palette.
-const FIELDS: u8 = PALETTE.len() as u8;
+/// A panel: heading, the value a bar shows and its label, and a red line's value.
+type Column = (
+    &'static str,
+    fn(&Row) -> f64,
+    fn(&Row) -> String,
+    Option<f64>,
+);
 
-/// A fourth bar colour (light green), for shared approaches.
-const APPROACH: u8 = FIELDS + 1;
+/// The three panels, left to right.
+const COLUMNS: [Column; 3] = [
+    (
+        "frames to all paths",
+        |r| f64::from(r.outcome.frames.max(1)),
+        |r| {
+            let more = if r.outcome.done { "" } else { ">" };
+            format!("{more}{}", r.outcome.frames)
+        },
+        None,
+    ),
+    (
+        "CPU ms for the order",
+        |r| r.outcome.cpu_ms.max(1.0),
+        |r| format!("{:.0}", r.outcome.cpu_ms),
+        None,
+    ),
+    (
+        "longest frame, ms",
+        |r| r.outcome.frame_max_ms.max(0.1),
+        |r| format!("{:.1}", r.outcome.frame_max_ms),
+        // The budget plus half a millisecond: the issue's limit for every frame.
+        Some(2.5),
+    ),
+];
 
-const WIDTH: i64 = 1200;
-const MARGIN: i64 = 20;
-const TEXT: i64 = 2;
-const BAR: i64 = 13;
-const BAR_GAP: i64 = 3;
-const GROUP_GAP: i64 = 12;
-const LINE: i64 = 22;
-
-/// A panel: heading, left edge, the value a bar shows and its label.
-type Panel = (&'static str, i64, fn(&Row) -> f64, fn(&Row) -> String);
-
-fn colour(mode: Mode) -> u8 {
+fn colour(mode: Mode) -> RGBColor {
     match mode {
         Mode::PerUnit => OURS,
-        Mode::Fields => FIELDS,
-        Mode::Approach => APPROACH,
+        Mode::Fields => LIGHT_BLUE,
+        Mode::Approach => LIGHT_GREEN,
         Mode::Northstar => PEER,
     }
 }
@@ -50,13 +70,14 @@ fn label(mode: Mode) -> &'static str {
     }
 }
 
-/// The PNG, or `None` without rows.
-pub fn render(rows: &[Row]) -> Option<Vec<u8>> {
-    let units = rows.iter().map(|r| r.case.units).max()?;
-    let rows: Vec<&Row> = rows.iter().filter(|r| r.case.units == units).collect();
-    // Groups: (map, order, threads) in row order, each with its bars in row order.
+/// The rows of the largest army grouped by (map, order, threads) in row order, each
+/// group with its bars in row order.
+pub fn groups(rows: &[Row]) -> Vec<(&Case, Vec<&Row>)> {
+    let Some(units) = rows.iter().map(|r| r.case.units).max() else {
+        return Vec::new();
+    };
     let mut groups: Vec<(&Case, Vec<&Row>)> = Vec::new();
-    for r in &rows {
+    for r in rows.iter().filter(|r| r.case.units == units) {
         let same = |c: &Case| {
             c.map == r.case.map && c.order == r.case.order && c.threads == r.case.threads
         };
@@ -65,38 +86,38 @@ pub fn render(rows: &[Row]) -> Option<Vec<u8>> {
             None => groups.push((&r.case, vec![r])),
         }
     }
+    groups
+}
+
+/// The SVG, or `None` without rows.
+pub fn render(rows: &[Row]) -> Option<chart::Result<String>> {
+    let groups = groups(rows);
+    let units = groups.first()?.0.units;
+    let rows: Vec<&Row> = groups.iter().flat_map(|(_, bars)| bars).copied().collect();
     let modes: Vec<Mode> = Mode::ALL
         .into_iter()
         .filter(|m| rows.iter().any(|r| r.case.mode == *m))
         .collect();
 
     let title = format!("{units} units, one order, headless, 2 ms frame budget");
-    let title_y = MARGIN;
-    let legend_y = title_y + CAP_HEIGHT * 3 + 16;
-    let heads_y = legend_y + LINE + 14;
-    let top = heads_y + LINE + 8;
-    let group_h = |n: usize| (n as i64 * (BAR + BAR_GAP) - BAR_GAP).max(2 * LINE - 4);
-    let axis_y = top
-        + groups
-            .iter()
-            .map(|(_, b)| group_h(b.len()) + GROUP_GAP)
-            .sum::<i64>();
+    let legend_y = MARGIN + (TITLE * 1.3).round() as i32 + 6;
+    let heads_y = legend_y + LINE + 12;
+    let top = heads_y + LINE + 2;
+    let group_h = |n: usize| (n as i32 * (BAR + BAR_GAP) - BAR_GAP).max(2 * LINE - 4);
+    // Each group's top, 6 pixels below the plot's top.
+    let mut group_tops = Vec::new();
+    let mut y = 6;
+    for (_, bars) in &groups {
+        group_tops.push(y);
+        y += group_h(bars.len()) + GROUP_GAP;
+    }
+    let plot_h = y;
     let note = wrap(
         "Log scales. Frames run back to back, headless. Longest frame: ours is \
          TilepathStats::solve_time, northstar's the span of its PathingSet; red line: \
          2.5 ms, the 2 ms budget plus 0.5 ms.",
-        ((WIDTH - 2 * MARGIN) / (GLYPH_ADVANCE * TEXT)) as usize,
+        chars(WIDTH - 2 * MARGIN, TEXT),
     );
-    let height = axis_y + 12 + LINE + note.len() as i64 * LINE + MARGIN;
-    let mut c = Canvas::new(WIDTH as usize, height as usize);
-
-    c.text(MARGIN, title_y, &title, 3, INK);
-    let mut x = MARGIN;
-    for &m in &modes {
-        c.fill(x, legend_y, 14, 14, colour(m));
-        c.text(x + 22, legend_y, label(m), TEXT, INK);
-        x += 22 + text_width(label(m), TEXT) + 30;
-    }
 
     let label_w = groups
         .iter()
@@ -104,97 +125,69 @@ pub fn render(rows: &[Row]) -> Option<Vec<u8>> {
         .map(|l| text_width(&l, TEXT))
         .max()
         .unwrap_or(0);
-    let value_room = 6 * GLYPH_ADVANCE * TEXT + 6;
+    let value_room = text_width("999999", TEXT) + 12;
     let panel_gap = 20;
     let x0 = MARGIN + label_w + 12;
     let panel_w = (WIDTH - MARGIN - x0 - 2 * panel_gap) / 3 - value_room;
     let step = panel_w + value_room + panel_gap;
-    let panels: [Panel; 3] = [
-        (
-            "frames to all paths",
-            x0,
-            |r| f64::from(r.outcome.frames.max(1)),
-            |r| {
-                let more = if r.outcome.done { "" } else { ">" };
-                format!("{more}{}", r.outcome.frames)
-            },
-        ),
-        (
-            "CPU ms for the order",
-            x0 + step,
-            |r| r.outcome.cpu_ms.max(1.0),
-            |r| format!("{:.0}", r.outcome.cpu_ms),
-        ),
-        (
-            FRAME_PANEL,
-            x0 + 2 * step,
-            |r| r.outcome.frame_max_ms.max(0.1),
-            |r| format!("{:.1}", r.outcome.frame_max_ms),
-        ),
-    ];
-    for (head, px, value, text) in panels {
-        let values: Vec<f64> = rows.iter().map(|r| value(r)).collect();
-        let axis = Axis::fit(&values, false);
-        let at = |v: f64| px + (axis.fraction(v) * panel_w as f64).round() as i64;
-        c.text(px, heads_y, head, TEXT, INK);
-        let mut last_right = i64::MIN;
-        for (v, l) in axis.ticks() {
-            let colour = if l.is_some() { GRID } else { MINOR };
-            c.fill(at(v), top - 6, 1, axis_y - top + 6, colour);
-            // Labels that would run into the previous one are left out.
-            if let Some(l) = l.filter(|l| at(v) - text_width(l, TEXT) / 2 > last_right + 10) {
-                let left = at(v) - text_width(&l, TEXT) / 2;
-                c.fill(at(v), axis_y + 2, 1, 5, AXIS);
-                c.text(left, axis_y + 10, &l, TEXT, MUTED);
-                last_right = left + text_width(&l, TEXT);
+    let columns: Vec<(Vec<Bar>, Axis)> = COLUMNS
+        .iter()
+        .map(|&(_, value, text, _)| {
+            let values: Vec<f64> = rows.iter().map(|r| value(r)).collect();
+            let bars = groups
+                .iter()
+                .zip(&group_tops)
+                .flat_map(|((_, bars), &group_top)| {
+                    bars.iter().enumerate().map(move |(i, r)| Bar {
+                        top: group_top + i as i32 * (BAR + BAR_GAP),
+                        value: value(r),
+                        colour: colour(r.case.mode),
+                        label: text(r),
+                        warning: None,
+                    })
+                })
+                .collect();
+            (bars, Axis::fit(&values, false))
+        })
+        .collect();
+    let panels: Vec<Panel> = columns
+        .iter()
+        .zip(COLUMNS)
+        .map(|((bars, axis), (_, _, _, limit))| Panel {
+            axis: *axis,
+            bars,
+            bar_height: BAR,
+            height: plot_h,
+            overhang: value_room,
+            limit,
+            caption: None,
+        })
+        .collect();
+    let note_y = top + panels[0].outer_height() + 10;
+    let height = note_y + note.len() as i32 * LINE + MARGIN - 8;
+
+    Some(chart::svg(WIDTH as u32, height as u32, |root| {
+        write(root, &title, (MARGIN, MARGIN), &font(TITLE, INK))?;
+        let items: Vec<(RGBColor, &str)> = modes.iter().map(|&m| (colour(m), label(m))).collect();
+        legend(root, (MARGIN, legend_y), &items)?;
+        for (i, (panel, (head, ..))) in panels.iter().zip(COLUMNS).enumerate() {
+            let x = x0 + i as i32 * step;
+            write(root, head, (x, heads_y), &font(TEXT, INK))?;
+            panel.draw(root, (x, top), panel_w)?;
+        }
+        for ((case, _), group_top) in groups.iter().zip(&group_tops) {
+            for (i, l) in group_label(case).iter().enumerate() {
+                let colour = if i == 0 { INK } else { MUTED };
+                let y = centred(top + group_top + 7 + i as i32 * (LINE - 4), TEXT);
+                write(root, l, (x0 - 12, y), &right(font(TEXT, colour)))?;
             }
         }
-        if head == FRAME_PANEL {
-            // The budget plus half a millisecond: the issue's limit for every frame.
-            let x = at(2.5);
-            c.fill(x, top - 6, 2, axis_y - top + 6, WARN);
+        for (i, line) in note.iter().enumerate() {
+            let y = note_y + i as i32 * LINE;
+            write(root, line, (MARGIN, y), &font(TEXT, MUTED))?;
         }
-        c.fill(px, axis_y, panel_w + 1, 2, AXIS);
-        let mut y = top;
-        for (_, bars) in &groups {
-            for (i, r) in bars.iter().enumerate() {
-                let by = y + i as i64 * (BAR + BAR_GAP);
-                let end = at(value(r)).max(px + 2);
-                c.fill(px, by, end - px, BAR, colour(r.case.mode));
-                c.text(
-                    end + 6,
-                    by + (BAR - CAP_HEIGHT * TEXT) / 2,
-                    &text(r),
-                    TEXT,
-                    INK,
-                );
-            }
-            y += group_h(bars.len()) + GROUP_GAP;
-        }
-    }
-    let mut y = top;
-    for (case, bars) in &groups {
-        for (i, l) in group_label(case).iter().enumerate() {
-            let w = text_width(l, TEXT);
-            let colour = if i == 0 { INK } else { MUTED };
-            c.text(x0 - 12 - w, y + i as i64 * (LINE - 4), l, TEXT, colour);
-        }
-        y += group_h(bars.len()) + GROUP_GAP;
-    }
-    for (i, line) in note.iter().enumerate() {
-        c.text(
-            MARGIN,
-            axis_y + 12 + LINE + i as i64 * LINE,
-            line,
-            TEXT,
-            MUTED,
-        );
-    }
-    let mut palette = PALETTE.to_vec();
-    palette.push([132, 182, 235]);
-    palette.push([140, 200, 120]);
-    debug_assert_eq!(palette[usize::from(WHITE)], [255, 255, 255]);
-    Some(encode_png(&c, &palette))
+        Ok(())
+    }))
 }
 
 /// Two lines: the map, then the order and thread count.

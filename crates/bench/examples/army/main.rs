@@ -6,8 +6,8 @@
 //! ```text
 //! cargo run --release -p tilepath_bench --example army -- [--map NAME]... [--units N]... [--order move|formation]...
 //!     [--threads N]... [--mode per-unit|fields|approach|northstar]... [--frames CAP] [--csv FILE]
-//!     [--chart FILE.png] [--check]
-//! cargo run --release -p tilepath_bench --example army -- --chart-from FILE.csv --chart FILE.png
+//!     [--chart FILE.svg] [--check]
+//! cargo run --release -p tilepath_bench --example army -- --chart-from FILE.csv --chart FILE.svg
 //! ```
 //!
 //! Every option takes one value or a comma-separated list and may be repeated; without
@@ -29,18 +29,6 @@
 //! a path of an exact mode is not optimal, or a case of ours did not finish; `--chart-from` draws the chart again
 //! from a CSV without running anything: a cheap correctness run is
 //! `--map AR0011SR --units 1000 --threads 1 --mode per-unit,fields --check`.
-
-#[path = "../chart/axis.rs"]
-#[allow(dead_code)]
-mod axis;
-#[path = "../chart/canvas.rs"]
-#[allow(dead_code)]
-mod canvas;
-#[path = "../chart/font.rs"]
-mod font;
-#[path = "../chart/png.rs"]
-#[allow(dead_code)]
-mod png;
 
 mod chart;
 mod measure;
@@ -168,7 +156,7 @@ struct Options {
 
 const USAGE: &str = "usage: army [--map NAME]... [--units N]... [--order move|formation]... \
 [--threads N]... [--mode per-unit|fields|northstar]... [--frames CAP] [--csv FILE] \
-[--chart FILE.png] [--check] | --chart-from FILE.csv --chart FILE.png";
+[--chart FILE.svg] [--check] | --chart-from FILE.csv --chart FILE.svg";
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut o = Options {
@@ -233,6 +221,11 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
             other => return Err(format!("unknown argument {other}")),
         }
     }
+    if let Some(chart) = o.chart.as_ref().filter(|c| !c.ends_with(".svg")) {
+        return Err(format!(
+            "--chart {chart}: the chart is an SVG, name a .svg file"
+        ));
+    }
     if o.maps.is_empty() {
         o.maps = MAPS.iter().map(|m| m.to_string()).collect();
     }
@@ -254,18 +247,12 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
 fn main() -> ExitCode {
     let opts = match parse_args(std::env::args().skip(1)) {
         Ok(o) => o,
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("error: {e}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return tilepath_bench::usage_error(&e, USAGE),
     };
     let result = if opts.child {
         child(&opts)
     } else if let Some(csv) = &opts.chart_from {
-        redraw(csv, opts.chart.as_deref().unwrap_or("army.png"))
+        redraw(csv, opts.chart.as_deref().unwrap_or("army.svg"))
     } else {
         drive(&opts)
     };
@@ -350,9 +337,7 @@ fn drive(opts: &Options) -> Result<ExitCode, String> {
         eprintln!("wrote {path}");
     }
     if let Some(path) = &opts.chart {
-        let png = chart::render(&rows).ok_or("no rows to chart")?;
-        std::fs::write(path, png).map_err(|e| format!("{path}: {e}"))?;
-        eprintln!("wrote {path}");
+        write_chart(&rows, path)?;
     }
     if opts.check {
         let bad: Vec<String> = rows
@@ -376,10 +361,18 @@ fn drive(opts: &Options) -> Result<ExitCode, String> {
 fn redraw(csv: &str, out: &str) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(csv).map_err(|e| format!("{csv}: {e}"))?;
     let rows = report::rows_from_csv(&text)?;
-    let png = chart::render(&rows).ok_or("no rows to chart")?;
-    std::fs::write(out, png).map_err(|e| format!("{out}: {e}"))?;
-    eprintln!("wrote {out}");
+    write_chart(&rows, out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the chart of `rows` into the SVG file `path`.
+fn write_chart(rows: &[report::Row], path: &str) -> Result<(), String> {
+    let svg = chart::render(rows)
+        .ok_or("no rows to chart")?
+        .map_err(|e| format!("cannot draw the chart: {e}"))?;
+    std::fs::write(path, svg).map_err(|e| format!("{path}: {e}"))?;
+    eprintln!("wrote {path}");
+    Ok(())
 }
 
 /// Runs `case` in a child process of this program and reads its outcome.

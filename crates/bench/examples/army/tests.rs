@@ -1,12 +1,13 @@
 //! A small army on a generated map: every path of ours is valid and exactly optimal, with
-//! and without shared fields, for both orders; northstar's answers are all collected.
+//! and without shared fields, for both orders; northstar's answers are all collected. The
+//! chart drawn from a CSV.
 
 use bevy_tilepath::tilepath::grid::GridSize;
 use bevy_tilepath::tilepath::scenario::generate;
 
-use crate::report::References;
+use crate::report::{self, References};
 use crate::scene::{Army, Scene};
-use crate::{Case, Mode, Order, northstar, ours};
+use crate::{Case, Mode, Order, chart, northstar, ours};
 
 #[test]
 fn a_small_army_gets_valid_optimal_paths_and_northstar_answers_all() {
@@ -61,4 +62,42 @@ fn a_small_army_gets_valid_optimal_paths_and_northstar_answers_all() {
             }
         }
     }
+}
+
+#[test]
+fn the_chart_from_a_csv_draws_the_largest_army_by_group_with_the_frame_limit() {
+    let header = "map,units,order,threads,mode,done,frames,wall_ms,cpu_ms,solve_ms,frame_max_ms,\
+                  frame_p99_ms,over_budget,paths,failed,cost_ratio,mean_cost,mean_optimal,\
+                  mismatches,invalid,field_answers,search_bytes,peak_rss_kb,setup_ms,load";
+    let row = |map: &str, units: u32, mode: &str, done: u8, frames: u32| {
+        format!(
+            "{map},{units},move,1,{mode},{done},{frames},1,30,1,2.25,2,0,1,0,1,1,1,0,0,0,0,0,1,0"
+        )
+    };
+    let csv = [
+        header.to_string(),
+        row("AR0011SR", 1000, "per-unit", 1, 777),
+        row("AR0011SR", 5000, "per-unit", 1, 21),
+        row("AR0011SR", 5000, "northstar", 1, 40),
+        row("maze512-4-0", 5000, "fields", 0, 20000),
+    ]
+    .join("\n");
+    let rows = report::rows_from_csv(&csv).expect("the CSV parses");
+    let svg = chart::render(&rows).expect("rows").expect("drawn");
+    let texts: Vec<&str> = svg
+        .split("</text>")
+        .filter_map(|t| Some(t.rsplit_once('>')?.1.trim()))
+        .collect();
+    let at = |s: &str| texts.iter().position(|t| *t == s);
+    assert!(at("5000 units, one order, headless, 2 ms frame budget").is_some());
+    // One group per map, in row order, each labelled with its order and threads.
+    assert!(at("AR0011SR") < at("maze512-4-0"), "{texts:?}");
+    assert_eq!(texts.iter().filter(|t| **t == "move, 1 thread").count(), 2);
+    // Only the largest army: the 1,000-unit row is left out; a case that hit the cap
+    // shows it (`>`, escaped in the SVG). The legend lists the modes that ran.
+    assert_eq!((at("777"), at("21").is_some()), (None, true));
+    assert!(at("&gt;20000").is_some() && at("shared approach (not exact)").is_none());
+    // The longest-frame panel's red line at 2.5 ms.
+    assert_eq!(svg.matches("stroke=\"#BE2D23\"").count(), 1);
+    assert!(chart::render(&[]).is_none());
 }

@@ -1,9 +1,9 @@
-//! Bar chart of the MovingAI runner's mean time per algorithm, as a PNG made with std only.
+//! Bar chart of the MovingAI runner's mean time per algorithm, as an SVG drawn with plotters.
 //!
 //! ```text
 //! cargo run --release -p tilepath_bench --no-default-features --example movingai -- \
 //!     --algo jps --algo pf-astar SCEN... > run.txt
-//! cargo run --release -p tilepath_bench --no-default-features --example chart -- --out docs/algorithms.png [--title TEXT] [--note TEXT]
+//! cargo run --release -p tilepath_bench --no-default-features --example chart -- --out docs/algorithms.svg [--title TEXT] [--note TEXT]
 //!     [--linear] [INPUT]
 //! ```
 //!
@@ -13,37 +13,28 @@
 //! (`--linear` for a linear one; it is also used when a mean is zero), with the peer crates
 //! (`pf-astar`, `gp-jps`, and bevy_northstar's `ns-astar`, `ns-hpa`) in a second colour,
 //! each bar labelled with its name, its mean and its mismatch count when non-zero. The
-//! image is an 8-bit palette PNG with uncompressed (stored) deflate blocks, 900 pixels
-//! wide: about 0.3 MB for four bars, no crate needed.
+//! image is an SVG 900 pixels wide whose text is SVG text (drawn by the crate's `chart`
+//! module, which the army chart uses too).
 
-mod axis;
-mod canvas;
-mod font;
-mod png;
-
-use axis::{Axis, duration, short_name};
-use canvas::*;
-use png::encode_png;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use tilepath_bench::chart::{
+    self, Axis, Bar, INK, MUTED, OURS, PEER, Panel, TEXT, TITLE, centred, chars, font, legend,
+    right, text_width, wrap, write,
+};
+
 /// Runner names of the peer crates; every other name is one of ours.
 const PEERS: [&str; 4] = ["pf-astar", "gp-jps", "ns-astar", "ns-hpa"];
 const DEFAULT_TITLE: &str = "mean time per query, MovingAI";
-const USAGE: &str = "usage: chart --out FILE.png [--title TEXT] [--note TEXT] [--linear] [INPUT]
+const USAGE: &str = "usage: chart --out FILE.svg [--title TEXT] [--note TEXT] [--linear] [INPUT]
 INPUT is the movingai runner's output (a file, or - or nothing for standard input)";
 
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Usage(e)) => {
-            if !e.is_empty() {
-                eprintln!("error: {e}");
-            }
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
-        }
+        Err(Failure::Usage(e)) => tilepath_bench::usage_error(&e, USAGE),
         Err(Failure::Run(e)) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -85,17 +76,16 @@ fn run() -> Result<(), Failure> {
         note: opts.note.as_deref(),
         linear: opts.linear,
     };
-    let canvas = chart.render();
-    let png = encode_png(&canvas, &PALETTE);
-    std::fs::write(&opts.out, &png)
+    let (svg, height) = chart
+        .render()
+        .map_err(|e| Failure::Run(format!("cannot draw the chart: {e}")))?;
+    std::fs::write(&opts.out, &svg)
         .map_err(|e| Failure::Run(format!("cannot write {}: {e}", opts.out.display())))?;
     println!(
-        "wrote {} ({}x{}, {} bars, {} bytes)",
+        "wrote {} ({WIDTH}x{height}, {} bars, {} bytes)",
         opts.out.display(),
-        canvas.width,
-        canvas.height,
         totals.len(),
-        png.len()
+        svg.len()
     );
     Ok(())
 }
@@ -131,7 +121,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             _ => input = Some(Some(PathBuf::from(a))),
         }
     }
-    let out = out.ok_or("--out FILE.png is required")?;
+    let out = out.ok_or("--out FILE.svg is required")?;
+    if out.extension().is_none_or(|e| e != "svg") {
+        return Err(format!(
+            "--out {}: the chart is an SVG, name a .svg file",
+            out.display()
+        ));
+    }
     Ok(Options {
         out,
         title,
@@ -220,14 +216,12 @@ fn parse_totals(text: &str) -> Result<Vec<Total>, String> {
 }
 
 /// Width of the image in pixels.
-const WIDTH: i64 = 900;
-const MARGIN: i64 = 20;
-/// Scale of all text but the title.
-const TEXT: i64 = 2;
-const TITLE: i64 = 3;
-const ROW: i64 = 34;
-const BAR: i64 = 22;
-const LINE: i64 = 22;
+const WIDTH: i32 = 900;
+const MARGIN: i32 = 20;
+/// Height of a bar's row, of a bar, and of a line of text.
+const ROW: i32 = 34;
+const BAR: i32 = 22;
+const LINE: i32 = 22;
 
 /// Everything the chart shows.
 struct Chart<'a> {
@@ -257,125 +251,111 @@ impl Chart<'_> {
         })
     }
 
-    fn render(&self) -> Canvas {
-        let bars = self.order();
+    /// The bars, top first, in the plot's pixels.
+    fn bars(&self) -> Vec<Bar> {
+        self.order()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Bar {
+                top: 8 + i as i32 * ROW + (ROW - BAR) / 2,
+                value: t.mean_us,
+                colour: if t.is_peer() { PEER } else { OURS },
+                label: duration(t.mean_us),
+                warning: t
+                    .mismatches
+                    .filter(|&m| m > 0)
+                    .map(|m| format!("{m} mismatches")),
+            })
+            .collect()
+    }
+
+    /// The SVG and its height.
+    fn render(&self) -> chart::Result<(String, i32)> {
         let axis = Axis::fit(
             &self.totals.iter().map(|t| t.mean_us).collect::<Vec<_>>(),
             self.linear,
         );
-        let chars = |scale: i64| ((WIDTH - 2 * MARGIN) / (GLYPH_ADVANCE * scale)) as usize;
-        let title = wrap(self.title, chars(TITLE));
-        let note = self.note.map_or(Vec::new(), |n| wrap(n, chars(TEXT)));
+        let title = wrap(self.title, chars(WIDTH - 2 * MARGIN, TITLE));
+        let note = self
+            .note
+            .map_or(Vec::new(), |n| wrap(n, chars(WIDTH - 2 * MARGIN, TEXT)));
+        let title_line = (TITLE * 1.3).round() as i32;
+        let legend_y = MARGIN + title.len() as i32 * title_line + 6;
+        let plot_y = legend_y + LINE + 10;
 
-        let title_line = (CAP_HEIGHT + 4) * TITLE;
-        let legend_y = MARGIN + title.len() as i64 * title_line + 6;
-        let rows_top = legend_y + LINE + 18;
-        let axis_y = rows_top + bars.len() as i64 * ROW + 4;
-        let caption_y = axis_y + 10 + LINE + 4;
-        let note_y = caption_y + LINE + 10;
-        let height = note_y + note.len() as i64 * LINE + MARGIN - 8;
-        let mut c = Canvas::new(WIDTH as usize, height as usize);
-
-        for (i, line) in title.iter().enumerate() {
-            c.text(MARGIN, MARGIN + i as i64 * title_line, line, TITLE, INK);
-        }
-        let mut x = MARGIN;
-        for (colour, label) in [(OURS, "ours (bevy_tilepath)"), (PEER, "peer crate")] {
-            c.fill(x, legend_y, 14, 14, colour);
-            c.text(x + 22, legend_y, label, TEXT, INK);
-            x += 22 + text_width(label, TEXT) + 30;
-        }
-        if let Some(queries) = self.queries() {
-            let w = text_width(&queries, TEXT);
-            c.text(WIDTH - MARGIN - w, legend_y, &queries, TEXT, MUTED);
-        }
-
-        let names: Vec<String> = bars.iter().map(|t| short_name(&t.algo)).collect();
+        let names: Vec<String> = self.order().iter().map(|t| short_name(&t.algo)).collect();
         let label_w = names.iter().map(|n| text_width(n, TEXT)).max().unwrap_or(0);
         let plot_x0 = MARGIN + label_w + 14;
         let plot_x1 = WIDTH - MARGIN - 36;
-        let plot_w = plot_x1 - plot_x0;
-        let at = |v: f64| plot_x0 + (axis.fraction(v) * plot_w as f64).round() as i64;
+        let bars = self.bars();
+        let panel = Panel {
+            axis,
+            bars: &bars,
+            bar_height: BAR,
+            height: 8 + bars.len() as i32 * ROW + 4,
+            overhang: WIDTH - MARGIN - plot_x1,
+            limit: None,
+            caption: Some(caption(axis)),
+        };
+        let note_y = plot_y + panel.outer_height() + 10;
+        let height = note_y + note.len() as i32 * LINE + MARGIN - 8;
 
-        let ticks = axis.ticks();
-        for &(v, ref label) in &ticks {
-            let colour = if label.is_some() { GRID } else { MINOR };
-            c.fill(at(v), rows_top - 8, 1, axis_y - rows_top + 8, colour);
-        }
-        c.fill(plot_x0, axis_y, plot_w + 1, 2, AXIS);
-        for (v, label) in &ticks {
-            if let Some(label) = label {
-                let x = at(*v);
-                c.fill(x, axis_y + 2, 1, 5, AXIS);
-                c.text(
-                    x - text_width(label, TEXT) / 2,
-                    axis_y + 10,
-                    label,
-                    TEXT,
-                    MUTED,
-                );
+        let svg = chart::svg(WIDTH as u32, height as u32, |root| {
+            for (i, line) in title.iter().enumerate() {
+                let y = MARGIN + i as i32 * title_line;
+                write(root, line, (MARGIN, y), &font(TITLE, INK))?;
             }
-        }
-        let caption = axis.caption();
-        c.text(
-            plot_x1 - text_width(caption, TEXT),
-            caption_y,
-            caption,
-            TEXT,
-            MUTED,
-        );
-
-        for (i, (t, name)) in bars.iter().zip(&names).enumerate() {
-            let y = rows_top + i as i64 * ROW + (ROW - BAR) / 2;
-            let text_y = y + (BAR - CAP_HEIGHT * TEXT) / 2;
-            let colour = if t.is_peer() { PEER } else { OURS };
-            let end = at(t.mean_us).max(plot_x0 + 2);
-            c.fill(plot_x0, y, end - plot_x0, BAR, colour);
-            c.text(
-                plot_x0 - 10 - text_width(name, TEXT),
-                text_y,
-                name,
-                TEXT,
-                INK,
-            );
-            let value = duration(t.mean_us);
-            let warning = match t.mismatches {
-                Some(m) if m > 0 => format!("{m} mismatches"),
-                _ => String::new(),
-            };
-            let (value_w, warning_w) = (text_width(&value, TEXT), text_width(&warning, TEXT));
-            let gap = 2 * GLYPH_ADVANCE * TEXT;
-            let room = WIDTH - MARGIN - (end + 8);
-            let both_w = value_w
-                + if warning.is_empty() {
-                    0
-                } else {
-                    gap + warning_w
-                };
-            if both_w <= room || value_w + 16 > end - plot_x0 {
-                c.text(end + 8, text_y, &value, TEXT, INK);
-                c.text(end + 8 + value_w + gap, text_y, &warning, TEXT, WARN);
-                continue;
+            legend(
+                root,
+                (MARGIN, legend_y),
+                &[(OURS, "ours (bevy_tilepath)"), (PEER, "peer crate")],
+            )?;
+            if let Some(queries) = self.queries() {
+                let at = (WIDTH - MARGIN, centred(legend_y + 7, TEXT));
+                write(root, &queries, at, &right(font(TEXT, MUTED)))?;
             }
-            // The value goes inside the end of the bar; the warning stays red, to the right
-            // of the bar if it fits there, else on a white patch inside the bar.
-            c.text(end - 8 - value_w, text_y, &value, TEXT, WHITE);
-            let patch_x = end - 8 - value_w - gap - warning_w;
-            if warning_w <= room || patch_x - 6 < plot_x0 + 6 {
-                c.text(end + 8, text_y, &warning, TEXT, WARN);
-            } else {
-                c.fill(patch_x - 6, y + 3, warning_w + 12, BAR - 6, WHITE);
-                c.text(patch_x, text_y, &warning, TEXT, WARN);
+            panel.draw(root, (plot_x0, plot_y), plot_x1 - plot_x0)?;
+            for (bar, name) in bars.iter().zip(&names) {
+                let y = centred(plot_y + bar.top + BAR / 2, TEXT);
+                write(root, name, (plot_x0 - 10, y), &right(font(TEXT, INK)))?;
             }
-        }
-
-        for (i, line) in note.iter().enumerate() {
-            c.text(MARGIN, note_y + i as i64 * LINE, line, TEXT, MUTED);
-        }
-        c
+            for (i, line) in note.iter().enumerate() {
+                let y = note_y + i as i32 * LINE;
+                write(root, line, (MARGIN, y), &font(TEXT, MUTED))?;
+            }
+            Ok(())
+        })?;
+        Ok((svg, height))
     }
 }
 
-/// PNG of the canvas: 8-bit palette image, one IDAT of stored deflate blocks.
+/// What the axis measures.
+fn caption(axis: Axis) -> &'static str {
+    match axis {
+        Axis::Log { .. } => "microseconds per query (log scale)",
+        Axis::Linear { .. } => "microseconds per query",
+    }
+}
+
+/// An algorithm's name as labelled, cut to 20 characters so the bars keep their room.
+fn short_name(name: &str) -> String {
+    const MAX: usize = 20;
+    if name.chars().count() <= MAX {
+        return name.to_string();
+    }
+    let mut cut: String = name.chars().take(MAX - 3).collect();
+    cut.push_str("...");
+    cut
+}
+
+/// A mean time as shown next to its bar.
+fn duration(us: f64) -> String {
+    match us {
+        u if u >= 100.0 => format!("{u:.0} us"),
+        u if u >= 10.0 => format!("{u:.1} us"),
+        u => format!("{u:.2} us"),
+    }
+}
+
 #[cfg(test)]
 mod tests;

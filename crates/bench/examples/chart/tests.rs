@@ -1,7 +1,7 @@
-//! Tests of the chart: checksums, parsing, axis, layout and a PNG round trip.
+//! Tests of the chart: parsing, the axis, the order of the bars and the SVG they make.
 
-use super::png::{adler32, crc32, zlib_stored};
 use super::*;
+use tilepath_bench::chart::RGBColor;
 
 const SAMPLE: &str = "\
 scen=a.scen algo=astar diameter=1 queries=10 solved=10 mismatches=0 mean_us=1.00
@@ -13,29 +13,6 @@ TOTAL algo=gp-jps queries=62799 mismatches=40000 mean_us=3000.00
 
 fn totals(text: &str) -> Vec<Total> {
     parse_totals(text).expect("sample parses")
-}
-
-#[test]
-fn crc32_of_check_string_is_cbf43926() {
-    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-    assert_eq!(crc32(b""), 0);
-}
-
-#[test]
-fn adler32_of_wikipedia_is_11e60398() {
-    assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
-    assert_eq!(adler32(b""), 1);
-}
-
-#[test]
-fn adler32_reduces_long_runs_of_ff_without_overflow() {
-    let data = vec![0xFF; 100_000];
-    let (mut a, mut b) = (1u64, 0u64);
-    for &x in &data {
-        a = (a + u64::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    assert_eq!(adler32(&data), ((b << 16) | a) as u32);
 }
 
 #[test]
@@ -93,16 +70,18 @@ fn parser_rejects_an_algorithm_listed_twice() {
 fn args_require_out_and_default_to_stdin_and_the_default_title() {
     let args = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
     assert!(args(&["run.txt"]).unwrap_err().contains("--out"));
-    let o = args(&["--out", "a.png"]).unwrap();
+    let o = args(&["--out", "a.svg"]).unwrap();
     assert_eq!(
         (o.title.as_str(), o.input, o.note),
         (DEFAULT_TITLE, None, None)
     );
-    let o = args(&["--out", "a.png", "--note", "n", "-"]).unwrap();
+    let o = args(&["--out", "a.svg", "--note", "n", "-"]).unwrap();
     assert_eq!((o.input, o.note.as_deref()), (None, Some("n")));
-    assert!(args(&["--out", "a.png", "x", "y"]).is_err());
-    assert!(args(&["--out", "a.png", "--bogus"]).is_err());
+    assert!(args(&["--out", "a.svg", "x", "y"]).is_err());
+    assert!(args(&["--out", "a.svg", "--bogus"]).is_err());
     assert!(args(&["--out"]).is_err());
+    // The chart is an SVG: a PNG name would hold the wrong format.
+    assert!(args(&["--out", "a.png"]).unwrap_err().contains(".svg"));
 }
 
 #[test]
@@ -174,8 +153,12 @@ fn long_names_are_cut_and_still_render() {
         note: Some(&long),
         linear: false,
     };
-    let canvas = chart.render();
-    assert_eq!(canvas.pixels.len(), canvas.width * canvas.height);
+    let (svg, _) = chart.render().expect("drawn");
+    let names: Vec<String> = texts(&svg).into_iter().map(|t| t.text).collect();
+    assert!(
+        names.contains(&format!("{}...", "x".repeat(17))),
+        "{names:?}"
+    );
     assert_eq!(chart.queries(), None);
 }
 
@@ -199,101 +182,152 @@ fn queries_are_summarised_when_given() {
 
 #[test]
 fn wrap_keeps_lines_within_the_limit() {
-    let lines = wrap("cargo run --release --example movingai -- --algo astar", 16);
+    let lines = chart::wrap("cargo run --release --example movingai -- --algo astar", 16);
     assert!(lines.iter().all(|l| l.chars().count() <= 16), "{lines:?}");
     assert_eq!(
         lines.join(" "),
         "cargo run --release --example movingai -- --algo astar"
     );
-    assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+    assert_eq!(chart::wrap("abcdefgh", 3), ["abc", "def", "gh"]);
 }
 
-/// Reads the PNG's chunks back: (type, data), checking each CRC.
-fn chunks(png: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut rest = &png[8..];
-    while !rest.is_empty() {
-        let len = u32::from_be_bytes(rest[..4].try_into().unwrap()) as usize;
-        let kind: [u8; 4] = rest[4..8].try_into().unwrap();
-        let data = rest[8..8 + len].to_vec();
-        let crc = u32::from_be_bytes(rest[8 + len..12 + len].try_into().unwrap());
-        assert_eq!(crc, crc32(&rest[4..8 + len]), "CRC of {kind:?}");
-        out.push((kind, data));
-        rest = &rest[12 + len..];
-    }
-    out
+/// A text element of the SVG: where it is anchored, its colour and its text.
+#[derive(Debug)]
+struct SvgText {
+    x: i32,
+    y: i32,
+    fill: String,
+    text: String,
 }
 
-/// Undoes `zlib_stored`, checking the header, block lengths and Adler-32.
-fn unstore(z: &[u8]) -> Vec<u8> {
-    assert_eq!(u16::from_be_bytes([z[0], z[1]]) % 31, 0);
-    let mut out = Vec::new();
-    let mut i = 2;
-    loop {
-        let last = z[i] & 1 == 1;
-        assert_eq!(z[i] >> 1, 0, "stored block");
-        let len = u16::from_le_bytes([z[i + 1], z[i + 2]]);
-        assert_eq!(!len, u16::from_le_bytes([z[i + 3], z[i + 4]]));
-        out.extend_from_slice(&z[i + 5..i + 5 + len as usize]);
-        i += 5 + len as usize;
-        if last {
-            break;
-        }
-    }
-    assert_eq!(
-        u32::from_be_bytes(z[i..i + 4].try_into().unwrap()),
-        adler32(&out)
-    );
-    assert_eq!(i + 4, z.len());
-    out
+/// The SVG's text elements in document order.
+fn texts(svg: &str) -> Vec<SvgText> {
+    let attr = |tag: &str, name: &str| -> String {
+        let start = tag.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+        tag[start..].split('"').next().unwrap_or("").to_string()
+    };
+    svg.split("<text")
+        .skip(1)
+        .map(|rest| {
+            let (tag, body) = rest.split_once('>').expect("a closed tag");
+            let text = body
+                .split("</text>")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            SvgText {
+                x: attr(tag, "x").parse().expect("x"),
+                y: attr(tag, "y").parse().expect("y"),
+                fill: attr(tag, "fill"),
+                text,
+            }
+        })
+        .collect()
 }
 
-#[test]
-fn png_round_trip_has_signature_size_and_pixels() {
-    let t = totals(SAMPLE);
-    let chart = Chart {
-        totals: &t,
+/// The fill colours of the SVG's rectangles.
+fn rect_fills(svg: &str) -> Vec<String> {
+    svg.split("<rect")
+        .skip(1)
+        .filter_map(|rest| {
+            let start = rest.find(" fill=\"")? + 7;
+            Some(rest[start..].split('"').next()?.to_string())
+        })
+        .collect()
+}
+
+fn sample_chart(t: &[Total]) -> Chart<'_> {
+    Chart {
+        totals: t,
         title: DEFAULT_TITLE,
         note: Some("cargo run --release --example movingai"),
         linear: false,
-    };
-    let canvas = chart.render();
-    let png = encode_png(&canvas, &PALETTE);
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    let chunks = chunks(&png);
-    let kinds: Vec<&[u8]> = chunks.iter().map(|(k, _)| &k[..]).collect();
-    assert_eq!(kinds, [b"IHDR", b"PLTE", b"IDAT", b"IEND"]);
-    let ihdr = &chunks[0].1;
-    assert_eq!(u32::from_be_bytes(ihdr[0..4].try_into().unwrap()), 900);
-    assert_eq!(
-        u32::from_be_bytes(ihdr[4..8].try_into().unwrap()) as usize,
-        canvas.height
-    );
-    assert_eq!(&ihdr[8..], [8, 3, 0, 0, 0]);
-    assert_eq!(chunks[1].1.len(), PALETTE.len() * 3);
-    let raw = unstore(&chunks[2].1);
-    assert!(raw.len() > 65535, "several stored blocks were exercised");
-    assert_eq!(raw.len(), (canvas.width + 1) * canvas.height);
-    for (row, pixels) in raw
-        .chunks(canvas.width + 1)
-        .zip(canvas.pixels.chunks(canvas.width))
-    {
-        assert_eq!((row[0], &row[1..]), (0, pixels));
     }
-    assert!(canvas.pixels.contains(&OURS) && canvas.pixels.contains(&PEER));
-    assert!(
-        canvas.pixels.contains(&WARN),
-        "gp-jps mismatches are flagged"
+}
+
+#[test]
+fn svg_names_the_bars_top_down_fastest_first_with_their_values() {
+    let t = totals(SAMPLE);
+    let (svg, height) = sample_chart(&t).render().expect("drawn");
+    assert!(svg.starts_with("<svg") && svg.contains(&format!("height=\"{height}\"")));
+    let texts = texts(&svg);
+    let y_of = |s: &str| texts.iter().find(|t| t.text == s).map(|t| t.y);
+    let rows: Vec<i32> = ["jps", "gp-jps", "astar", "pf-astar"]
+        .iter()
+        .map(|n| y_of(n).expect(n))
+        .collect();
+    assert!(rows.windows(2).all(|w| w[0] < w[1]), "{rows:?}");
+    for (value, name) in [("120 us", "jps"), ("7000 us", "pf-astar")] {
+        assert_eq!(y_of(value), y_of(name), "{value} on the row of {name}");
+    }
+    assert!(y_of("cargo run --release --example movingai") > rows.last().copied());
+}
+
+#[test]
+fn svg_colours_ours_and_peers_and_flags_mismatches_in_red() {
+    let t = totals(SAMPLE);
+    let (svg, _) = sample_chart(&t).render().expect("drawn");
+    let fills = rect_fills(&svg);
+    let count = |c: RGBColor| {
+        let hex = format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        fills.iter().filter(|f| **f == hex).count()
+    };
+    // Two bars and a legend square each.
+    assert_eq!((count(OURS), count(PEER)), (3, 3));
+    let texts = texts(&svg);
+    let warnings: Vec<&SvgText> = texts
+        .iter()
+        .filter(|t| t.text.contains("mismatches"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "only gp-jps has mismatches");
+    assert_eq!(
+        (warnings[0].text.as_str(), warnings[0].fill.as_str()),
+        ("40000 mismatches", "#BE2D23")
     );
 }
 
 #[test]
-fn empty_zlib_stream_is_one_final_empty_block() {
-    assert_eq!(unstore(&zlib_stored(&[])), Vec::<u8>::new());
+fn a_bar_that_reaches_the_edge_carries_its_value_inside_in_white() {
+    let t = totals(
+        "TOTAL algo=jps mean_us=400\nTOTAL algo=ns-astar mean_us=80389\n\
+         TOTAL algo=gp-jps mismatches=2711 mean_us=3928\n",
+    );
+    let (svg, _) = sample_chart(&t).render().expect("drawn");
+    let texts = texts(&svg);
+    let find = |s: &str| texts.iter().find(|t| t.text == s).expect(s);
+    let (inside, beside) = (find("80389 us"), find("400 us"));
+    assert_eq!(
+        (inside.fill.as_str(), beside.fill.as_str()),
+        ("#FFFFFF", "#212529")
+    );
+    // Inside: anchored at its right end, left of where the short bar's value starts.
+    assert!(svg.contains("text-anchor=\"end\""));
+    assert!(inside.x > beside.x);
+    assert_eq!(find("2711 mismatches").fill, "#BE2D23");
 }
 
 #[test]
-fn non_ascii_text_draws_as_question_marks() {
-    assert_eq!(glyph('µ'), glyph('?'));
-    assert_eq!(text_width("µs", 2), text_width("?s", 2));
+fn tick_labels_that_would_overlap_are_left_out() {
+    let axis = Axis::fit(&[300.0, 7000.0], false);
+    let panel = |width| {
+        let p = Panel {
+            axis,
+            bars: &[],
+            bar_height: BAR,
+            height: 100,
+            overhang: 0,
+            limit: None,
+            caption: None,
+        };
+        let (labelled, minor) = p.ticks(width);
+        let labels: Vec<String> = labelled.into_iter().map(|(_, l)| l).collect();
+        (labels, minor.len())
+    };
+    let (wide, wide_minor) = panel(800);
+    assert_eq!(wide, ["100", "200", "500", "1000", "2000", "5000", "10000"]);
+    let (narrow, narrow_minor) = panel(150);
+    assert_eq!(narrow, ["100", "1000", "10000"]);
+    // Every gridline stays: the unlabelled ones as minor lines.
+    assert_eq!(wide.len() + wide_minor, narrow.len() + narrow_minor);
 }

@@ -1,18 +1,18 @@
-//! The time axis (logarithmic or linear) and the number formats of its labels and bars.
+//! The value axis of a bar chart (logarithmic or linear): its range, ticks and labels.
 
-/// Maps a time in microseconds to a fraction of the plot width.
+/// Maps a value to a fraction of the plot width.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Axis {
-    /// From 10^lo to 10^hi microseconds.
+pub enum Axis {
+    /// From 10^lo to 10^hi.
     Log { lo: i32, hi: i32 },
-    /// From 0 to `max` microseconds, gridlines every `step`.
+    /// From 0 to `max`, gridlines every `step`.
     Linear { max: f64, step: f64 },
 }
 
 impl Axis {
     /// Log unless asked otherwise or a value is zero; ranges end on whole decades
     /// (or whole steps), with the fastest bar at least 0.3 decades long.
-    pub(crate) fn fit(values: &[f64], linear: bool) -> Axis {
+    pub fn fit(values: &[f64], linear: bool) -> Axis {
         let min = values.iter().copied().fold(f64::INFINITY, f64::min);
         let max = values.iter().copied().fold(0.0, f64::max);
         if linear || min.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
@@ -34,7 +34,7 @@ impl Axis {
         }
     }
 
-    pub(crate) fn fraction(self, v: f64) -> f64 {
+    pub fn fraction(self, v: f64) -> f64 {
         let f = match self {
             Axis::Log { lo, hi } => (v.log10() - f64::from(lo)) / f64::from(hi - lo),
             Axis::Linear { max, .. } => v / max,
@@ -43,7 +43,7 @@ impl Axis {
     }
 
     /// Gridline values, each with a label or `None` for an unlabelled minor line.
-    pub(crate) fn ticks(self) -> Vec<(f64, Option<String>)> {
+    pub fn ticks(self) -> Vec<(f64, Option<String>)> {
         match self {
             Axis::Log { lo, hi } => {
                 let label_minor = hi - lo <= 2;
@@ -73,17 +73,10 @@ impl Axis {
             }
         }
     }
-
-    pub(crate) fn caption(self) -> &'static str {
-        match self {
-            Axis::Log { .. } => "microseconds per query (log scale)",
-            Axis::Linear { .. } => "microseconds per query",
-        }
-    }
 }
 
 /// The exponent e with 10^e <= v < 10^(e+1), for v > 0.
-pub(crate) fn decade(v: f64) -> i32 {
+fn decade(v: f64) -> i32 {
     let mut e = v.log10().floor() as i32;
     while 10f64.powi(e + 1) <= v {
         e += 1;
@@ -95,7 +88,7 @@ pub(crate) fn decade(v: f64) -> i32 {
 }
 
 /// The smallest of 1, 2, 5 times a power of ten that is at least `raw`.
-pub(crate) fn nice_step(raw: f64) -> f64 {
+fn nice_step(raw: f64) -> f64 {
     if raw <= 0.0 || !raw.is_finite() {
         return 1.0;
     }
@@ -108,31 +101,11 @@ pub(crate) fn nice_step(raw: f64) -> f64 {
 }
 
 /// A tick value without needless digits: `100`, `2000`, `0.5`, `0.02`.
-pub(crate) fn number(v: f64) -> String {
+fn number(v: f64) -> String {
     if v >= 1.0 {
         format!("{v:.0}")
     } else {
         let s = format!("{v:.6}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-/// An algorithm's name as labelled, cut to 20 characters so the bars keep their room.
-pub(crate) fn short_name(name: &str) -> String {
-    pub(crate) const MAX: usize = 20;
-    if name.chars().count() <= MAX {
-        return name.to_string();
-    }
-    let mut cut: String = name.chars().take(MAX - 3).collect();
-    cut.push_str("...");
-    cut
-}
-
-/// A mean time as shown next to its bar.
-pub(crate) fn duration(us: f64) -> String {
-    match us {
-        u if u >= 100.0 => format!("{u:.0} us"),
-        u if u >= 10.0 => format!("{u:.1} us"),
-        u => format!("{u:.2} us"),
     }
 }
