@@ -17,7 +17,8 @@
 //! (`movingai`, `chart`) build without compiling bevy; they also run with it.
 //!
 //! This library holds what several programs share: the bar charts of `chart` and `army`
-//! ([`chart`]) and the command-line error of every program ([`usage_error`]).
+//! ([`chart`]), bevy_northstar's grid as `army` and `peers` build it (`northstar`, with
+//! the `bevy` feature) and the command-line error of every program ([`usage_error`]).
 //! Code that the published crates' tests need too stays there and is included by
 //! `#[path]`: `crates/tilepath/examples/support/` (MovingAI loading, the counting
 //! allocator), `examples/soak/scenario.rs`, `examples/live_edits/scenario.rs` and
@@ -26,6 +27,8 @@
 use std::process::ExitCode;
 
 pub mod chart;
+#[cfg(feature = "bevy")]
+pub mod northstar;
 
 /// Reports a bad command line: the error (none for `--help`), then `usage`; exit status 2.
 pub fn usage_error(error: &str, usage: &str) -> ExitCode {

@@ -2,7 +2,7 @@
 //! process counters it reads (Linux `/proc`).
 
 use std::fmt::Write as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bevy_tilepath::prelude::{CachedScenario, Cell, Connectivity};
 use bevy_tilepath::tilepath::grid::cost_to_f64;
@@ -151,6 +151,44 @@ impl Outcome {
         let mut out = out.ok_or("no CASE line")?;
         out.paths = paths;
         Ok(out)
+    }
+}
+
+/// The clocks of one order, started just before it is given.
+pub struct OrderClock {
+    load: f64,
+    cpu: Duration,
+    started: Instant,
+}
+
+impl OrderClock {
+    /// Reads the load average and the process's CPU time, then starts the wall clock.
+    pub fn start() -> Self {
+        let load = load_average();
+        let cpu = process_cpu();
+        OrderClock {
+            load,
+            cpu,
+            started: Instant::now(),
+        }
+    }
+
+    /// An outcome that has the map's setup time and the load when the order began.
+    pub fn outcome(&self, setup_ms: f64) -> Outcome {
+        Outcome {
+            setup_ms,
+            load: self.load,
+            ..Outcome::default()
+        }
+    }
+
+    /// After the order's last frame: its wall and CPU time, the per-frame solve `times`'
+    /// statistics and the peak memory.
+    pub fn stop(&self, out: &mut Outcome, times: &[Duration]) {
+        out.wall_ms = ms(self.started.elapsed());
+        out.cpu_ms = ms(process_cpu().saturating_sub(self.cpu));
+        (out.frame_max_ms, out.frame_p99_ms, out.over_budget) = frame_stats(times);
+        out.rss_kb = peak_rss_kb();
     }
 }
 

@@ -8,15 +8,13 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy_northstar::prelude::{
-    AgentPos, Grid, GridSettingsBuilder, Nav, NorthstarPlugin, OrdinalNeighborhood, Pathfind,
-    PathfindingFailed, PathingSet, filter,
+    AgentPos, Nav, NorthstarPlugin, OrdinalNeighborhood, Pathfind, PathfindingFailed, PathingSet,
 };
 use bevy_tilepath::prelude::Cell;
 use bevy_tilepath::tilepath::search::InvalidPath;
+use tilepath_bench::northstar;
 
-use crate::measure::{
-    Outcome, check_path, frame_stats, load_average, ms, peak_rss_kb, process_cpu,
-};
+use crate::measure::{OrderClock, Outcome, check_path, ms};
 use crate::scene::{Army, Scene};
 use crate::{Case, task_pool};
 
@@ -67,37 +65,23 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     );
 
     let setup = Instant::now();
-    let size = scene.size;
-    let settings = GridSettingsBuilder::new_2d(size.width, size.height)
-        .add_neighbor_filter(filter::NoCornerCutting)
-        .build();
-    let mut grid = Grid::<OrdinalNeighborhood>::new(&settings);
-    for i in 0..size.area() {
-        let c = size.cell(i);
-        let nav = match scene.weight(c) {
+    let grid = northstar::grid(scene.size.width, scene.size.height, |x, y| {
+        match scene.weight(Cell::new(x as i32, y as i32)) {
             Some(w) => Nav::Passable(u32::from(w)),
             None => Nav::Impassable,
-        };
-        grid.set_nav(UVec3::new(c.x as u32, c.y as u32, 0), nav);
-    }
-    grid.build();
+        }
+    });
     app.world_mut().spawn(grid);
     let setup_ms = ms(setup.elapsed());
 
     let units: Vec<Entity> = army
         .starts
         .iter()
-        .map(|c| {
-            app.world_mut()
-                .spawn(AgentPos(UVec3::new(c.x as u32, c.y as u32, 0)))
-                .id()
-        })
+        .map(|&c| app.world_mut().spawn(AgentPos(northstar::position(c))).id())
         .collect();
     app.update();
 
-    let load = load_average();
-    let cpu = process_cpu();
-    let started = Instant::now();
+    let clock = OrderClock::start();
     // A unit already on its goal gets no `Path` from northstar (it removes `Pathfind`):
     // it counts as answered with its one-cell path.
     let mut trivial = Vec::new();
@@ -111,11 +95,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
             .insert(Pathfind::new_2d(goal.x as u32, goal.y as u32));
     }
     let mut times = Vec::new();
-    let mut out = Outcome {
-        setup_ms,
-        load,
-        ..Outcome::default()
-    };
+    let mut out = clock.outcome(setup_ms);
     while out.frames < frame_cap {
         app.update();
         out.frames += 1;
@@ -128,10 +108,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
             break;
         }
     }
-    out.wall_ms = ms(started.elapsed());
-    out.cpu_ms = ms(process_cpu().saturating_sub(cpu));
-    (out.frame_max_ms, out.frame_p99_ms, out.over_budget) = frame_stats(&times);
-    out.rss_kb = peak_rss_kb();
+    clock.stop(&mut out, &times);
 
     let map = scene.map();
     let index: HashMap<Entity, usize> = units.iter().enumerate().map(|(i, &e)| (e, i)).collect();
@@ -146,14 +123,8 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     for (unit, cells) in &answers.paths {
         let i = index[unit];
         let (start, goal) = (army.starts[i], case.order.goal(army, i));
-        let mut cells: Vec<Cell> = cells
-            .iter()
-            .map(|p| Cell::new(p.x as i32, p.y as i32))
-            .collect();
-        if cells.first() != Some(&start) {
-            omitted += 1;
-            cells.insert(0, start);
-        }
+        let (cells, prepended) = northstar::cells(cells, start);
+        omitted += usize::from(prepended);
         let (path, broken) = check_path(&map, scene.profile, &cells, start, goal);
         if let Some(broken) = broken {
             let at = match broken {

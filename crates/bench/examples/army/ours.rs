@@ -9,9 +9,7 @@ use bevy_tilepath::prelude::{
     TilepathSettings, TilepathStats,
 };
 
-use crate::measure::{
-    Outcome, check_path, frame_stats, load_average, ms, peak_rss_kb, process_cpu,
-};
+use crate::measure::{OrderClock, Outcome, check_path, ms};
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, task_pool};
 use bevy_tilepath::prelude::GroupOrders;
@@ -63,9 +61,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let setup_ms = ms(setup.elapsed());
 
     // The order.
-    let load = load_average();
-    let cpu = process_cpu();
-    let started = Instant::now();
+    let clock = OrderClock::start();
     for (i, &unit) in units.iter().enumerate() {
         let goal = case.order.goal(army, i);
         let mut request = PathRequest::new(goal).claim_goal(case.order.claims());
@@ -75,11 +71,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
         app.world_mut().entity_mut(unit).insert(request);
     }
     let mut times = Vec::new();
-    let mut out = Outcome {
-        setup_ms,
-        load,
-        ..Outcome::default()
-    };
+    let mut out = clock.outcome(setup_ms);
     let n = units.len() as u64;
     while out.frames < frame_cap {
         app.update();
@@ -96,10 +88,7 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
             break;
         }
     }
-    out.wall_ms = ms(started.elapsed());
-    out.cpu_ms = ms(process_cpu().saturating_sub(cpu));
-    (out.frame_max_ms, out.frame_p99_ms, out.over_budget) = frame_stats(&times);
-    out.rss_kb = peak_rss_kb();
+    clock.stop(&mut out, &times);
 
     let map = app.world().resource::<NavGrid>().scenario();
     let mut answered = 0;

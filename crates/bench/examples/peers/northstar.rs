@@ -5,12 +5,10 @@
 //! even its A* is not optimal under our octile lengths: both peers report a length
 //! ratio rather than mismatches.
 
-use bevy::math::UVec3;
-use bevy_northstar::prelude::{
-    Grid, GridSettingsBuilder, Nav, OrdinalNeighborhood, PathfindArgs, filter,
-};
+use bevy_northstar::prelude::{Grid, Nav, OrdinalNeighborhood, PathfindArgs};
 use tilepath::grid::Cell;
 use tilepath::scenario::Layer;
+use tilepath_bench::northstar::{cells, grid, position};
 
 use crate::runner::{ExternalPeer, PeerSolver};
 
@@ -35,21 +33,13 @@ impl ExternalPeer for Northstar {
 
     fn prepare(&self, layer: &Layer) -> Box<dyn PeerSolver> {
         let size = layer.size();
-        let settings = GridSettingsBuilder::new_2d(size.width, size.height)
-            .add_neighbor_filter(filter::NoCornerCutting)
-            .build();
-        let mut grid = Grid::<OrdinalNeighborhood>::new(&settings);
-        for y in 0..size.height {
-            for x in 0..size.width {
-                let nav = if layer.is_free_xy(x, y) {
-                    Nav::Passable(1)
-                } else {
-                    Nav::Impassable
-                };
-                grid.set_nav(UVec3::new(x, y, 0), nav);
+        let grid = grid(size.width, size.height, |x, y| {
+            if layer.is_free_xy(x, y) {
+                Nav::Passable(1)
+            } else {
+                Nav::Impassable
             }
-        }
-        grid.build();
+        });
         Box::new(Solver {
             grid,
             hpa: self.hpa,
@@ -64,21 +54,11 @@ struct Solver {
 
 impl PeerSolver for Solver {
     fn find(&mut self, start: Cell, goal: Cell) -> Option<Vec<Cell>> {
-        let at = |c: Cell| UVec3::new(c.x as u32, c.y as u32, 0);
-        let mut args = PathfindArgs::new(at(start), at(goal));
+        let mut args = PathfindArgs::new(position(start), position(goal));
         if !self.hpa {
             args = args.astar();
         }
         let path = self.grid.pathfind(&mut args)?;
-        let mut cells: Vec<Cell> = path
-            .path()
-            .iter()
-            .map(|p| Cell::new(p.x as i32, p.y as i32))
-            .collect();
-        // Its paths may leave out the start cell; ours and the validator include it.
-        if cells.first() != Some(&start) {
-            cells.insert(0, start);
-        }
-        Some(cells)
+        Some(cells(path.path(), start).0)
     }
 }

@@ -1,0 +1,41 @@
+//! bevy_northstar 0.7's grid as the `army` and `peers` programs build it, and its paths as our cells.
+
+use bevy::math::UVec3;
+use bevy_northstar::prelude::{Grid, GridSettingsBuilder, Nav, OrdinalNeighborhood, filter};
+use tilepath::grid::Cell;
+
+/// A built `width` × `height` octile grid that forbids corner cutting
+/// (`filter::NoCornerCutting`: a diagonal step needs both orthogonal neighbours free, our
+/// rule), with `nav(x, y)` for each cell.
+pub fn grid(width: u32, height: u32, nav: impl Fn(u32, u32) -> Nav) -> Grid<OrdinalNeighborhood> {
+    let settings = GridSettingsBuilder::new_2d(width, height)
+        .add_neighbor_filter(filter::NoCornerCutting)
+        .build();
+    let mut grid = Grid::<OrdinalNeighborhood>::new(&settings);
+    for y in 0..height {
+        for x in 0..width {
+            grid.set_nav(UVec3::new(x, y, 0), nav(x, y));
+        }
+    }
+    grid.build();
+    grid
+}
+
+/// Northstar's position of `cell`.
+pub fn position(cell: Cell) -> UVec3 {
+    UVec3::new(cell.x as u32, cell.y as u32, 0)
+}
+
+/// A northstar path as our cells from `start`, and whether `start` was put in front: its
+/// paths may leave out the start cell, ours and the validator include it.
+pub fn cells(path: &[UVec3], start: Cell) -> (Vec<Cell>, bool) {
+    let mut cells: Vec<Cell> = path
+        .iter()
+        .map(|p| Cell::new(p.x as i32, p.y as i32))
+        .collect();
+    let prepended = cells.first() != Some(&start);
+    if prepended {
+        cells.insert(0, start);
+    }
+    (cells, prepended)
+}
