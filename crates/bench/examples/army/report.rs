@@ -163,6 +163,17 @@ fn mib(bytes: f64) -> f64 {
     bytes / (1024.0 * 1024.0)
 }
 
+/// The columns that name a case in the table and the CSV: map, units, order, threads, mode.
+fn case_columns(case: &Case) -> [String; 5] {
+    [
+        case.map.clone(),
+        case.units.to_string(),
+        case.order.name().to_string(),
+        case.threads.to_string(),
+        case.mode.name().to_string(),
+    ]
+}
+
 /// The markdown table of `rows` (`cap`: the frame cap, for cases that hit it).
 pub fn table(rows: &[Row], cap: u32) -> String {
     let mut s = String::new();
@@ -184,12 +195,8 @@ pub fn table(rows: &[Row], cap: u32) -> String {
         };
         writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.2} / {:.2} | {} | {:.4} | {} | {} | {} | {:.0} | {:.0} | {:.1} |",
-            r.case.map,
-            r.case.units,
-            r.case.order.name(),
-            r.case.threads,
-            r.case.mode.name(),
+            "| {} | {} | {:.0} | {:.0} | {:.0} | {:.2} / {:.2} | {} | {:.4} | {} | {} | {} | {:.0} | {:.0} | {:.1} |",
+            case_columns(&r.case).join(" | "),
             r.frames(cap),
             o.wall_ms,
             o.cpu_ms,
@@ -222,12 +229,8 @@ pub fn csv(rows: &[Row]) -> String {
         let valid = (o.paths.len() - r.invalid).max(1) as f64;
         writeln!(
             s,
-            "{},{},{},{},{},{},{},{:.3},{:.1},{:.3},{:.4},{:.4},{},{},{},{:.6},{:.4},{:.4},{},{},{},{},{},{:.1},{:.2}",
-            r.case.map,
-            r.case.units,
-            r.case.order.name(),
-            r.case.threads,
-            r.case.mode.name(),
+            "{},{},{},{:.3},{:.1},{:.3},{:.4},{:.4},{},{},{},{:.6},{:.4},{:.4},{},{},{},{},{},{:.1},{:.2}",
+            case_columns(&r.case).join(","),
             u8::from(o.done),
             o.frames,
             o.wall_ms,

@@ -8,7 +8,7 @@ use tilepath::prelude::*;
 use tilepath::scenario::JumpTable;
 use tilepath::scenario::generate::SplitMix64;
 
-use super::benchmark;
+use super::{load_set, scen_name};
 
 /// Single-cell flips timed per map (each flip and its undo count as one edit each).
 const EDITS: usize = 2_000;
@@ -26,17 +26,14 @@ const BUILDS: usize = 5;
 pub fn jump_table_report(scens: &[PathBuf], maps: Option<&Path>, diameter: u32) -> ExitCode {
     let mut exact = true;
     for scen in scens {
-        let maps = maps.map_or_else(|| benchmark::default_maps_dir(scen), Path::to_path_buf);
-        let set = match benchmark::load(scen, &maps) {
+        let set = match load_set(scen, maps) {
             Ok(set) => set,
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
             }
         };
-        let name = scen
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let name = scen_name(scen);
         let Ok(map) = CachedScenario::from_bits(set.map.into_bits()) else {
             eprintln!("error: {name}: map too large");
             return ExitCode::from(2);

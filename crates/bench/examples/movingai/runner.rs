@@ -272,13 +272,7 @@ const USAGE: &str = "usage: movingai [--algo NAME]... [--diameter D] [--maps DIR
 pub fn main_with(external: &'static [&'static dyn ExternalPeer]) -> ExitCode {
     let opts = match parse_args(external) {
         Ok(o) => o,
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("error: {e}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return tilepath_bench::usage_error(&e, USAGE),
     };
     if let Some(side) = opts.memory {
         return memory::memory_table(side, &opts.runners);
@@ -312,9 +306,7 @@ pub fn main_with(external: &'static [&'static dyn ExternalPeer]) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let name = scen
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let name = scen_name(scen);
         let reference = references(&map, profile, &problems, &opts);
         for (k, &runner) in opts.runners.iter().enumerate() {
             let t = run(runner, &map, profile, &problems, &reference, &opts);
@@ -353,14 +345,22 @@ pub fn main_with(external: &'static [&'static dyn ExternalPeer]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The scen file's name, as the output lines show it.
+fn scen_name(scen: &Path) -> String {
+    scen.file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The scen file's problems and map, read from `maps` or else the maps folder beside it.
+fn load_set(scen: &Path, maps: Option<&Path>) -> Result<benchmark::BenchmarkSet, String> {
+    let maps = maps.map_or_else(|| benchmark::default_maps_dir(scen), Path::to_path_buf);
+    benchmark::load(scen, &maps).map_err(|e| e.to_string())
+}
+
 /// The scen file's map (with terrain and the spec's profile under `--terrain`), the
 /// profile to query and the selected problems; checks the diameter.
 fn load(scen: &Path, opts: &Options) -> Result<(CachedScenario, ProfileId, Vec<Problem>), String> {
-    let maps = opts
-        .maps
-        .clone()
-        .unwrap_or_else(|| benchmark::default_maps_dir(scen));
-    let set = benchmark::load(scen, &maps).map_err(|e| e.to_string())?;
+    let set = load_set(scen, opts.maps.as_deref())?;
     let (map, profile) = match &opts.terrain {
         None => (
             CachedScenario::from_bits(set.map.into_bits()).map_err(|e| e.to_string())?,
