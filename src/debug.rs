@@ -3,7 +3,7 @@
 use bevy::gizmos::config::GizmoConfigGroup;
 use bevy::prelude::*;
 
-use crate::components::{NavGrid, PathRequest, PathResult, PathTicket, Replanning};
+use crate::components::{NavGrid, PathRequest, PathResult, PathStatus, Replanning};
 use crate::grid::Cell;
 use crate::plugin::TilepathSystems;
 
@@ -108,7 +108,7 @@ pub struct TilepathGizmos {
     /// request smooths its path). Default: `false`.
     pub waypoints: bool,
     /// Draw a square around the footprint on each unit's claimed goal cell
-    /// ([`PathTicket::claimed_cell`]). Default: `true`.
+    /// ([`PathStatus::claimed_cell`]). Default: `true`.
     pub claims: bool,
     /// Draw obstacle cells. Default: `true`.
     pub obstacles: bool,
@@ -188,7 +188,7 @@ type Units<'w, 's> = Query<
     (
         Entity,
         &'static PathResult,
-        Option<&'static PathTicket>,
+        Option<&'static PathStatus>,
         Option<&'static PathRequest>,
         Option<&'static PathDebugColor>,
         Option<&'static GlobalTransform>,
@@ -292,7 +292,7 @@ fn draw_units(
             drawn.waypoints += path.waypoints.len();
         }
         if options.claims
-            && let Some(cell) = ticket.and_then(PathTicket::claimed_cell)
+            && let Some(cell) = ticket.and_then(PathStatus::claimed_cell)
         {
             let diameter = request.map_or(1, |r| r.diameter.max(1));
             let side = tile * diameter as f32 - tile * 0.2;

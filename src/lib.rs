@@ -144,7 +144,8 @@
 //! steering unit stalls, or you insert [`Replanning`], the request is queued again while its
 //! [`PathResult`] stays `Found`, so the unit keeps walking; a cut is first repaired in place
 //! or bridged by a provisional detour (see [Map edits](#map-edits)). The plugin never writes
-//! to your [`PathRequest`].
+//! to your [`PathRequest`]; its [`PathStatus`](components::PathStatus) says whether it
+//! waits in the queue, in which lane, since when, and which goal cell it claimed.
 //!
 //! ## Settings
 //!
@@ -255,9 +256,9 @@
 //! - **Lanes.** The queue serves requests that need an answer first (new or changed requests,
 //!   retried failures, near cuts, stalls). Behind them, under load, wait the re-plans of
 //!   paths cut farther than [`ReplanSettings::defer_cuts_beyond`] cells ahead of their unit
-//!   ([`PathTicket::DEFERRED`]): the unit walks on, and the re-plan becomes urgent when it
+//!   ([`QueueLane::Deferred`]): the unit walks on, and the re-plan becomes urgent when it
 //!   comes that near to the cut. Last come the re-plans that may only *improve* a still valid
-//!   path (the shortcut bound above), without [`Replanning`] ([`PathTicket::IMPROVEMENT`]); a
+//!   path (the shortcut bound above), without [`Replanning`] ([`QueueLane::Improvement`]); a
 //!   path repaired while waiting there costs what the old one had left and is not proven
 //!   optimal until that improvement answers.
 //!
@@ -540,8 +541,8 @@
 //! [`PathFailure`]: components::PathFailure
 //! [`PathFailure::depends_on_map`]: components::PathFailure::depends_on_map
 //! [`PathSolved`]: components::PathSolved
-//! [`PathTicket::DEFERRED`]: components::PathTicket::DEFERRED
-//! [`PathTicket::IMPROVEMENT`]: components::PathTicket::IMPROVEMENT
+//! [`QueueLane::Deferred`]: components::QueueLane::Deferred
+//! [`QueueLane::Improvement`]: components::QueueLane::Improvement
 //! [`Replanning`]: components::Replanning
 //! [`MovementProfiles`]: profiles::MovementProfiles
 //! [`TilepathStats`]: stats::TilepathStats
@@ -577,7 +578,7 @@ pub mod prelude {
 
     pub use crate::components::{
         FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress, PathRequest,
-        PathResult, PathSolved, PathTicket, Replanning,
+        PathResult, PathSolved, PathStatus, QueueLane, Replanning,
     };
     #[cfg(feature = "debug")]
     pub use crate::debug::{

@@ -83,7 +83,7 @@ use bevy::prelude::*;
 
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress, PathRequest,
-    PathResult, PathSolved, PathTicket, Replanning,
+    PathResult, PathSolved, PathStatus, QueueLane, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
@@ -192,7 +192,8 @@ impl Plugin for TilepathPlugin {
             .register_type::<PathResult>()
             .register_type::<FoundPath>()
             .register_type::<PathFailure>()
-            .register_type::<PathTicket>()
+            .register_type::<PathStatus>()
+            .register_type::<QueueLane>()
             .register_type::<Replanning>()
             .register_type::<Steering>()
             .register_type::<Arrived>()
@@ -258,5 +259,5 @@ impl Plugin for TilepathPlugin {
 fn forget_removed_request(removed: On<Remove, PathRequest>, mut commands: Commands) {
     commands
         .entity(removed.entity)
-        .try_remove::<(PathResult, PathTicket, Replanning, Arrived)>();
+        .try_remove::<(PathResult, PathStatus, Replanning, Arrived)>();
 }

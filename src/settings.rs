@@ -244,7 +244,7 @@ pub struct ReplanSettings {
     pub repair_budget: u32,
     /// A path that a new wall cuts (and that is not repaired in place) farther than this
     /// many cells ahead of its unit is re-planned in the deferred lane (see
-    /// [`PathTicket::DEFERRED`](crate::components::PathTicket::DEFERRED)): the unit walks
+    /// [`QueueLane::Deferred`](crate::components::QueueLane::Deferred)): the unit walks
     /// on, and the re-plan waits behind the requests of units that have no path to follow
     /// until the unit comes within this many cells (Chebyshev) of the cut. Under load
     /// this keeps units moving: the solver serves the cuts a unit is about to reach

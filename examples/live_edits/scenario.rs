@@ -8,11 +8,11 @@
 //!
 //! - **Pending**: [`TilepathStats::pending`] after each frame (requests still queued).
 //! - **Wait** of an answered request: the plugin frame of its answer minus the frame it
-//!   was last queued in ([`PathTicket::queued_frame`]): 0 when answered the frame it was
+//!   was last queued in ([`PathStatus::queued_frame`]): 0 when answered the frame it was
 //!   queued, and for a path repaired in place (answered in the frame of the edit). A
 //!   re-plan triggered while the request already waits keeps its place (and its queued
 //!   frame). Re-plans that may only improve a valid path wait in a lane of their own
-//!   (`PathTicket::is_improvement`), counted apart.
+//!   (`QueueLane::Improvement`), counted apart.
 //! - **Frozen unit-frame**: after a frame, a unit that has a goal (a [`PathRequest`]),
 //!   has not arrived (no [`Arrived`]), did not move in that frame (its translation is
 //!   bit-identical to the one before the frame) and has no path to follow: its
@@ -38,8 +38,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
     Arrived, CachedScenario, Cell, NavGrid, PathError, PathFailure, PathRequest, PathResult,
-    PathSolved, PathTicket, Replanning, Scenario, Steering, TilepathPlugin, TilepathSettings,
-    TilepathStats, TilepathSystems,
+    PathSolved, PathStatus, QueueLane, Replanning, Scenario, Steering, TilepathPlugin,
+    TilepathSettings, TilepathStats, TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
 
@@ -365,7 +365,7 @@ fn edit_map(
 fn read_answers(
     live: Res<Live>,
     mut solved: MessageReader<PathSolved>,
-    tickets: Query<&PathTicket>,
+    tickets: Query<&PathStatus>,
     stats: Res<TilepathStats>,
     mut metrics: ResMut<Metrics>,
 ) {
@@ -454,7 +454,7 @@ fn count_units(
 fn new_goals(
     mut live: ResMut<Live>,
     grid: Res<NavGrid>,
-    mut units: Query<(&mut PathRequest, &PathResult, &PathTicket), With<Arrived>>,
+    mut units: Query<(&mut PathRequest, &PathResult, &PathStatus), With<Arrived>>,
     mut metrics: ResMut<Metrics>,
 ) {
     if !live.on {
@@ -510,7 +510,7 @@ pub struct Unanswered {
     pub count: usize,
     pub oldest: u64,
     /// Of those, re-plans that may only improve a valid path (see
-    /// `PathTicket::IMPROVEMENT`; they wait behind the others), and their longest wait.
+    /// `QueueLane::Improvement`; they wait behind the others), and their longest wait.
     pub improvements: usize,
     pub oldest_improvement: u64,
 }
@@ -520,7 +520,7 @@ pub fn unanswered(app: &App) -> Unanswered {
     let frame = app.world().resource::<Live>().frame;
     let mut query = app
         .world()
-        .try_query::<&PathTicket>()
+        .try_query::<&PathStatus>()
         .expect("registered components");
     let mut out = Unanswered::default();
     for ticket in query.iter(app.world()) {
@@ -540,8 +540,8 @@ pub fn unanswered(app: &App) -> Unanswered {
 }
 
 /// True for a re-plan queued in the improvement lane.
-fn is_improvement(ticket: &PathTicket) -> bool {
-    ticket.is_improvement()
+fn is_improvement(ticket: &PathStatus) -> bool {
+    ticket.lane() == QueueLane::Improvement
 }
 
 /// The scenario's counters.

@@ -20,7 +20,7 @@
 //!   the unit around it.
 //! - **Pending**: [`TilepathStats::pending`] after each frame, and of those the requests
 //!   that need an answer: every queued ticket outside the improvement lane
-//!   ([`PathTicket::is_improvement`]: re-plans that may only shorten a valid path wait
+//!   ([`QueueLane::Improvement`]: re-plans that may only shorten a valid path wait
 //!   behind everything else).
 //! - **Peak memory**: the process's peak resident set (`VmHWM`).
 
@@ -33,8 +33,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, MovementProfiles, NavGrid, PathRequest, PathResult, PathTicket, ProfileId,
-    Replanning, Scenario, Steering, TilepathPlugin, TilepathSettings, TilepathStats,
+    Arrived, Cell, MovementProfiles, NavGrid, PathRequest, PathResult, PathStatus, ProfileId,
+    QueueLane, Replanning, Scenario, Steering, TilepathPlugin, TilepathSettings, TilepathStats,
     TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
@@ -347,7 +347,7 @@ type UnitState = (
     &'static Before,
     &'static PathRequest,
     &'static PathResult,
-    &'static PathTicket,
+    &'static PathStatus,
     Has<Replanning>,
     Option<Ref<'static, Arrived>>,
 );
@@ -369,7 +369,8 @@ fn count_units(
     let mut needing_answer = 0;
     for (entity, soldier, transform, before, request, result, ticket, replanning, arrived) in &units
     {
-        needing_answer += usize::from(ticket.is_queued() && !ticket.is_improvement());
+        needing_answer +=
+            usize::from(ticket.is_queued() && ticket.lane() != QueueLane::Improvement);
         let position = transform.translation;
         let cell = grid.agent_cell(position.truncate(), request.diameter);
         if cell.is_none_or(|c| grid.is_blocked_for(c, request.diameter, soldier.profile)) {

@@ -12,5 +12,5 @@ pub(crate) use grid::{GridSource, RefusedLayers};
 pub use grid::{NavGrid, NavGridChanged};
 pub(crate) use grid::{register_profiles_on_insert, sync_profiles};
 pub use progress::PathProgress;
-pub use request::{PathRequest, PathTicket};
+pub use request::{PathRequest, PathStatus, QueueLane};
 pub use result::{FoundPath, PathFailure, PathResult, PathSolved, Replanning};

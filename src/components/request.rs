@@ -27,7 +27,7 @@ use super::result::PathResult;
 /// (after teleporting a unit, say), insert [`Replanning`](super::Replanning).
 ///
 /// Removing the component removes the plugin's components from the entity
-/// ([`PathResult`], [`PathTicket`], [`Replanning`](super::Replanning), [`crate::steering::Arrived`]): a
+/// ([`PathResult`], [`PathStatus`], [`Replanning`](super::Replanning), [`crate::steering::Arrived`]): a
 /// steering unit stops where it stands.
 ///
 /// # Goals that cannot be reached, blocked starts, shared goals
@@ -55,7 +55,7 @@ use super::result::PathResult;
 ///   the goal (taken in order of the units' distance to it) and each unit gets the one on
 ///   its side of the goal: 40 units sent to one tile end on the 40 distinct cells
 ///   nearest to it, units from the east on its east side. The claim lasts until the request changes or is
-///   removed; re-plans keep it ([`PathTicket::claimed_cell`]). Requests with a goal area
+///   removed; re-plans keep it ([`PathStatus::claimed_cell`]). Requests with a goal area
 ///   ([`PathRequest::goal_radius`] > 0) claim nothing.
 ///
 /// [`PathRequest::goal_radius`] turns the goal into an area: the path ends at the first
@@ -106,7 +106,7 @@ use super::result::PathResult;
 /// ```
 #[derive(Component, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
-#[require(PathResult, PathTicket)]
+#[require(PathResult, PathStatus)]
 pub struct PathRequest {
     /// Where to go.
     pub goal: PathGoal,
@@ -249,12 +249,13 @@ impl PathRequest {
     }
 }
 
-/// Queue bookkeeping the plugin keeps next to each [`PathRequest`]: when it was queued,
-/// its place in the queue (lower = served first), whether it waits there, and the request
-/// the current or coming answer is for.
+/// Where a [`PathRequest`] stands in the plugin's queue, kept next to it by the plugin:
+/// whether it waits for an answer, since which frame, in which [`QueueLane`] and with
+/// which [`number`](PathStatus::number), the goal cell claimed for it, and the request
+/// the current or coming [`PathResult`] answers. Read-only for users.
 #[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
-pub struct PathTicket {
+pub struct PathStatus {
     queued_frame: u64,
     order: u64,
     queued: bool,
@@ -265,20 +266,12 @@ pub struct PathTicket {
     setbacks: u8,
 }
 
-impl PathTicket {
-    /// The first [`PathTicket::order`] of the improvement lane: re-plans queued only
-    /// because a newly opened (or cheaper) cell may shorten a path that is still valid.
-    /// They wait behind every request that needs an answer (new, changed, retried or
-    /// cut), which keeps units that have no path to follow moving first.
-    pub const IMPROVEMENT: u64 = 1 << 63;
+impl PathStatus {
+    /// The first order of the improvement lane ([`QueueLane::Improvement`]).
+    pub(crate) const IMPROVEMENT: u64 = 1 << 63;
 
-    /// The first [`PathTicket::order`] of the deferred lane: re-plans of paths that a new
-    /// wall cut farther ahead of their unit than
-    /// [`ReplanSettings::defer_cuts_beyond`](crate::settings::ReplanSettings::defer_cuts_beyond)
-    /// cells. The unit walks on meanwhile; the request waits behind every request that
-    /// needs an answer now and ahead of the improvements, and becomes urgent as soon as
-    /// its unit comes that near to the cut (or a nearer cut appears).
-    pub const DEFERRED: u64 = 1 << 62;
+    /// The first order of the deferred lane ([`QueueLane::Deferred`]).
+    pub(crate) const DEFERRED: u64 = 1 << 62;
 
     /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
     /// request keeps its claimed cell; a new request has none until one is claimed.
@@ -342,21 +335,38 @@ impl PathTicket {
         self.queued_frame
     }
 
-    /// Position in the queue: requests are served in increasing order.
-    pub fn order(&self) -> u64 {
+    /// Position in the queue: requests are served in increasing order (the lane in the
+    /// top bits, then the number).
+    pub(crate) fn order(&self) -> u64 {
         self.order
     }
 
-    /// True when the request was last queued in the improvement lane (see
-    /// [`PathTicket::IMPROVEMENT`]).
-    pub fn is_improvement(&self) -> bool {
-        self.order >= Self::IMPROVEMENT
+    /// The lane the request was last queued in.
+    pub fn lane(&self) -> QueueLane {
+        if self.order >= Self::IMPROVEMENT {
+            QueueLane::Improvement
+        } else if self.order >= Self::DEFERRED {
+            QueueLane::Deferred
+        } else {
+            QueueLane::Urgent
+        }
     }
 
-    /// True when the request was last queued in the deferred lane (see
-    /// [`PathTicket::DEFERRED`]).
-    pub fn is_deferred(&self) -> bool {
-        (Self::DEFERRED..Self::IMPROVEMENT).contains(&self.order)
+    /// The number the request drew when it was last queued in its [`lane`](Self::lane):
+    /// each lane hands out increasing numbers (0 before the first queueing), and within a
+    /// lane lower numbers are served first.
+    pub fn number(&self) -> u64 {
+        self.order & (Self::DEFERRED - 1)
+    }
+
+    /// True when the request was last queued in the improvement lane.
+    pub(crate) fn is_improvement(&self) -> bool {
+        self.lane() == QueueLane::Improvement
+    }
+
+    /// True when the request was last queued in the deferred lane.
+    pub(crate) fn is_deferred(&self) -> bool {
+        self.lane() == QueueLane::Deferred
     }
 
     /// True while the request waits in the queue.
@@ -375,4 +385,24 @@ impl PathTicket {
     pub fn request(&self) -> Option<&PathRequest> {
         self.request.as_ref()
     }
+}
+
+/// The three lanes of the plugin's queue, served in this order; within a lane, oldest
+/// first ([`PathStatus::number`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Debug, PartialEq, Hash)]
+pub enum QueueLane {
+    /// Requests that need an answer: new, changed, retried, or whose path a new wall cut
+    /// near their unit.
+    #[default]
+    Urgent,
+    /// Re-plans of paths that a new wall cut farther ahead of their unit than
+    /// [`ReplanSettings::defer_cuts_beyond`](crate::settings::ReplanSettings::defer_cuts_beyond)
+    /// cells. The unit walks on meanwhile; the request becomes urgent as soon as its unit
+    /// comes that near to the cut (or a nearer cut appears).
+    Deferred,
+    /// Re-plans queued only because a newly opened (or cheaper) cell may shorten a path
+    /// that is still valid. They wait behind every request that needs an answer, which
+    /// keeps units that have no path to follow moving first.
+    Improvement,
 }

@@ -5,7 +5,7 @@ use bevy::transform::helper::TransformHelper;
 
 use super::queue::PathQueue;
 use super::resolve::{resolve, world_position};
-use crate::components::{NavGrid, PathRequest, PathTicket};
+use crate::components::{NavGrid, PathRequest, PathStatus};
 use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, ProfileId, footprint};
@@ -130,7 +130,7 @@ pub(crate) fn claim_goals(
     grid: Option<Res<NavGrid>>,
     profiles: Res<MovementProfiles>,
     queue: Res<PathQueue>,
-    mut tickets: Query<(Entity, &PathRequest, &mut PathTicket)>,
+    mut tickets: Query<(Entity, &PathRequest, &mut PathStatus)>,
     transforms: TransformHelper,
     mut buffers: Local<SlotBuffers>,
 ) {
@@ -139,7 +139,7 @@ pub(crate) fn claim_goals(
     };
     let buffers = &mut *buffers;
     buffers.claimants.clear();
-    let wants_claim = |request: &PathRequest, ticket: &PathTicket| {
+    let wants_claim = |request: &PathRequest, ticket: &PathStatus| {
         request.claim_goal
             && request.goal_radius == 0
             && ticket.is_queued()

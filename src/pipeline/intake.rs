@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::queue::PathQueue;
-use crate::components::{PathRequest, PathResult, PathTicket, Replanning};
+use crate::components::{PathRequest, PathResult, PathStatus, Replanning};
 use crate::stats::TilepathStats;
 
 /// Queues every request inserted or changed since the last run whose value differs from
@@ -21,7 +21,7 @@ pub(crate) fn queue_changed_requests(
             Entity,
             &PathRequest,
             &mut PathResult,
-            &mut PathTicket,
+            &mut PathStatus,
             Option<Ref<Replanning>>,
         ),
         Or<(Changed<PathRequest>, Added<Replanning>)>,

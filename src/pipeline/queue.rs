@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 
-use crate::components::{PathRequest, PathTicket};
+use crate::components::{PathRequest, PathStatus};
 
 /// Pending requests in service order: `(ticket order, entity)`, orders increasing from
 /// front to back. Entries whose entity's ticket no longer matches are stale and skipped.
@@ -12,10 +12,10 @@ use crate::components::{PathRequest, PathTicket};
 /// Three lanes share the queue, each oldest first, each served only when no request of
 /// the lanes before it waits: requests that need an answer (new or changed requests,
 /// retried failures, paths a wall cut near their unit or that must be planned again)
-/// get orders below [`PathTicket::DEFERRED`]; re-plans of paths cut far ahead of their
-/// unit get orders from [`PathTicket::DEFERRED`] on; re-plans that may only improve a
+/// get orders below [`PathStatus::DEFERRED`]; re-plans of paths cut far ahead of their
+/// unit get orders from [`PathStatus::DEFERRED`] on; re-plans that may only improve a
 /// path that is still valid (a cell opened where a cheaper way might pass) get orders
-/// from [`PathTicket::IMPROVEMENT`] on, at the back. A request joins the back of its
+/// from [`PathStatus::IMPROVEMENT`] on, at the back. A request joins the back of its
 /// lane.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct PathQueue {
@@ -35,7 +35,7 @@ impl PathQueue {
         &mut self,
         entity: Entity,
         request: PathRequest,
-        ticket: &mut PathTicket,
+        ticket: &mut PathStatus,
     ) {
         let order = self.next_order;
         self.next_order += 1;
@@ -47,9 +47,9 @@ impl PathQueue {
         &mut self,
         entity: Entity,
         request: PathRequest,
-        ticket: &mut PathTicket,
+        ticket: &mut PathStatus,
     ) {
-        let order = PathTicket::DEFERRED + self.next_deferred;
+        let order = PathStatus::DEFERRED + self.next_deferred;
         self.next_deferred += 1;
         self.insert(entity, request, ticket, order);
     }
@@ -59,7 +59,7 @@ impl PathQueue {
         &mut self,
         entity: Entity,
         request: PathRequest,
-        ticket: &mut PathTicket,
+        ticket: &mut PathStatus,
         order: u64,
     ) {
         ticket.enqueue(self.frame, order, request);
@@ -72,9 +72,9 @@ impl PathQueue {
         &mut self,
         entity: Entity,
         request: PathRequest,
-        ticket: &mut PathTicket,
+        ticket: &mut PathStatus,
     ) {
-        let order = PathTicket::IMPROVEMENT + self.next_improvement;
+        let order = PathStatus::IMPROVEMENT + self.next_improvement;
         self.next_improvement += 1;
         ticket.enqueue(self.frame, order, request);
         self.entries.push_back((order, entity));
@@ -115,13 +115,13 @@ impl PathQueue {
         self.entries.is_empty()
     }
 
-    /// The front entries of the urgent lane (orders below [`PathTicket::DEFERRED`]), up
+    /// The front entries of the urgent lane (orders below [`PathStatus::DEFERRED`]), up
     /// to `n`.
     pub(crate) fn urgent_front(&self, n: usize) -> impl Iterator<Item = (u64, Entity)> + '_ {
         self.entries
             .iter()
             .copied()
-            .take_while(|&(order, _)| order < PathTicket::DEFERRED)
+            .take_while(|&(order, _)| order < PathStatus::DEFERRED)
             .take(n)
     }
 }

@@ -227,7 +227,7 @@ pub fn run_until_answered(app: &mut App, max_frames: usize) -> usize {
         app.update();
         let mut q = app
             .world_mut()
-            .query::<(&PathResult, &bevy_tilepath::prelude::PathTicket)>();
+            .query::<(&PathResult, &bevy_tilepath::prelude::PathStatus)>();
         if q.iter(app.world())
             .all(|(r, t)| !r.is_pending() && !t.is_queued())
         {

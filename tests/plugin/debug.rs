@@ -8,7 +8,7 @@ use bevy::gizmos::config::GizmoConfigStore;
 use bevy::gizmos::{GizmoAsset, GizmoHandles};
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Cell, NavGrid, PathColors, PathDebugColor, PathRequest, PathResult, PathTicket,
+    Cell, NavGrid, PathColors, PathDebugColor, PathRequest, PathResult, PathStatus,
     TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos,
 };
 
@@ -261,7 +261,7 @@ fn claimed_goal_cells_are_drawn_in_their_units_colours() {
     let grid = app.world().resource::<NavGrid>();
     let strips = strips(&app);
     for unit in units {
-        let claimed = app.world().get::<PathTicket>(unit).unwrap().claimed_cell();
+        let claimed = app.world().get::<PathStatus>(unit).unwrap().claimed_cell();
         let claimed = claimed.expect("a claimed cell");
         let centre = grid.agent_center(claimed, 1);
         let color = colors.iter().find(|&&(e, _)| e == unit).unwrap().1;

@@ -647,7 +647,7 @@ fn claiming_cells_for_five_thousand_units_sent_to_one_tile() {
             .iter()
             .filter_map(|&e| {
                 app.world()
-                    .get::<bevy_tilepath::prelude::PathTicket>(e)?
+                    .get::<bevy_tilepath::prelude::PathStatus>(e)?
                     .claimed_cell()
             })
             .collect();

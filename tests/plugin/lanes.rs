@@ -4,8 +4,8 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Algorithm, Arrived, Cell, NavGrid, PathQuery, PathRequest, PathResult, PathTicket, Pathfinder,
-    Replanning, Steering, TilepathSettings,
+    Algorithm, Arrived, Cell, NavGrid, PathQuery, PathRequest, PathResult, PathStatus, Pathfinder,
+    QueueLane, Replanning, Steering, TilepathSettings,
 };
 
 use crate::common::{TILE, app, center_of, position};
@@ -16,8 +16,8 @@ fn open_grid(width: usize, height: usize) -> NavGrid {
     NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap()
 }
 
-fn ticket(app: &App, unit: Entity) -> PathTicket {
-    app.world().get::<PathTicket>(unit).unwrap().clone()
+fn ticket(app: &App, unit: Entity) -> PathStatus {
+    app.world().get::<PathStatus>(unit).unwrap().clone()
 }
 
 fn cell_of(app: &App, unit: Entity) -> Cell {
@@ -70,7 +70,10 @@ fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
         .apply_edits(wall.iter().copied());
     app.update();
     let waiting = ticket(&app, walker);
-    assert!(waiting.is_queued() && waiting.is_deferred(), "{waiting:?}");
+    assert!(
+        waiting.is_queued() && waiting.lane() == QueueLane::Deferred,
+        "{waiting:?}"
+    );
     assert!(app.world().get::<Replanning>(walker).is_some());
 
     // The unit walks on; the re-plan becomes urgent within 16 cells of the cut and is
@@ -82,7 +85,7 @@ fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
         app.update();
         let here = cell_of(&app, walker);
         let t = ticket(&app, walker);
-        if promoted_at.is_none() && t.is_queued() && !t.is_deferred() {
+        if promoted_at.is_none() && t.is_queued() && t.lane() != QueueLane::Deferred {
             promoted_at = Some(here);
         }
         if !t.is_queued() {
@@ -135,7 +138,7 @@ fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
             break;
         }
         let far = cell_of(&app, walker).x + 25;
-        if far < 75 && ticket(&app, walker).order() < PathTicket::DEFERRED {
+        if far < 75 && ticket(&app, walker).lane() == QueueLane::Urgent {
             let pending = app
                 .world()
                 .resource::<bevy_tilepath::prelude::TilepathStats>();
@@ -146,7 +149,7 @@ fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
                     .apply_edits([(Cell::new(far, row), true)]);
                 app.update();
                 let t = ticket(&app, walker);
-                assert!(!t.is_deferred(), "{t:?}");
+                assert!(t.lane() != QueueLane::Deferred, "{t:?}");
                 return;
             }
         }

@@ -7,7 +7,8 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
     Algorithm, Cell, FoundPath, NavGrid, PathError, PathFailure, PathQuery, PathRequest,
-    PathResult, PathTicket, Pathfinder, Replanning, Steering, TilepathSettings, TilepathStats,
+    PathResult, PathStatus, Pathfinder, QueueLane, Replanning, Steering, TilepathSettings,
+    TilepathStats,
 };
 
 use crate::common::{
@@ -84,12 +85,13 @@ fn paths_repaired_in_place_cost_exactly_what_a_fresh_search_finds() {
                 edits.push((c, false));
             }
         }
-        let before: Vec<(Option<FoundPath>, u64)> = units
+        let before: Vec<(Option<FoundPath>, (QueueLane, u64))> = units
             .iter()
             .map(|u| {
                 let world = app.world();
                 let path = world.get::<PathResult>(u.entity).unwrap().found().cloned();
-                (path, world.get::<PathTicket>(u.entity).unwrap().order())
+                let status = world.get::<PathStatus>(u.entity).unwrap();
+                (path, (status.lane(), status.number()))
             })
             .collect();
         app.world_mut().resource_mut::<NavGrid>().apply_edits(edits);
@@ -104,8 +106,8 @@ fn paths_repaired_in_place_cost_exactly_what_a_fresh_search_finds() {
             else {
                 continue;
             };
-            let ticket = world.get::<PathTicket>(unit.entity).unwrap();
-            if new != old && ticket.order() == *order && !ticket.is_queued() {
+            let ticket = world.get::<PathStatus>(unit.entity).unwrap();
+            if new != old && (ticket.lane(), ticket.number()) == *order && !ticket.is_queued() {
                 // Changed without going through the queue: repaired in place (and not
                 // waiting for an improvement, which would be the final answer).
                 assert!(new.generation > old.generation);
@@ -201,7 +203,7 @@ fn walls_behind_a_walking_unit_replan_nothing_and_a_wall_ahead_is_repaired_or_re
     assert_eq!(spliced.cells.first(), cells.first());
     assert_fresh_cost(app.world().resource::<NavGrid>(), &spliced, 1);
     assert!(app.world().get::<Replanning>(mixed).is_none());
-    assert!(!app.world().get::<PathTicket>(mixed).unwrap().is_queued());
+    assert!(!app.world().get::<PathStatus>(mixed).unwrap().is_queued());
 }
 
 #[test]
@@ -324,7 +326,7 @@ fn openings_that_cannot_shorten_a_path_replan_nothing() {
             .apply_edits([(cell, false)]);
         app.update();
         assert_eq!(stats(&app).replanned, 0, "opening {cell} re-planned");
-        assert!(!app.world().get::<PathTicket>(unit).unwrap().is_queued());
+        assert!(!app.world().get::<PathStatus>(unit).unwrap().is_queued());
         assert_eq!(found(&app, unit), path);
         app.world_mut()
             .resource_mut::<NavGrid>()

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathTicket,
+    Arrived, Cell, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathStatus,
     Replanning, Steering, TilepathPlugin, TilepathSettings, TilepathStats, TilepathSystems,
 };
 #[cfg(feature = "tilemap")]
@@ -135,7 +135,7 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
     );
 
     // Changing the request, or inserting a different one, queues it again.
-    let ticket = app.world().get::<PathTicket>(unit).unwrap().clone();
+    let ticket = app.world().get::<PathStatus>(unit).unwrap().clone();
     app.world_mut().get_mut::<PathRequest>(unit).unwrap().goal = Cell::new(0, 2).into();
     app.update();
     assert_eq!(found_path(&app, unit).cells.last(), Some(&Cell::new(0, 2)));
@@ -144,7 +144,7 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
         .insert(request.smooth(true));
     app.update();
     assert_eq!(found_path(&app, unit).cells.last(), Some(&Cell::new(9, 0)));
-    assert!(app.world().get::<PathTicket>(unit).unwrap().order() >= ticket.order() + 2);
+    assert!(app.world().get::<PathStatus>(unit).unwrap().number() >= ticket.number() + 2);
 
     // A collision layer does not override a hand-made grid.
     #[cfg(feature = "tilemap")]
@@ -309,7 +309,7 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
         .spawn((Transform::from_translation(start), request.clone()))
         .id();
     app.update();
-    let ticket = app.world().get::<PathTicket>(unit).unwrap().clone();
+    let ticket = app.world().get::<PathStatus>(unit).unwrap().clone();
     assert_eq!(ticket.request(), Some(&request));
     assert!(!ticket.is_queued());
     let answered = app.world().get::<PathResult>(unit).unwrap().clone();
@@ -320,7 +320,7 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
     app.update();
     app.world_mut().entity_mut(unit).insert(request);
     app.update();
-    assert_eq!(app.world().get::<PathTicket>(unit), Some(&ticket));
+    assert_eq!(app.world().get::<PathStatus>(unit), Some(&ticket));
     assert_eq!(app.world().get::<PathResult>(unit), Some(&answered));
     assert_eq!(app.world().resource::<SolvedLog>().0.len(), 1);
     assert_eq!(app.world().resource::<TilepathStats>().total_solved, 1);
@@ -328,8 +328,8 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
     // A different request is queued at once, with a pending result until answered.
     app.world_mut().get_mut::<PathRequest>(unit).unwrap().goal = Cell::new(4, 2).into();
     app.update();
-    let ticket2 = app.world().get::<PathTicket>(unit).unwrap().clone();
-    assert!(ticket2.order() > ticket.order());
+    let ticket2 = app.world().get::<PathStatus>(unit).unwrap().clone();
+    assert!(ticket2.number() > ticket.number());
     let path = found_path(&app, unit);
     assert_eq!(path.cells.last(), Some(&Cell::new(4, 2)));
     assert_eq!(app.world().resource::<SolvedLog>().0.len(), 2);
@@ -370,7 +370,7 @@ fn inserting_replanning_plans_the_same_request_again_and_keeps_the_old_path_mean
     assert_eq!(app.world().resource::<TilepathStats>().replanned, 2);
     assert!(app.world().get::<Replanning>(units[0]).is_none());
     assert!(app.world().get::<Replanning>(units[1]).is_some());
-    assert!(app.world().get::<PathTicket>(units[1]).unwrap().is_queued());
+    assert!(app.world().get::<PathStatus>(units[1]).unwrap().is_queued());
     assert_eq!(app.world().get::<PathResult>(units[1]), Some(&old[1]));
     app.update();
     assert!(app.world().get::<Replanning>(units[1]).is_none());
@@ -410,7 +410,7 @@ fn removing_the_request_removes_the_plugin_components_and_stops_steering() {
     for unit in [walker, arrived] {
         let entity = app.world().entity(unit);
         assert!(!entity.contains::<PathResult>());
-        assert!(!entity.contains::<PathTicket>());
+        assert!(!entity.contains::<PathStatus>());
         assert!(!entity.contains::<Replanning>());
         assert!(!entity.contains::<Arrived>());
     }

@@ -8,7 +8,7 @@ use bevy::tasks::ComputeTaskPool;
 #[cfg(feature = "tilemap")]
 use bevy_tilepath::prelude::{Cell, NavGrid, PathError, PathFailure};
 use bevy_tilepath::prelude::{
-    PathRequest, PathResult, PathTicket, TilepathSettings, TilepathStats,
+    PathRequest, PathResult, PathStatus, TilepathSettings, TilepathStats,
 };
 
 use crate::common::{SolvedLog, app, insert_level_grid, results, run_until_answered, spawn_units};
@@ -145,7 +145,7 @@ fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
     assert!((frames + 1..=frames + 6).all(|f| per_frame(f) == 3));
     let tickets: Vec<u64> = log
         .iter()
-        .map(|(_, m)| app.world().get::<PathTicket>(m.entity).unwrap().order())
+        .map(|(_, m)| app.world().get::<PathStatus>(m.entity).unwrap().number())
         .collect();
     assert!(
         tickets.windows(2).all(|w| w[0] < w[1]),

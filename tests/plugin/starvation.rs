@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
     Algorithm, CachedScenario, Cell, MovementProfile, MovementProfiles, NavGrid, PathError,
-    PathFailure, PathRequest, PathResult, PathTicket, TilepathSettings, TilepathStats,
+    PathFailure, PathRequest, PathResult, PathStatus, TilepathSettings, TilepathStats,
 };
 use bevy_tilepath::scenario::MapEdit;
 
@@ -214,7 +214,7 @@ pub(crate) fn run(case: Case) -> Outcome {
     outcome.whole = stats.total_whole;
     // Nothing of theirs is left queued once all were answered, or it is a re-plan.
     for &(unit, _) in &units {
-        let ticket = app.world().get::<PathTicket>(unit).unwrap();
+        let ticket = app.world().get::<PathStatus>(unit).unwrap();
         assert!(!ticket.is_queued() || ticket.queued_frame() > 0);
     }
     outcome

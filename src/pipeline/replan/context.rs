@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use crate::components::{
-    NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathTicket, Replanning,
+    NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathStatus, Replanning,
 };
 use crate::profiles::MovementProfiles;
 use crate::settings::TilepathSettings;
@@ -17,7 +17,7 @@ pub(super) type Requests<'w, 's> = Query<
         Entity,
         &'static PathRequest,
         &'static mut PathResult,
-        &'static mut PathTicket,
+        &'static mut PathStatus,
         Has<Replanning>,
         Option<&'static PathProgress>,
         PlaceData,

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::context::Context;
-use crate::components::{NavGrid, PathFailure, PathRequest, PathTicket};
+use crate::components::{NavGrid, PathFailure, PathRequest, PathStatus};
 use crate::pipeline::resolve::{Place, resolve, world_position};
 use crate::scenario::CellRect;
 use crate::search::PathError;
@@ -19,7 +19,7 @@ pub(super) fn retry(
     entity: Entity,
     place: Place,
     request: &PathRequest,
-    ticket: &PathTicket,
+    ticket: &PathStatus,
     cx: &Context<'_, '_, '_>,
 ) -> bool {
     match failure {
@@ -51,7 +51,7 @@ fn predicted_failure(
     entity: Entity,
     place: Place,
     request: &PathRequest,
-    ticket: &PathTicket,
+    ticket: &PathStatus,
     cx: &Context<'_, '_, '_>,
 ) -> Option<PathError> {
     let position = world_position(cx.transforms, entity, Some(place));

@@ -33,7 +33,7 @@ use bevy::transform::helper::TransformHelper;
 use super::PathQueue;
 use super::resolve::{prepare, world_position};
 use crate::components::{
-    FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathTicket,
+    FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathStatus,
     RefusedLayers, Replanning,
 };
 use crate::profiles::MovementProfiles;
@@ -51,7 +51,7 @@ type Requests<'w, 's> = Query<
     (
         &'static PathRequest,
         &'static mut PathResult,
-        &'static mut PathTicket,
+        &'static mut PathStatus,
         Has<Replanning>,
     ),
 >;

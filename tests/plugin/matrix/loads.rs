@@ -2,7 +2,7 @@
 //! request changed every frame, a thousand units on one cell sharing one goal.
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{Cell, PathRequest, PathTicket, TilepathSettings};
+use bevy_tilepath::prelude::{Cell, PathRequest, PathStatus, TilepathSettings};
 
 use super::{Expect, Row, Scene, walls};
 use crate::common::Rng;
@@ -64,7 +64,7 @@ fn flood_answered(scene: &mut Scene, _: Entity) {
         let mut queued = scene
             .app
             .world_mut()
-            .query_filtered::<&PathTicket, With<Flood>>();
+            .query_filtered::<&PathStatus, With<Flood>>();
         let waiting = queued
             .iter(scene.app.world())
             .filter(|t| t.is_queued())

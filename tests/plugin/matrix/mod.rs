@@ -20,7 +20,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use bevy::prelude::*;
 use bevy_tilepath::grid::Connectivity;
 use bevy_tilepath::prelude::{
-    Cell, FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathTicket, ProfileId,
+    Cell, FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathStatus, ProfileId,
 };
 use bevy_tilepath::search::validate_path;
 
@@ -175,7 +175,7 @@ impl Scene {
     pub fn settle(&mut self, max: usize) -> usize {
         for frame in 1..=max {
             self.app.update();
-            let mut q = self.app.world_mut().query::<(&PathResult, &PathTicket)>();
+            let mut q = self.app.world_mut().query::<(&PathResult, &PathStatus)>();
             if q.iter(self.app.world())
                 .all(|(r, t)| !r.is_pending() && !t.is_queued())
             {
