@@ -17,7 +17,7 @@ use crate::common::{
 };
 use bevy_tilepath::prelude::FrameBudget;
 
-#[path = "../../examples/live_edits/scenario.rs"]
+#[path = "../stress/live_edits.rs"]
 mod scenario;
 
 fn grid_of(rows: &[String]) -> NavGrid {

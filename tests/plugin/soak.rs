@@ -9,8 +9,8 @@ use crate::common::minimal_plugins;
 use bevy_tilepath::prelude::GroupOrders;
 
 // Both scenarios (this one and `live_edits`, see `live.rs`) load the helpers they share
-// (`examples/support/watch.rs`), so this test binary holds two copies of them.
-#[path = "../../examples/soak/scenario.rs"]
+// (`tests/stress/watch.rs`), so this test binary holds two copies of them.
+#[path = "../stress/soak.rs"]
 #[allow(clippy::duplicate_mod)]
 mod scenario;
 

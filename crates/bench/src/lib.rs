@@ -21,8 +21,8 @@
 //! the `bevy` feature) and the command-line error of every program ([`usage_error`]).
 //! Code that the published crates' tests need too stays there and is included by
 //! `#[path]`: `crates/tilepath/examples/support/` (MovingAI loading, the counting
-//! allocator), `examples/soak/scenario.rs`, `examples/live_edits/scenario.rs` and
-//! `examples/support/watch.rs` (run in short by `tests/plugin`).
+//! allocator), and the root crate's `tests/stress/` (the live-edits and soak scenarios
+//! and what they watch, run in short by `tests/plugin`).
 
 use std::process::ExitCode;
 

@@ -38,7 +38,7 @@ mod report;
 mod scene;
 #[cfg(test)]
 mod tests;
-#[path = "../../../../examples/support/watch.rs"]
+#[path = "../../../../tests/stress/watch.rs"]
 mod watch;
 
 use std::process::{Command, ExitCode, Stdio};

@@ -15,9 +15,9 @@
 //! what the wall-clock budget lets the solver finish (`--expansions N` counts the budget
 //! in expansions instead: then the whole run is deterministic). The first orders are
 //! answered in a warm-up without budget; the measured frames follow. See the root crate's
-//! `examples/live_edits/scenario.rs` (the plugin tests run it too) for the exact definitions of what is printed.
+//! `tests/stress/live_edits.rs` (the plugin tests run it too) for the exact definitions of what is printed.
 
-#[path = "../../../../examples/live_edits/scenario.rs"]
+#[path = "../../../../tests/stress/live_edits.rs"]
 mod scenario;
 
 use std::time::Duration;

@@ -15,10 +15,10 @@
 //! tenth unit, in turn) is sent to a random point, so each unit gets a new order every
 //! ten orders (10 s by default). Time advances by a fixed 16 ms per frame. The first
 //! orders are answered in a warm-up without budget; the measured frames follow. See
-//! the root crate's `examples/soak/scenario.rs` (the plugin tests run it too) for the exact definitions of what is printed. Exits with status 1 when
+//! the root crate's `tests/stress/soak.rs` (the plugin tests run it too) for the exact definitions of what is printed. Exits with status 1 when
 //! a frame panicked or a unit stood inside a blocked cell.
 
-#[path = "../../../../examples/soak/scenario.rs"]
+#[path = "../../../../tests/stress/soak.rs"]
 mod scenario;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

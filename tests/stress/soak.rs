@@ -12,7 +12,7 @@
 //!   forbids within its footprint). Walls are never built under a unit's footprint (the
 //!   bad-input matrix covers walls painted on units), so every such unit-frame is a unit
 //!   that walked into a wall.
-//! - **Frozen unit-frame**: as in `live_edits` (`examples/support/watch.rs`): a unit that
+//! - **Frozen unit-frame**: as in `live_edits` (`tests/stress/watch.rs`): a unit that
 //!   did not move, has not arrived and has no path to follow (failed, or waiting for a
 //!   re-plan); one still waiting for the first answer to a new order is counted apart.
 //! - **Arrival**: a unit gained `Arrived`; an **order completed** is an arrival at the
@@ -40,7 +40,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
 use bevy_tilepath::tilepath::scenario::movingai_terrain::TerrainSpec;
 
-#[path = "../support/watch.rs"]
+#[path = "watch.rs"]
 pub mod watch;
 use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
 use watch::{Before, Motion, ms, quantile, remember_positions};

@@ -43,7 +43,7 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
 
-#[path = "../support/watch.rs"]
+#[path = "watch.rs"]
 mod watch;
 use bevy_tilepath::prelude::FrameBudget;
 use watch::{Before, Motion, remember_positions};
