@@ -15,10 +15,8 @@ use crate::common::{
     Rng, SolvedLog, TILE, app, assert_answers, center_of, insert_level_grid, minimal_plugins,
     position, run_until_answered, spawn_units,
 };
+use crate::stress::{self, live_edits};
 use bevy_tilepath::prelude::FrameBudget;
-
-#[path = "../stress/live_edits.rs"]
-mod scenario;
 
 fn grid_of(rows: &[String]) -> NavGrid {
     NavGrid::from_ascii(&rows.join("\n"), Vec2::ZERO, Vec2::splat(TILE)).unwrap()
@@ -345,26 +343,28 @@ fn openings_that_cannot_shorten_a_path_replan_nothing() {
 
 #[test]
 fn a_small_army_under_constant_edits_keeps_moving_and_gets_every_answer_in_time() {
-    let config = scenario::Config {
+    let config = stress::Config {
         units: 500,
         size: 64,
         frames: 200,
         edits: 6,
         // A fixed number of expansions per frame: the outcome does not depend on the
         // machine.
-        expansions: Some(12_000),
+        budget: FrameBudget::Expansions(12_000),
         seed: 3,
-        speed: 6.0,
-        ..scenario::Config::default()
+        mode: stress::Mode::LiveEdits(live_edits::Options {
+            speed: 6.0,
+            ..default()
+        }),
     };
-    let mut app = scenario::build(&config, minimal_plugins());
-    scenario::warm_up(&mut app, &config);
+    let mut app = stress::build(&config, minimal_plugins());
+    stress::warm_up(&mut app, &config);
     for _ in 0..config.frames {
-        scenario::step(&mut app);
+        stress::step(&mut app);
     }
-    let m = scenario::metrics(&app).clone();
-    let unanswered = scenario::unanswered(&app);
-    let (start_blocked, _) = scenario::blocked_units(&app);
+    let m = stress::metrics(&app).clone();
+    let unanswered = live_edits::unanswered(&app);
+    let (start_blocked, _) = live_edits::blocked_units(&app);
     println!(
         "{} frames: max pending {}, longest wait {}, re-plans {}, repairs {}, answers {}, \
          frozen {}, arrivals {}, walls built {} ({} with a unit on them) and opened {}; \

@@ -17,6 +17,10 @@ mod soak;
 mod solve;
 mod starvation;
 mod steer;
+// The stress harness (shared with crates/bench's `stress` example), run in short by
+// `live` and `soak`.
+#[path = "../stress/mod.rs"]
+mod stress;
 mod sync;
 mod terrain;
 #[cfg(feature = "tilemap")]

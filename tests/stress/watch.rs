@@ -1,7 +1,8 @@
-//! What the headless army scenarios (`live_edits`, `soak`; also the `army` benchmark in
-//! crates/bench) watch each frame: positions
-//! before the frame, frozen and idle units, the warm-up, quantiles of per-frame times,
-//! peak memory.
+//! What the headless army runs watch each frame: positions, frozen units, memory.
+//!
+//! Used by both modes of the stress harness (this folder) and by crates/bench's `army`
+//! benchmark: positions before the frame, frozen and idle units, the warm-up,
+//! quantiles of per-frame times, peak memory.
 
 #![allow(dead_code)]
 

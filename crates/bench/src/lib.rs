@@ -7,8 +7,7 @@
 //! cargo run --release -p tilepath_bench --no-default-features --example movingai -- --help
 //! cargo run --release -p tilepath_bench --no-default-features --example chart -- --help
 //! cargo run --release -p tilepath_bench --example army -- --help
-//! cargo run --release -p tilepath_bench --example live_edits -- --help
-//! cargo run --release -p tilepath_bench --example soak -- --help
+//! cargo run --release -p tilepath_bench --example stress -- --help
 //! cargo run --release -p tilepath_bench --example peers -- --help
 //! cargo bench -p tilepath_bench --bench plugin
 //! ```
