@@ -8,7 +8,8 @@ mod result;
 
 pub use goal::PathGoal;
 #[cfg(feature = "tilemap")]
-pub(crate) use grid::{GridSource, RefusedLayers};
+pub(crate) use grid::GridSource;
+pub(crate) use grid::RefusedLayers;
 pub use grid::{NavGrid, NavGridChanged};
 pub(crate) use grid::{register_profiles_on_insert, sync_profiles};
 pub use progress::PathProgress;
