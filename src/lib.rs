@@ -128,14 +128,16 @@
 //! ## Goals
 //!
 //! Three options, all on by default, keep units moving where a plain search fails:
-//! [`nearest_goal`](components::PathRequest::nearest_goal) (a goal blocked for the agent, in
+//! [`nearest_goal`](search::SearchOptions::nearest_goal) (a goal blocked for the agent, in
 //! another connected component or off the map: the path ends on the nearest reachable cell,
-//! [`FoundPath::partial`]), [`nearest_start`](components::PathRequest::nearest_start) (a unit
+//! [`FoundPath::partial`]), [`nearest_start`](search::SearchOptions::nearest_start) (a unit
 //! that cannot stand on its own cell starts from the nearest cell it can stand on) and
 //! [`claim_goal`](components::PathRequest::claim_goal) (units sent to one cell end on
 //! distinct cells around it). [`PathRequest::exact`] turns the three off;
-//! [`PathRequest::goal_radius`] turns the goal into an area, for attack-move and gathering
-//! orders. The rules are in
+//! [`goal_radius`](search::SearchOptions::goal_radius) turns the goal into an area, for
+//! attack-move and gathering orders. The first two, with the connectivity and smoothing,
+//! are the request's [`SearchOptions`](search::SearchOptions), the type a core
+//! [`PathQuery`](search::PathQuery) holds too (which starts with them off). The rules are in
 //! [Goals](components::PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals).
 //!
 //! ## Re-plans
@@ -526,7 +528,6 @@
 //! [`NavGridChanged`]: components::NavGridChanged
 //! [`PathRequest`]: components::PathRequest
 //! [`PathRequest::exact`]: components::PathRequest::exact
-//! [`PathRequest::goal_radius`]: components::PathRequest::goal_radius
 //! [`PathRequest::diameter`]: components::PathRequest::diameter
 //! [`PathRequest::profile`]: components::PathRequest::profile
 //! [`PathGoal::Cell`]: components::PathGoal::Cell

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use bevy::prelude::*;
 
 use crate::grid::{Cell, Connectivity};
-use crate::search::{Algorithm, Limits};
+use crate::search::{Algorithm, Limits, SearchOptions};
 
 use super::goal::PathGoal;
 use super::result::PathResult;
@@ -34,7 +34,7 @@ use super::result::PathResult;
 ///
 /// Three options, all **on** by default, keep units moving where a plain search fails:
 ///
-/// - [`PathRequest::nearest_goal`]: when the goal (or every cell of the goal area) is
+/// - [`nearest_goal`](SearchOptions::nearest_goal): when the goal (or every cell of the goal area) is
 ///   blocked for the agent, lies in another connected component, or is off the map, the
 ///   path goes to the reachable cell nearest to it (octile distance, ties toward smaller
 ///   `y`, then smaller `x`), found from the map's connected components by rings around
@@ -42,7 +42,7 @@ use super::result::PathResult;
 ///   [`FoundPath::partial`](super::FoundPath::partial) set and [`FoundPath::requested`](super::FoundPath::requested) / [`FoundPath::reached`](super::FoundPath::reached)
 ///   naming both cells. Off: such requests fail with `GoalBlocked`, `Unreachable` or
 ///   [`PathFailure::GoalOffMap`](super::PathFailure::GoalOffMap).
-/// - [`PathRequest::nearest_start`]: when the unit cannot stand on its own cell (a wall
+/// - [`nearest_start`](SearchOptions::nearest_start): when the unit cannot stand on its own cell (a wall
 ///   was painted on it, a wide unit against the map edge, a terrain edit), the path
 ///   starts at the nearest cell it can stand on ([`FoundPath::start`](super::FoundPath::start) differs from
 ///   [`FoundPath::from`](super::FoundPath::from)); [`crate::steering::Steering`] walks it there first. Off: such
@@ -56,9 +56,9 @@ use super::result::PathResult;
 ///   its side of the goal: 40 units sent to one tile end on the 40 distinct cells
 ///   nearest to it, units from the east on its east side. The claim lasts until the request changes or is
 ///   removed; re-plans keep it ([`PathStatus::claimed_cell`]). Requests with a goal area
-///   ([`PathRequest::goal_radius`] > 0) claim nothing.
+///   ([`SearchOptions::goal_radius`] > 0) claim nothing.
 ///
-/// [`PathRequest::goal_radius`] turns the goal into an area: the path ends at the first
+/// [`SearchOptions::goal_radius`] turns the goal into an area: the path ends at the first
 /// (for the exact algorithms, the cheapest) cell within that many cells (Chebyshev) of
 /// the goal, for attack-move and gathering orders.
 ///
@@ -122,31 +122,20 @@ pub struct PathRequest {
     pub diameter: u32,
     /// Search bounds; `None` uses [`crate::settings::RequestDefaults::limits`].
     pub limits: Option<Limits>,
-    /// Also compute line-of-sight smoothed waypoints.
-    pub smooth: bool,
-    /// Octile (default) or 4-connected moves.
-    pub connectivity: Connectivity,
+    /// How the search moves and where it may end: octile or 4-connected moves,
+    /// line-of-sight smoothing, the goal area, and the two fallbacks described
+    /// [above](PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals).
+    /// Default: [`SearchOptions::NEAREST`] (octile, no smoothing, the goal cell, both
+    /// fallbacks on); [`PathRequest::exact`] turns the fallbacks off.
+    pub options: SearchOptions,
     /// The name of the unit's movement profile in [`MovementProfiles`](crate::profiles::MovementProfiles); `None` uses
     /// [`MovementProfiles::DEFAULT`](crate::profiles::MovementProfiles::DEFAULT). Resolved when the request is solved: a name the
     /// resource does not define fails with [`PathFailure::UnknownProfile`](super::PathFailure::UnknownProfile) (retried when
     /// the profiles change).
     pub profile: Option<Cow<'static, str>>,
-    /// Arrive within this many cells (Chebyshev) of the goal: the path ends at the first
-    /// cell of the square `goal ± goal_radius` the search reaches (the cheapest one for
-    /// the exact algorithms). 0 (the default) means the goal cell itself.
-    pub goal_radius: u32,
-    /// When the goal area cannot be reached (blocked for the agent, in another
-    /// component, off the map), plan to the reachable cell nearest to the goal and answer
-    /// `Found` with [`FoundPath::partial`](super::FoundPath::partial) set. On by default; off, such requests fail
-    /// with `GoalBlocked`, `Unreachable` or [`PathFailure::GoalOffMap`](super::PathFailure::GoalOffMap).
-    pub nearest_goal: bool,
-    /// When the unit cannot stand on its own cell, plan from the nearest cell it can
-    /// stand on (see [`FoundPath::start`](super::FoundPath::start)). On by default; off, such requests fail with
-    /// `StartBlocked`.
-    pub nearest_start: bool,
     /// Claim the goal cell so that units sent to the same cell end on distinct cells
     /// around it (see [Goals](PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals)).
-    /// On by default; ignored when [`PathRequest::goal_radius`] is not 0.
+    /// On by default; ignored when [`SearchOptions::goal_radius`] is not 0.
     pub claim_goal: bool,
 }
 
@@ -165,33 +154,35 @@ impl PathRequest {
             algorithm: None,
             diameter: 1,
             limits: None,
-            smooth: false,
-            connectivity: Connectivity::Octile,
+            options: SearchOptions::NEAREST,
             profile: None,
-            goal_radius: 0,
-            nearest_goal: true,
-            nearest_start: true,
             claim_goal: true,
         }
     }
 
-    /// Sets the goal area's radius in cells ([`PathRequest::goal_radius`]).
+    /// Sets the options ([`PathRequest::options`]).
+    pub fn options(mut self, options: SearchOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sets the goal area's radius in cells ([`SearchOptions::goal_radius`]).
     pub fn goal_radius(mut self, radius: u32) -> Self {
-        self.goal_radius = radius;
+        self.options.goal_radius = radius;
         self
     }
 
     /// Plans to the nearest reachable cell when the goal cannot be reached (on by
-    /// default, [`PathRequest::nearest_goal`]).
+    /// default, [`SearchOptions::nearest_goal`]).
     pub fn nearest_goal(mut self, on: bool) -> Self {
-        self.nearest_goal = on;
+        self.options.nearest_goal = on;
         self
     }
 
     /// Plans from the nearest standable cell when the unit's own cell is blocked for it
-    /// (on by default, [`PathRequest::nearest_start`]).
+    /// (on by default, [`SearchOptions::nearest_start`]).
     pub fn nearest_start(mut self, on: bool) -> Self {
-        self.nearest_start = on;
+        self.options.nearest_start = on;
         self
     }
 
@@ -202,7 +193,7 @@ impl PathRequest {
         self
     }
 
-    /// Turns [`PathRequest::nearest_goal`], [`PathRequest::nearest_start`] and
+    /// Turns [`SearchOptions::nearest_goal`], [`SearchOptions::nearest_start`] and
     /// [`PathRequest::claim_goal`] off: the path goes from the unit's own cell to exactly
     /// the goal, or the request fails (`StartBlocked`, `GoalBlocked`, `Unreachable`,
     /// `GoalOffMap`).
@@ -238,13 +229,13 @@ impl PathRequest {
 
     /// Turns line-of-sight smoothing on or off.
     pub fn smooth(mut self, smooth: bool) -> Self {
-        self.smooth = smooth;
+        self.options.smooth = smooth;
         self
     }
 
     /// Sets the connectivity.
     pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
-        self.connectivity = connectivity;
+        self.options.connectivity = connectivity;
         self
     }
 }

@@ -141,7 +141,7 @@ pub(crate) fn claim_goals(
     buffers.claimants.clear();
     let wants_claim = |request: &PathRequest, ticket: &PathStatus| {
         request.claim_goal
-            && request.goal_radius == 0
+            && request.options.goal_radius == 0
             && ticket.is_queued()
             && ticket.claimed_cell().is_none()
             && ticket.queued_frame() == queue.frame()
@@ -278,7 +278,7 @@ fn claimant(
     let resolved = resolve(grid, request, None, position, profiles).ok()?;
     let layer = resolved.layer?;
     let label = resolved.label;
-    if !request.nearest_goal && layer.components().label(resolved.requested) != label {
+    if !request.options.nearest_goal && layer.components().label(resolved.requested) != label {
         // The goal itself cannot be reached: the request fails as it asked.
         return None;
     }

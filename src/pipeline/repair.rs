@@ -143,7 +143,7 @@ impl Repairer {
                 .algorithm(Algorithm::Auto)
                 .diameter(diameter)
                 .profile(path.profile)
-                .connectivity(request.connectivity)
+                .connectivity(request.options.connectivity)
                 .limits(Limits {
                     max_expanded: cap,
                     time_budget: None,
@@ -206,7 +206,7 @@ impl Repairer {
         expanded: u32,
     ) -> FoundPath {
         let cost = weights.path_cost(&self.cells).unwrap_or(Cost::MAX);
-        let waypoints = if request.smooth {
+        let waypoints = if request.options.smooth {
             smoothing::smooth_weighted(layer, weights, &self.cells, &mut self.waypoints);
             &self.waypoints
         } else {

@@ -100,28 +100,28 @@ pub(crate) fn resolve<'a>(
         .ok_or(PathFailure::StartOffMap { position })?;
     let off_map = PathFailure::GoalOffMap { goal: request.goal };
     let requested = match request.goal {
-        PathGoal::Cell(cell) if grid.size().contains(cell) || request.nearest_goal => cell,
+        PathGoal::Cell(cell) if grid.size().contains(cell) || request.options.nearest_goal => cell,
         PathGoal::Cell(_) => return Err(off_map),
         PathGoal::World(p) if !p.is_finite() => return Err(PathFailure::InvalidGoal),
-        PathGoal::World(p) if request.nearest_goal => grid
+        PathGoal::World(p) if request.options.nearest_goal => grid
             .agent_cell_anywhere(p, diameter)
             .ok_or(PathFailure::InvalidGoal)?,
         PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
     };
     let (goal, goal_radius) = match claimed {
-        Some(cell) if request.claim_goal && request.goal_radius == 0 => (cell, 0),
-        _ => (requested, request.goal_radius),
+        Some(cell) if request.claim_goal && request.options.goal_radius == 0 => (cell, 0),
+        _ => (requested, request.options.goal_radius),
     };
     let layer = grid.scenario().layer_for(profile, diameter);
     let mut start = from;
     let mut label = 0;
     let mut partial = false;
     if let Some(layer) = layer {
-        if request.nearest_start && layer.is_blocked(from) {
+        if request.options.nearest_start && layer.is_blocked(from) {
             start = layer.nearest_free(from, |_| true).unwrap_or(from);
         }
         label = layer.components().label(start);
-        let r = i64::from(request.goal_radius);
+        let r = i64::from(request.options.goal_radius);
         let area = CellRect::from_cell(requested).grow_clip(r, r, grid.size());
         partial = label != 0 && !area.cells().any(|c| layer.components().label(c) == label);
     }
@@ -158,13 +158,9 @@ pub(crate) fn prepare(
     let query = SearchQuery::new(resolved.start, resolved.goal)
         .algorithm(request.algorithm.unwrap_or(settings.defaults.algorithm))
         .diameter(request.diameter)
-        .connectivity(request.connectivity)
+        .options(request.options.goal_radius(resolved.goal_radius))
         .limits(request.limits.unwrap_or(settings.defaults.limits))
-        .smooth(request.smooth)
-        .profile(resolved.profile)
-        .goal_radius(resolved.goal_radius)
-        .nearest_goal(request.nearest_goal)
-        .nearest_start(request.nearest_start);
+        .profile(resolved.profile);
     if settings.jump_tables
         && query.algorithm == Algorithm::Auto
         && let (Some(layer), Some(weights)) =

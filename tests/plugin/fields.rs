@@ -140,7 +140,7 @@ fn assert_exact(app: &App, unit: Entity, path: &FoundPath) {
     assert!(path.cells.iter().all(|&c| !layer.is_blocked(c)));
     let (cost, _) = own_search(app, unit).expect("a path implies its own search finds one");
     assert_eq!(path.cost, cost, "{unit}: field cost vs own search");
-    if request.smooth {
+    if request.options.smooth {
         assert!(path.waypoints.len() <= path.cells.len());
     } else {
         assert_eq!(path.waypoints.len(), path.cells.len());

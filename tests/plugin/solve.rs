@@ -71,7 +71,7 @@ fn the_plugin_keeps_at_most_max_threads_pathfinders() {
             .max_threads = threads;
         let mut requests = app.world_mut().query::<&mut PathRequest>();
         for mut request in requests.iter_mut(app.world_mut()) {
-            request.smooth = !request.smooth;
+            request.options.smooth = !request.options.smooth;
         }
         app.update();
         let stats = app.world().resource::<TilepathStats>();

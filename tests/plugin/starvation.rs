@@ -263,7 +263,7 @@ fn check_answer(app: &App, unit: Entity, outcome: &Result<f32, PathFailure>, cas
                 &path.cells,
                 path.start,
                 path.reached,
-                request.connectivity,
+                request.options.connectivity,
             );
             assert_eq!(valid, Ok(()), "{case:?}: {unit} answered {path:?}");
             assert_eq!(path.cells.last(), Some(&path.reached), "{case:?}");

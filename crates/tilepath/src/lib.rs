@@ -142,12 +142,10 @@
 //! # Searching
 //!
 //! A [`PathQuery`](search::PathQuery) names the start and the goal, and optionally the
-//! agent's diameter and profile, the algorithm, the connectivity,
-//! [`Limits`](search::Limits), a goal area
-//! ([`goal_radius`](search::PathQuery::goal_radius)), moving a blocked goal or start to
-//! the nearest usable cell ([`nearest_goal`](search::PathQuery::nearest_goal),
-//! [`nearest_start`](search::PathQuery::nearest_start)), smoothing, and the open list of
-//! A\* and Dijkstra. [`Pathfinder::find`](search::Pathfinder::find) answers it with
+//! agent's diameter and profile, the algorithm, [`Limits`](search::Limits), the open list
+//! of A\* and Dijkstra, and its [`SearchOptions`](search::SearchOptions): the
+//! connectivity, smoothing, a goal area, and moving a blocked goal or start to the
+//! nearest usable cell (off by default: [`SearchOptions::EXACT`](search::SearchOptions::EXACT)). [`Pathfinder::find`](search::Pathfinder::find) answers it with
 //! [`PathStats`](search::PathStats) and the cells in
 //! [`Pathfinder::path`](search::Pathfinder::path), or a [`PathError`](search::PathError);
 //! its docs list the checks made before any search runs.
@@ -299,7 +297,7 @@ pub mod prelude {
     pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
     pub use crate::scenario::{CachedScenario, Scenario};
     pub use crate::search::{
-        Algorithm, Limits, OpenList, PathError, PathQuery, PathStats, Pathfinder,
+        Algorithm, Limits, OpenList, PathError, PathQuery, PathStats, Pathfinder, SearchOptions,
     };
 }
 

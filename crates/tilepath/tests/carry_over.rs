@@ -135,12 +135,12 @@ fn searches_carried_over_edits_answer_like_fresh_searches() {
                     path,
                     stats.start,
                     stats.reached,
-                    c.query.connectivity
+                    c.query.options.connectivity
                 ),
                 Ok(()),
                 "seed {seed}{drawn}"
             );
-            if c.query.goal_radius == 0 {
+            if c.query.options.goal_radius == 0 {
                 assert_eq!(
                     Ok(stats.reached),
                     expected.map(|e| e.reached),

@@ -44,7 +44,8 @@ fn conformance(algorithm: Algorithm, diameter: u32, step: usize) -> (usize, Vec<
             let ok = match (&got, expected) {
                 (Ok(s), Some(opt)) => {
                     (s.length - opt).abs() <= TOLERANCE
-                        && validate_path(layer, pf.path(), p.start, p.goal, q.connectivity).is_ok()
+                        && validate_path(layer, pf.path(), p.start, p.goal, q.options.connectivity)
+                            .is_ok()
                 }
                 (Err(_), None) => true,
                 _ => false,

@@ -100,7 +100,7 @@ fn check(
     let (s, g) = (query.start, query.goal);
     match (pf.find(map, query), expected) {
         (Ok(stats), Some(optimum)) => {
-            validate_path(layer, pf.path(), s, g, query.connectivity)
+            validate_path(layer, pf.path(), s, g, query.options.connectivity)
                 .map_err(|e| format!("invalid path: {e}"))?;
             let recomputed = common::weighted_cost_of(pf.path(), weight);
             if recomputed != Some(stats.cost) {

@@ -375,7 +375,7 @@ impl ReplanState {
             grid,
             on,
             diameter,
-            connectivity: request.connectivity,
+            connectivity: request.options.connectivity,
         };
         // Improvements already queued go on waiting for their answer.
         let shortcut = improving || self.opened.shortcut(path, &walker);

@@ -62,7 +62,7 @@ fn predicted_failure(
         return None;
     }
     if layer.is_blocked(resolved.start) {
-        if request.nearest_start {
+        if request.options.nearest_start {
             return None; // no cell to stand on: the search reports it
         }
         return Some(PathError::StartBlocked {
@@ -75,7 +75,7 @@ fn predicted_failure(
     let reachable = area
         .cells()
         .any(|c| layer.components().label(c) == resolved.label);
-    if request.nearest_goal || reachable {
+    if request.options.nearest_goal || reachable {
         return None;
     }
     if resolved.goal_radius == 0 && layer.is_blocked(goal) {

@@ -493,7 +493,7 @@ pub(crate) fn finish(
     smoothed: &mut Vec<Cell>,
 ) -> Option<(FoundPath, u64)> {
     let map = grid.scenario();
-    let waypoints = if query.smooth {
+    let waypoints = if query.options.smooth {
         let layer = map.layer_for(query.profile, query.diameter)?;
         let weights = map.weights(query.profile)?;
         smoothing::smooth_weighted(layer, weights, cells, smoothed);

@@ -120,9 +120,9 @@ impl FieldKey {
                 | Algorithm::Dijkstra
         );
         (exact
-            && query.connectivity == Connectivity::Octile
+            && query.options.connectivity == Connectivity::Octile
             && query.limits == Limits::UNLIMITED
-            && query.goal_radius == 0)
+            && query.options.goal_radius == 0)
             .then_some(Self {
                 goal,
                 profile: query.profile,

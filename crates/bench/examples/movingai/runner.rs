@@ -497,8 +497,14 @@ fn run(
                             } else {
                                 stats.length
                             }),
-                            valid: validate_path(layer, pf.path(), p.start, p.goal, q.connectivity)
-                                .is_ok(),
+                            valid: validate_path(
+                                layer,
+                                pf.path(),
+                                p.start,
+                                p.goal,
+                                q.options.connectivity,
+                            )
+                            .is_ok(),
                             cost_ok: weights.path_cost(pf.path()) == Some(stats.cost),
                             expanded: Some(stats.expanded),
                             smoothed: opts.smooth.then_some(stats.smoothed_length),

@@ -186,9 +186,9 @@ fn search_on<Q: Queue>(
     guide: Option<Landmark<'_>>,
 ) -> Result<Step, PathError> {
     let goal = query.goal;
-    let radius = i64::from(query.goal_radius);
+    let radius = i64::from(query.options.goal_radius);
     let start_i = s.index(query.start);
-    let octile = query.connectivity == Connectivity::Octile;
+    let octile = query.options.connectivity == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
     let h = heuristic(query, costs.heuristic_scale(), guide);
     let offsets = s.step_offsets();
@@ -275,8 +275,8 @@ fn heuristic<'g>(
     guide: Option<Landmark<'g>>,
 ) -> impl Fn(Cell) -> Cost + 'g {
     let goal = query.goal;
-    let radius = i64::from(query.goal_radius);
-    let conn = query.connectivity;
+    let radius = i64::from(query.options.goal_radius);
+    let conn = query.options.connectivity;
     move |c: Cell| {
         if radius == 0 {
             let octile = conn.heuristic(c, goal) * scale;
@@ -322,7 +322,7 @@ pub(crate) fn repair(
         Heap::push(s, a, i, k, t);
     }
     a.reopen = true;
-    let octile = query.connectivity == Connectivity::Octile;
+    let octile = query.options.connectivity == Connectivity::Octile;
     let mut seen = Seen { s, mode, h };
     let step = |from, to, d| costs.step(from, to, d);
     carry::carry_over(&mut seen, layer, octile, step, edited, &mut a.forgotten)

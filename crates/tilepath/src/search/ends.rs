@@ -14,7 +14,7 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
     if !size.contains(q.start) {
         return Err(PathError::OutOfBounds { cell: q.start });
     }
-    if !size.contains(q.goal) && !q.nearest_goal {
+    if !size.contains(q.goal) && !q.options.nearest_goal {
         return Err(PathError::OutOfBounds { cell: q.goal });
     }
     let start_blocked = PathError::StartBlocked {
@@ -22,25 +22,25 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
         diameter: q.diameter,
     };
     if layer.is_blocked(q.start) {
-        if !q.nearest_start {
+        if !q.options.nearest_start {
             return Err(start_blocked);
         }
         q.start = layer.nearest_free(q.start, |_| true).ok_or(start_blocked)?;
     }
     let label = layer.components().label(q.start);
     let reachable = |c: Cell| layer.components().label(c) == label;
-    let area_reachable = if q.goal_radius == 0 {
+    let area_reachable = if q.options.goal_radius == 0 {
         size.contains(q.goal) && reachable(q.goal)
     } else {
         goal_area(&q, size).cells().any(&reachable)
     };
     if !area_reachable {
-        if q.nearest_goal {
+        if q.options.nearest_goal {
             q.goal = layer
                 .nearest_reachable(q.start, q.goal)
                 .ok_or(PathError::Unreachable)?;
-            q.goal_radius = 0;
-        } else if q.goal_radius == 0 && layer.is_blocked(q.goal) {
+            q.options.goal_radius = 0;
+        } else if q.options.goal_radius == 0 && layer.is_blocked(q.goal) {
             return Err(PathError::GoalBlocked {
                 cell: q.goal,
                 diameter: q.diameter,
@@ -58,7 +58,7 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
             | Algorithm::Dijkstra
             | Algorithm::BestFirst
     );
-    if q.goal_radius > 0 && !engine_handles_area {
+    if q.options.goal_radius > 0 && !engine_handles_area {
         // A start inside the area has arrived; otherwise the area's free cell nearest its
         // centre stands for it.
         let goal = q.goal;
@@ -66,16 +66,18 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
             q.start
         } else {
             layer
-                .nearest_free(goal, |c| c.chebyshev(goal) <= q.goal_radius && reachable(c))
+                .nearest_free(goal, |c| {
+                    c.chebyshev(goal) <= q.options.goal_radius && reachable(c)
+                })
                 .ok_or(PathError::Unreachable)?
         };
-        q.goal_radius = 0;
+        q.options.goal_radius = 0;
     }
     Ok(q)
 }
 
 /// The goal area of `query` clipped to the map.
 fn goal_area(query: &PathQuery, size: GridSize) -> CellRect {
-    let r = i64::from(query.goal_radius);
+    let r = i64::from(query.options.goal_radius);
     CellRect::from_cell(query.goal).grow_clip(r, r, size)
 }

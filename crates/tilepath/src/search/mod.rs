@@ -37,6 +37,7 @@ mod field;
 mod heap;
 mod jps;
 mod landmark;
+mod options;
 mod pathfinder;
 mod query;
 mod radix;
@@ -46,6 +47,7 @@ mod validate;
 
 pub use field::DistanceField;
 pub use heap::IndexedHeap;
+pub use options::SearchOptions;
 pub use pathfinder::{PathStats, Pathfinder, Progress};
 pub use query::{Algorithm, Limit, Limits, OpenList, PathError, PathQuery, UnknownAlgorithm};
 pub use radix::RadixQueue;

@@ -329,7 +329,7 @@ impl Pathfinder {
     ) -> Option<Landmark<'f>> {
         let fits = field.is_current(map)
             && field.agent() == (query.profile, query.diameter)
-            && query.goal_radius == 0
+            && query.options.goal_radius == 0
             && matches!(
                 Self::resolve(query, weights),
                 Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus
@@ -393,7 +393,7 @@ impl Pathfinder {
         );
         let (cost, length) = weights.path_cost_and_length(&self.state.path);
         let cost = cost.unwrap_or(Cost::MAX);
-        let smoothed_length = if query.smooth {
+        let smoothed_length = if query.options.smooth {
             self.smoothed = true;
             smoothing::smooth_weighted(layer, weights, &self.state.path, &mut self.waypoints);
             crate::grid::path_length(&self.waypoints)
@@ -417,9 +417,9 @@ impl Pathfinder {
     /// the layer; [`Pathfinder::find`] runs it as `JpsPlus` on a layer whose jump table
     /// is built ([`crate::scenario::Layer::jump_table`]), with the same costs.
     pub fn resolve(query: &PathQuery, weights: &Weights<'_>) -> Algorithm {
-        let jps_fits = query.connectivity == Connectivity::Octile
+        let jps_fits = query.options.connectivity == Connectivity::Octile
             && weights.uniform().is_some()
-            && query.goal_radius == 0;
+            && query.options.goal_radius == 0;
         match query.algorithm {
             Algorithm::Auto | Algorithm::Jps if jps_fits => Algorithm::Jps,
             Algorithm::JpsPlus if jps_fits => Algorithm::JpsPlus,

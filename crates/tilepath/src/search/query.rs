@@ -2,6 +2,7 @@
 
 use crate::grid::{Cell, Connectivity};
 use crate::scenario::ProfileId;
+use crate::search::SearchOptions;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -225,32 +226,14 @@ pub struct PathQuery {
     /// either.
     #[cfg_attr(feature = "serde", serde(default))]
     pub open_list: OpenList,
-    /// Octile (default) or 4-connected moves.
-    pub connectivity: Connectivity,
+    /// How the search moves and where it may end (connectivity, smoothing, goal area,
+    /// nearest-cell fallbacks). Default: [`SearchOptions::EXACT`].
+    pub options: SearchOptions,
     /// Search bounds.
     pub limits: Limits,
     /// Bound for [`Algorithm::Dfs`]: cells farther than this (Chebyshev) from the start
     /// are not entered. `None` means the whole map. Ignored by the other algorithms.
     pub radius: Option<u32>,
-    /// Also compute line-of-sight smoothed waypoints ([`crate::search::Pathfinder::waypoints`]).
-    pub smooth: bool,
-    /// Arrive within this many cells (Chebyshev) of `goal`: the search stops at the
-    /// first cell of the square `goal ± goal_radius` it reaches (for A*, Dijkstra and
-    /// Auto the cheapest one; JPS and JPS+ run A* for it). 0 means the goal cell itself.
-    pub goal_radius: u32,
-    /// When no cell of the goal area can be reached (blocked for the agent, or in
-    /// another component), plan to the reachable cell nearest to `goal` instead
-    /// ([`crate::scenario::Layer::nearest_reachable`]); [`PathStats::reached`] says where.
-    /// Off: such queries fail with `GoalBlocked` or `Unreachable`.
-    ///
-    /// [`PathStats::reached`]: crate::search::PathStats::reached
-    pub nearest_goal: bool,
-    /// When the agent cannot stand on `start`, plan from the standable cell nearest to
-    /// it ([`crate::scenario::Layer::nearest_free`]); [`PathStats::start`] says which.
-    /// Off: such queries fail with `StartBlocked`.
-    ///
-    /// [`PathStats::start`]: crate::search::PathStats::start
-    pub nearest_start: bool,
 }
 
 impl PathQuery {
@@ -264,41 +247,43 @@ impl PathQuery {
             profile: ProfileId::DEFAULT,
             algorithm: Algorithm::Auto,
             open_list: OpenList::default(),
-            connectivity: Connectivity::Octile,
+            options: SearchOptions::EXACT,
             limits: Limits::UNLIMITED,
             radius: None,
-            smooth: false,
-            goal_radius: 0,
-            nearest_goal: false,
-            nearest_start: false,
         }
     }
 
-    /// Sets the goal area's radius ([`PathQuery::goal_radius`]).
+    /// Sets the options ([`PathQuery::options`]).
+    pub fn options(mut self, options: SearchOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sets the goal area's radius ([`SearchOptions::goal_radius`]).
     pub fn goal_radius(mut self, radius: u32) -> Self {
-        self.goal_radius = radius;
+        self.options.goal_radius = radius;
         self
     }
 
     /// Plans to the nearest reachable cell when the goal area cannot be reached
-    /// ([`PathQuery::nearest_goal`]).
+    /// ([`SearchOptions::nearest_goal`]).
     pub fn nearest_goal(mut self, on: bool) -> Self {
-        self.nearest_goal = on;
+        self.options.nearest_goal = on;
         self
     }
 
     /// Plans from the nearest standable cell when the start is blocked
-    /// ([`PathQuery::nearest_start`]).
+    /// ([`SearchOptions::nearest_start`]).
     pub fn nearest_start(mut self, on: bool) -> Self {
-        self.nearest_start = on;
+        self.options.nearest_start = on;
         self
     }
 
-    /// True when `cell` is in the goal area: within [`PathQuery::goal_radius`] cells
+    /// True when `cell` is in the goal area: within [`SearchOptions::goal_radius`] cells
     /// (Chebyshev) of the goal.
     #[inline]
     pub fn in_goal_area(&self, cell: Cell) -> bool {
-        cell.chebyshev(self.goal) <= self.goal_radius
+        cell.chebyshev(self.goal) <= self.options.goal_radius
     }
 
     /// Sets the algorithm.
@@ -327,7 +312,7 @@ impl PathQuery {
 
     /// Sets the connectivity.
     pub fn connectivity(mut self, connectivity: Connectivity) -> Self {
-        self.connectivity = connectivity;
+        self.options.connectivity = connectivity;
         self
     }
 
@@ -345,7 +330,7 @@ impl PathQuery {
 
     /// Turns line-of-sight smoothing on or off.
     pub fn smooth(mut self, smooth: bool) -> Self {
-        self.smooth = smooth;
+        self.options.smooth = smooth;
         self
     }
 }

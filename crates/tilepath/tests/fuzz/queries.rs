@@ -127,15 +127,15 @@ fn query(line: &str) -> Result<(PathQuery, bool), String> {
             "goal" => q.goal = cell(value)?,
             "d" => q.diameter = n()?,
             "profile" => q.profile = ProfileId(u8::try_from(n()?).map_err(|_| bad())?),
-            "conn" if value == "4" => q.connectivity = Connectivity::Cardinal,
-            "conn" => q.connectivity = Connectivity::Octile,
+            "conn" if value == "4" => q.options.connectivity = Connectivity::Cardinal,
+            "conn" => q.options.connectivity = Connectivity::Octile,
             "expanded" => q.limits.max_expanded = n()?,
             "time_us" => q.limits.time_budget = opt()?.map(|us| Duration::from_micros(us.into())),
             "radius" => q.radius = opt()?,
-            "goal_radius" => q.goal_radius = n()?,
-            "nearest_start" => q.nearest_start = on()?,
-            "nearest_goal" => q.nearest_goal = on()?,
-            "smooth" => q.smooth = on()?,
+            "goal_radius" => q.options.goal_radius = n()?,
+            "nearest_start" => q.options.nearest_start = on()?,
+            "nearest_goal" => q.options.nearest_goal = on()?,
+            "smooth" => q.options.smooth = on()?,
             "sliced" => sliced = on()?,
             _ => return Err(format!("unknown key {key:?}")),
         }
@@ -243,9 +243,9 @@ fn check_astar(
     let Some(weights) = map.weights(q.profile) else {
         return Ok(());
     };
-    if q.goal_radius != 0
-        || q.nearest_goal
-        || q.nearest_start
+    if q.options.goal_radius != 0
+        || q.options.nearest_goal
+        || q.options.nearest_start
         || !(1..=4).contains(&q.diameter)
         || !size.contains(q.start)
         || !size.contains(q.goal)
@@ -253,7 +253,14 @@ fn check_astar(
         return Ok(());
     }
     let weight = |c: Cell| weights.at(c).filter(|&w| w != 0);
-    let expected = oracle_weighted_cost(map, weight, q.start, q.goal, q.diameter, q.connectivity);
+    let expected = oracle_weighted_cost(
+        map,
+        weight,
+        q.start,
+        q.goal,
+        q.diameter,
+        q.options.connectivity,
+    );
     match (best, expected) {
         (Ok(stats), Some(cost)) if stats.cost == cost => Ok(()),
         (
@@ -280,12 +287,18 @@ fn check_path(
         .layer_for(q.profile, q.diameter)
         .ok_or("a path without a layer")?;
     let path = pf.path();
-    validate_path(layer, path, stats.start, stats.reached, q.connectivity)
-        .map_err(|e| format!("invalid path ({e}) {path:?}"))?;
-    if !q.nearest_start && stats.start != q.start {
+    validate_path(
+        layer,
+        path,
+        stats.start,
+        stats.reached,
+        q.options.connectivity,
+    )
+    .map_err(|e| format!("invalid path ({e}) {path:?}"))?;
+    if !q.options.nearest_start && stats.start != q.start {
         return Err(format!("starts at {} without nearest_start", stats.start));
     }
-    if !q.nearest_goal && !q.in_goal_area(stats.reached) {
+    if !q.options.nearest_goal && !q.in_goal_area(stats.reached) {
         return Err(format!("ends at {} outside the goal area", stats.reached));
     }
     let weights = map.weights(q.profile).ok_or("no weights")?;
@@ -297,7 +310,7 @@ fn check_path(
         ));
     }
     let w = pf.waypoints();
-    if q.smooth {
+    if q.options.smooth {
         if w.first() != Some(&stats.start) || w.last() != Some(&stats.reached) {
             return Err(format!("waypoints {w:?}"));
         }

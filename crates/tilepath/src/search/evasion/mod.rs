@@ -146,10 +146,16 @@ fn walk(
         }
         at = rejoin;
     }
-    if query.connectivity == Connectivity::Octile {
+    if query.options.connectivity == Connectivity::Octile {
         merge_diagonals(layer, &mut s.path);
     }
-    match validate_path(layer, &s.path, query.start, query.goal, query.connectivity) {
+    match validate_path(
+        layer,
+        &s.path,
+        query.start,
+        query.goal,
+        query.options.connectivity,
+    ) {
         Ok(()) => Ok(()),
         Err(_) => Err(s.not_found()),
     }

@@ -21,7 +21,13 @@ fn run(map: &CachedScenario, query: &PathQuery) -> (Result<PathStats, PathError>
     let path = pf.path().to_vec();
     if result.is_ok() {
         let layer = map.layer(query.diameter).unwrap();
-        let valid = validate_path(layer, &path, query.start, query.goal, query.connectivity);
+        let valid = validate_path(
+            layer,
+            &path,
+            query.start,
+            query.goal,
+            query.options.connectivity,
+        );
         assert_eq!(valid, Ok(()), "invalid path\n{}", render(map, &path));
     }
     (result, path)

@@ -181,8 +181,8 @@ impl Pathfinder {
         // The ends must settle as they did: a start or goal blocked since, or a goal
         // that became reachable since, makes it another query.
         let settled = ends::settle(layer, &suspended.original).ok()?;
-        if (settled.start, settled.goal, settled.goal_radius)
-            != (query.start, query.goal, query.goal_radius)
+        if (settled.start, settled.goal, settled.options.goal_radius)
+            != (query.start, query.goal, query.options.goal_radius)
         {
             return None;
         }
@@ -246,7 +246,7 @@ impl Pathfinder {
         let Some(&last) = path.last() else {
             return false;
         };
-        if validate_path(layer, path, query.start, last, query.connectivity).is_err() {
+        if validate_path(layer, path, query.start, last, query.options.connectivity).is_err() {
             return false;
         }
         // Unit-cost searches count steps; the weights scale them by the uniform weight.

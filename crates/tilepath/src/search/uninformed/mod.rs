@@ -60,7 +60,7 @@ pub(crate) fn bfs(
 ) -> Result<(), PathError> {
     let start_i = s.index(query.start);
     let goal_i = s.index(query.goal);
-    let octile = query.connectivity == Connectivity::Octile;
+    let octile = query.options.connectivity == Connectivity::Octile;
     let area = s.size().area();
     if u.depth.len() < area {
         u.depth.resize(area, 0);
@@ -212,7 +212,7 @@ fn bounded_dfs(
     if start.chebyshev(goal) > radius {
         return Err(s.not_found());
     }
-    let octile = query.connectivity == Connectivity::Octile;
+    let octile = query.options.connectivity == Connectivity::Octile;
     let start_i = s.index(start);
     let goal_i = s.index(goal);
     u.stack.clear();

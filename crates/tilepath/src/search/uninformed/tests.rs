@@ -23,7 +23,13 @@ fn run(map: &CachedScenario, query: PathQuery) -> Result<(PathStats, Vec<Cell>),
 /// Asserts that `path` answers `query` by the movement rules, showing the map if not.
 fn assert_valid(map: &CachedScenario, query: &PathQuery, path: &[Cell]) {
     let layer = map.layer(query.diameter).unwrap();
-    let check = validate_path(layer, path, query.start, query.goal, query.connectivity);
+    let check = validate_path(
+        layer,
+        path,
+        query.start,
+        query.goal,
+        query.options.connectivity,
+    );
     assert_eq!(check, Ok(()), "{query:?}\n{}", render(map, path));
 }
 
@@ -288,7 +294,7 @@ fn drawing(m: &CachedScenario, q: &PathQuery, path: &[Cell]) -> String {
 /// Checks BFS, DFS (unbounded and with `radius`) and IDDFS on one query against the oracle.
 fn check_query(pf: &mut Pathfinder, m: &CachedScenario, q: PathQuery, radius: u32) {
     let layer = m.layer(q.diameter).unwrap();
-    let best = oracle(layer, q.start, q.goal, q.connectivity, u32::MAX);
+    let best = oracle(layer, q.start, q.goal, q.options.connectivity, u32::MAX);
     for algorithm in [Algorithm::Bfs, Algorithm::Dfs, Algorithm::Iddfs] {
         let q = q.algorithm(algorithm);
         let outcome = pf.find(m, &q);
@@ -311,7 +317,7 @@ fn check_query(pf: &mut Pathfinder, m: &CachedScenario, q: PathQuery, radius: u3
         }
     }
     let bounded = q.algorithm(Algorithm::Dfs).radius(Some(radius));
-    let inside = oracle(layer, q.start, q.goal, q.connectivity, radius);
+    let inside = oracle(layer, q.start, q.goal, q.options.connectivity, radius);
     let outcome = pf.find(m, &bounded);
     let drawing = drawing(m, &bounded, pf.path());
     match (inside, outcome) {
