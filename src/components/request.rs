@@ -258,12 +258,6 @@ pub struct PathStatus {
 }
 
 impl PathStatus {
-    /// The first order of the improvement lane ([`QueueLane::Improvement`]).
-    pub(crate) const IMPROVEMENT: u64 = 1 << 63;
-
-    /// The first order of the deferred lane ([`QueueLane::Deferred`]).
-    pub(crate) const DEFERRED: u64 = 1 << 62;
-
     /// Puts the ticket in the queue at `order` for `request`. A re-plan of the same
     /// request keeps its claimed cell; a new request has none until one is claimed.
     pub(crate) fn enqueue(&mut self, queued_frame: u64, order: u64, request: PathRequest) {
@@ -334,20 +328,14 @@ impl PathStatus {
 
     /// The lane the request was last queued in.
     pub fn lane(&self) -> QueueLane {
-        if self.order >= Self::IMPROVEMENT {
-            QueueLane::Improvement
-        } else if self.order >= Self::DEFERRED {
-            QueueLane::Deferred
-        } else {
-            QueueLane::Urgent
-        }
+        QueueLane::of_order(self.order)
     }
 
     /// The number the request drew when it was last queued in its [`lane`](Self::lane):
     /// each lane hands out increasing numbers (0 before the first queueing), and within a
     /// lane lower numbers are served first.
     pub fn number(&self) -> u64 {
-        self.order & (Self::DEFERRED - 1)
+        self.order - self.lane().first_order()
     }
 
     /// True when the request was last queued in the improvement lane.
@@ -396,4 +384,28 @@ pub enum QueueLane {
     /// that is still valid. They wait behind every request that needs an answer, which
     /// keeps units that have no path to follow moving first.
     Improvement,
+}
+
+impl QueueLane {
+    /// The lanes in service order.
+    pub(crate) const ALL: [QueueLane; 3] = [Self::Urgent, Self::Deferred, Self::Improvement];
+
+    /// The first queue order of the lane: a lane's orders are its first order plus the
+    /// number each request draws, so lanes sort after one another.
+    pub(crate) const fn first_order(self) -> u64 {
+        match self {
+            Self::Urgent => 0,
+            Self::Deferred => 1 << 62,
+            Self::Improvement => 1 << 63,
+        }
+    }
+
+    /// The lane a queue order belongs to.
+    pub(crate) fn of_order(order: u64) -> Self {
+        Self::ALL
+            .into_iter()
+            .rev()
+            .find(|lane| order >= lane.first_order())
+            .unwrap_or(Self::Urgent)
+    }
 }

@@ -56,18 +56,17 @@ pub(crate) fn take_map_changes(
             changes.last_generation = grid.generation();
             changes.last_map = map;
             let grid = grid.bypass_change_detection();
+            grid.take_changes(&mut changes.log);
             if fresh {
+                // Changes made before this run are part of the new map: one change of the
+                // whole map stands for them.
+                changes.log.clear();
                 changes.log.push(NavGridChanged {
                     generation: grid.generation(),
                     area: CellRect::of_size(grid.size()),
                     whole_map: true,
                     ..NavGridChanged::default()
                 });
-                // Changes made before this run are part of the new map.
-                let mut before = Vec::new();
-                grid.take_changes(&mut before);
-            } else {
-                grid.take_changes(&mut changes.log);
             }
             if settings.jump_tables && changes.log.iter().any(|c| c.whole_map) {
                 build_jump_tables(grid.scenario());

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 
-use crate::components::{PathRequest, PathStatus};
+use crate::components::{PathRequest, PathStatus, QueueLane};
 
 /// Pending requests in service order: `(ticket order, entity)`, orders increasing from
 /// front to back. Entries whose entity's ticket no longer matches are stale and skipped.
@@ -12,17 +12,16 @@ use crate::components::{PathRequest, PathStatus};
 /// Three lanes share the queue, each oldest first, each served only when no request of
 /// the lanes before it waits: requests that need an answer (new or changed requests,
 /// retried failures, paths a wall cut near their unit or that must be planned again)
-/// get orders below [`PathStatus::DEFERRED`]; re-plans of paths cut far ahead of their
-/// unit get orders from [`PathStatus::DEFERRED`] on; re-plans that may only improve a
-/// path that is still valid (a cell opened where a cheaper way might pass) get orders
-/// from [`PathStatus::IMPROVEMENT`] on, at the back. A request joins the back of its
-/// lane.
+/// are in [`QueueLane::Urgent`]; re-plans of paths cut far ahead of their unit in
+/// [`QueueLane::Deferred`]; re-plans that may only improve a path that is still valid (a
+/// cell opened where a cheaper way might pass) in [`QueueLane::Improvement`], at the
+/// back. Each lane's orders start at [`QueueLane::first_order`]; a request joins the back
+/// of its lane.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct PathQueue {
     entries: VecDeque<(u64, Entity)>,
-    next_order: u64,
-    next_improvement: u64,
-    next_deferred: u64,
+    /// The number the next request queued in each lane draws, by `QueueLane as usize`.
+    next: [u64; 3],
     frame: u64,
     /// The solve step left requests that need an answer waiting last frame.
     behind: bool,
@@ -37,47 +36,25 @@ impl PathQueue {
         request: PathRequest,
         ticket: &mut PathStatus,
     ) {
-        let order = self.next_order;
-        self.next_order += 1;
-        self.insert(entity, request, ticket, order);
+        self.enqueue_in(QueueLane::Urgent, entity, request, ticket);
     }
 
-    /// Queues the re-plan of a path cut far ahead of its unit in the deferred lane.
-    pub(crate) fn enqueue_deferred(
+    /// Queues `entity`'s `request` at the back of `lane` (see [`QueueLane`]) and records
+    /// it in its ticket.
+    pub(crate) fn enqueue_in(
         &mut self,
+        lane: QueueLane,
         entity: Entity,
         request: PathRequest,
         ticket: &mut PathStatus,
     ) {
-        let order = PathStatus::DEFERRED + self.next_deferred;
-        self.next_deferred += 1;
-        self.insert(entity, request, ticket, order);
-    }
-
-    /// Inserts `order` behind the last entry with a lower order (the back of its lane).
-    fn insert(
-        &mut self,
-        entity: Entity,
-        request: PathRequest,
-        ticket: &mut PathStatus,
-        order: u64,
-    ) {
+        let next = &mut self.next[lane as usize];
+        let order = lane.first_order() + *next;
+        *next += 1;
         ticket.enqueue(self.frame, order, request);
+        // Behind the last entry with a lower order: the back of its lane.
         let at = self.entries.partition_point(|&(o, _)| o < order);
         self.entries.insert(at, (order, entity));
-    }
-
-    /// Queues a re-plan that may only improve a valid path at the back of the queue.
-    pub(crate) fn enqueue_improvement(
-        &mut self,
-        entity: Entity,
-        request: PathRequest,
-        ticket: &mut PathStatus,
-    ) {
-        let order = PathStatus::IMPROVEMENT + self.next_improvement;
-        self.next_improvement += 1;
-        ticket.enqueue(self.frame, order, request);
-        self.entries.push_back((order, entity));
     }
 
     /// Starts a frame of the plugin (intake does, first).
@@ -115,13 +92,12 @@ impl PathQueue {
         self.entries.is_empty()
     }
 
-    /// The front entries of the urgent lane (orders below [`PathStatus::DEFERRED`]), up
-    /// to `n`.
+    /// The front entries of the urgent lane, up to `n`.
     pub(crate) fn urgent_front(&self, n: usize) -> impl Iterator<Item = (u64, Entity)> + '_ {
         self.entries
             .iter()
             .copied()
-            .take_while(|&(order, _)| order < PathStatus::DEFERRED)
+            .take_while(|&(order, _)| QueueLane::of_order(order) == QueueLane::Urgent)
             .take(n)
     }
 }

@@ -17,7 +17,7 @@ use super::queue::PathQueue;
 use super::repair::{self, Repairer, Spliced};
 use crate::components::{
     FoundPath, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathSolved,
-    Replanning,
+    QueueLane, Replanning,
 };
 use crate::grid::Cell;
 use crate::pipeline::resolve::Place;
@@ -117,11 +117,16 @@ pub(crate) fn replan_paths(
                     Lane::Improvement => {
                         // The path stays valid: no `Replanning`, the unit has a path to
                         // follow.
-                        queue.enqueue_improvement(entity, request.clone(), &mut ticket);
+                        queue.enqueue_in(
+                            QueueLane::Improvement,
+                            entity,
+                            request.clone(),
+                            &mut ticket,
+                        );
                         continue;
                     }
                     Lane::Deferred(cut) => {
-                        queue.enqueue_deferred(entity, request.clone(), &mut ticket);
+                        queue.enqueue_in(QueueLane::Deferred, entity, request.clone(), &mut ticket);
                         state.deferred.insert(ticket.order(), (entity, cut));
                     }
                     Lane::Urgent => queue.enqueue(entity, request.clone(), &mut ticket),
