@@ -591,7 +591,9 @@ pub mod prelude {
         FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
     };
     pub use crate::stats::TilepathStats;
-    pub use crate::steering::{Arrived, Steering, SteeringProgress};
+    pub use crate::steering::{
+        Arrived, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
+    };
     #[cfg(feature = "tilemap")]
     pub use crate::tilemap::{
         BlocksPath, CellExt, CollisionLayer, CollisionLayerError, Terrain, TilePosExt,

@@ -91,7 +91,9 @@ use crate::settings::{
     FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
 };
 use crate::stats::TilepathStats;
-use crate::steering::{Arrived, Steering, SteeringProgress};
+use crate::steering::{
+    Arrived, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
+};
 #[cfg(feature = "tilemap")]
 use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
 
@@ -173,6 +175,7 @@ impl Plugin for TilepathPlugin {
             .init_resource::<PathQueue>()
             .init_resource::<TilepathStats>()
             .init_resource::<FrameClock>()
+            .init_resource::<Occupancy>()
             .init_resource::<pipeline::MapChanges>()
             .init_resource::<crate::components::RefusedLayers>()
             .add_message::<PathSolved>()
@@ -198,6 +201,9 @@ impl Plugin for TilepathPlugin {
             .register_type::<Steering>()
             .register_type::<Arrived>()
             .register_type::<SteeringProgress>()
+            .register_type::<GridStepper>()
+            .register_type::<GridStepProgress>()
+            .register_type::<Occupancy>()
             .register_type::<PathProgress>()
             .add_observer(forget_removed_request)
             .add_observer(crate::components::register_profiles_on_insert::<NavGrid>)
@@ -232,6 +238,7 @@ impl Plugin for TilepathPlugin {
                     pipeline::solve_paths.in_set(TilepathSystems::Solve),
                     (
                         crate::steering::steer_units,
+                        crate::steering::step_on_grid,
                         crate::steering::publish_progress,
                         pipeline::finish_frame,
                     )

@@ -15,6 +15,7 @@ pub(crate) use changes::{MapChanges, take_map_changes};
 pub(crate) use claim::claim_goals;
 pub(crate) use intake::queue_changed_requests;
 pub(crate) use queue::PathQueue;
+pub(crate) use repair::step_ok;
 pub(crate) use replan::replan_paths;
 pub(crate) use solve::solve_paths;
 

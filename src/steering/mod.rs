@@ -4,6 +4,10 @@
 
 mod crowd;
 mod follow;
+mod grid_step;
+mod occupancy;
+mod pose;
+mod sidestep;
 mod system;
 mod walls;
 
@@ -11,6 +15,9 @@ use bevy::prelude::*;
 
 use crate::components::PathProgress;
 
+pub(crate) use grid_step::step_on_grid;
+pub use grid_step::{GridStepProgress, GridStepper};
+pub use occupancy::Occupancy;
 pub(crate) use system::{publish_progress, steer_units};
 
 /// Moves the entity along its [`PathResult`](crate::components::PathResult) waypoints.

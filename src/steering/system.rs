@@ -5,19 +5,10 @@ use bevy::transform::helper::TransformHelper;
 
 use super::crowd::SpatialHash;
 use super::follow::{Slowness, follow};
+use super::pose::{Poses, write_position};
 use super::walls::{Lattice, Walls};
 use super::{Arrived, Steering, SteeringProgress};
 use crate::components::{NavGrid, PathProgress, PathRequest, PathResult, Replanning};
-
-/// Where a steering unit is this frame.
-#[derive(Clone, Copy)]
-pub(crate) struct Pose {
-    entity: Entity,
-    /// World position of the unit's centre.
-    world: Vec2,
-    /// The parent's world transform, for writing moves back (`None` for root entities).
-    parent: Option<GlobalTransform>,
-}
 
 /// What steering reads and writes of a unit.
 type Units<'w, 's> = Query<
@@ -40,39 +31,17 @@ type Units<'w, 's> = Query<
 #[derive(Default)]
 pub(crate) struct SteerBuffers {
     hash: SpatialHash,
-    poses: Vec<Pose>,
-    parents: Vec<(Entity, Entity)>,
+    poses: Poses,
 }
 
 /// World positions of every steering unit (and its parent's world transform), from its
 /// `Transform` and those of its ancestors as of now.
-fn collect_poses(set: &mut ParamSet<(Units, TransformHelper)>, buffers: &mut SteerBuffers) {
-    buffers.poses.clear();
-    buffers.parents.clear();
+fn collect_poses(set: &mut ParamSet<(Units, TransformHelper)>, poses: &mut Poses) {
+    poses.begin();
     for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
-        match parent {
-            None => buffers.poses.push(Pose {
-                entity,
-                world: transform.translation.truncate(),
-                parent: None,
-            }),
-            Some(parent) => buffers.parents.push((entity, parent.parent())),
-        }
+        poses.add(entity, transform.translation, parent);
     }
-    let helper = set.p1();
-    for &(entity, parent) in &buffers.parents {
-        if let (Ok(global), Ok(parent)) = (
-            helper.compute_global_transform(entity),
-            helper.compute_global_transform(parent),
-        ) {
-            buffers.poses.push(Pose {
-                entity,
-                world: global.translation().truncate(),
-                parent: Some(parent),
-            });
-        }
-    }
-    buffers.poses.sort_unstable_by_key(|pose| pose.entity);
+    poses.finish(&set.p1());
 }
 
 /// Moves steering units along their paths (see [`Steering`]).
@@ -90,7 +59,7 @@ pub(crate) fn steer_units(
     // A frame without time (the first one) moves nobody but still takes note of new paths.
     let moving = dt > 0.0 && dt.is_finite();
     let buffers = &mut *buffers;
-    collect_poses(&mut set, buffers);
+    collect_poses(&mut set, &mut buffers.poses);
     let mut units = set.p0();
     let radius = units
         .iter()
@@ -101,6 +70,7 @@ pub(crate) fn steer_units(
     hash.rebuild(
         radius,
         poses
+            .poses
             .iter()
             .filter(|pose| pose.world.is_finite())
             .map(|pose| (pose.entity, pose.world)),
@@ -110,7 +80,7 @@ pub(crate) fn steer_units(
         return;
     }
 
-    for pose in poses.iter() {
+    for pose in poses.poses.iter() {
         let Ok((
             entity,
             steering,
@@ -253,25 +223,6 @@ pub(crate) fn steer_units(
             && grid.agent_cell(p, diameter) == grid.agent_cell(goal, diameter);
         if (at_goal && p.distance(goal) <= 1e-3 * cell_span) || crowded {
             commands.entity(entity).insert(Arrived);
-        }
-    }
-}
-
-/// Moves `transform` so that its entity's world position is `world` on x and y (through
-/// the parent's world transform for child entities; z is kept).
-fn write_position(transform: &mut Transform, parent: Option<&GlobalTransform>, world: Vec2) {
-    match parent {
-        None => {
-            transform.translation.x = world.x;
-            transform.translation.y = world.y;
-        }
-        Some(parent) => {
-            let affine = parent.affine();
-            let current = affine.transform_point3(transform.translation);
-            let local = affine.inverse().transform_point3(world.extend(current.z));
-            if local.is_finite() {
-                transform.translation = local;
-            }
         }
     }
 }

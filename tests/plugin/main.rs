@@ -8,6 +8,7 @@ mod common;
 mod debug;
 mod fields;
 mod goals;
+mod grid_step;
 mod lanes;
 mod live;
 mod liveness;

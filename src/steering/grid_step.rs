@@ -1,0 +1,518 @@
+//! Grid stepping: units that move one whole cell per tick and hold the cells they stand on.
+
+use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
+
+use super::Arrived;
+use super::occupancy::Occupancy;
+use super::pose::{Poses, write_position};
+use super::sidestep::Sidestep;
+use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
+use crate::grid::Cell;
+use crate::pipeline::step_ok;
+use crate::scenario::{CellRect, ProfileId, footprint};
+
+/// Moves the unit one cell per step along its found path's cells, holding the cells it
+/// stands on in the [`Occupancy`], so that two grid-stepping units never hold one cell:
+/// for tick- and turn-based games, instead of [`Steering`](super::Steering).
+///
+/// Every run of the plugin's schedule is a tick (put the plugin in your tick schedule
+/// with [`TilepathPlugin::in_schedule`](crate::plugin::TilepathPlugin::in_schedule)).
+/// Units take their turns in entity order. On its turn a unit whose next cell is free
+/// (no wall, no corner cut, no other unit's footprint) jumps to that cell's centre
+/// ([`NavGrid::agent_center`]). When it is held:
+/// - by units with nothing to do (no found path, or arrived), each takes a step toward
+///   the nearest free cell off this unit's next three cells (within 6 cells), and this
+///   unit moves on when that made room;
+/// - otherwise this unit waits; after `patience` ticks of waiting it walks the fewest
+///   steps around the units in its way to a cell further along its path, within 6 cells
+///   if there is such a way; when the unit in its way waits for this unit's cell (two
+///   units face each other in a corridor), after `4 × patience` ticks the unit of the
+///   larger entity (after `6 × patience` the other) walks to the nearest cell off the
+///   other's next 16 cells, within 6 cells, and comes back onto its path once the other
+///   has passed.
+///
+/// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
+/// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
+/// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets
+/// [`Replanning`] (its request is planned again from where it stands). Units are
+/// positioned by their world position (their `Transform` through their `ChildOf`
+/// ancestors); a unit standing off the cells of its path first walks back onto it.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
+/// app.insert_resource(NavGrid::from_ascii("......", Vec2::ZERO, Vec2::ONE).unwrap());
+/// let unit = app
+///     .world_mut()
+///     .spawn((Transform::default(), PathRequest::new(Cell::new(5, 0)), GridStepper::default()))
+///     .id();
+/// for _ in 0..8 {
+///     app.update();
+/// }
+/// assert_eq!(app.world().get::<Transform>(unit).unwrap().translation.x, 5.0);
+/// assert!(app.world().get::<Arrived>(unit).is_some());
+/// ```
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(GridStepProgress)]
+pub struct GridStepper {
+    /// Ticks per step: 1 (or 0) steps every tick, 2 every other tick. Default 1.
+    pub ticks_per_step: u32,
+    /// Ticks a blocked unit waits before it walks around the units in its way (0 counts
+    /// as 1). Default 2.
+    pub patience: u32,
+}
+
+impl Default for GridStepper {
+    fn default() -> Self {
+        Self {
+            ticks_per_step: 1,
+            patience: 2,
+        }
+    }
+}
+
+/// Where a grid-stepping unit is along its path (added with [`GridStepper`]).
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct GridStepProgress {
+    /// Index in the path's cells of the cell the unit steps to next.
+    next: usize,
+    /// Cells to walk before `next` (a way around other units), in order.
+    detour: Vec<Cell>,
+    /// Ticks spent waiting for a cell.
+    waited: u32,
+    /// Ticks since the last step.
+    ticks: u32,
+}
+
+impl GridStepProgress {
+    /// Index in [`FoundPath::cells`](crate::components::FoundPath::cells) of the cell the
+    /// unit steps to next (after its detour, if it walks one).
+    pub fn next_cell(&self) -> usize {
+        self.next
+    }
+
+    /// Ticks the unit has waited for a cell held by another unit or blocked by a wall.
+    pub fn waited_ticks(&self) -> u32 {
+        self.waited
+    }
+}
+
+/// What grid stepping reads and writes of a unit.
+type Steppers<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static GridStepper,
+        Option<Ref<'static, PathResult>>,
+        Option<&'static PathRequest>,
+        &'static mut Transform,
+        &'static mut GridStepProgress,
+        Has<Arrived>,
+        Has<Replanning>,
+        Option<&'static ChildOf>,
+    ),
+>;
+
+/// A grid-stepping unit this tick, in entity order (the order of the poses).
+#[derive(Clone, Copy)]
+struct Standing {
+    diameter: u32,
+    /// Its anchor cell, `None` off the map.
+    anchor: Option<Cell>,
+}
+
+/// Buffers of [`step_on_grid`], reused every tick.
+#[derive(Default)]
+pub(crate) struct StepBuffers {
+    poses: Poses,
+    standing: Vec<Standing>,
+    sidestep: Sidestep,
+}
+
+/// What a unit does on its turn, decided before anything moves.
+enum Turn {
+    /// Nothing: no path, arrived, or not its tick.
+    Rest,
+    /// Step to the cell (the next of its detour or its path).
+    Step(Cell),
+    /// The cell is taken or blocked: `holder` holds it (when a unit does).
+    Blocked { want: Cell, holder: Option<Entity> },
+}
+
+/// Moves grid-stepping units one cell (see [`GridStepper`]).
+pub(crate) fn step_on_grid(
+    grid: Option<Res<NavGrid>>,
+    mut occupancy: ResMut<Occupancy>,
+    mut commands: Commands,
+    mut buffers: Local<StepBuffers>,
+    mut set: ParamSet<(Steppers, TransformHelper)>,
+) {
+    let Some(grid) = grid else {
+        return;
+    };
+    let b = &mut *buffers;
+    b.poses.begin();
+    for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
+        b.poses.add(entity, transform.translation, parent);
+    }
+    b.poses.finish(&set.p1());
+    let mut units = set.p0();
+    occupancy.clear(grid.size());
+    b.standing.clear();
+    for pose in &b.poses.poses {
+        let diameter = units
+            .get(pose.entity)
+            .ok()
+            .and_then(|(_, _, _, request, ..)| request)
+            .map_or(1, |r| r.diameter.max(1));
+        let anchor = grid.agent_cell(pose.world, diameter);
+        if let Some(anchor) = anchor {
+            occupancy.hold(anchor, diameter, pose.entity);
+        }
+        b.standing.push(Standing { diameter, anchor });
+    }
+    for k in 0..b.standing.len() {
+        let entity = b.poses.poses[k].entity;
+        let turn = begin_turn(
+            &mut units,
+            &grid,
+            &occupancy,
+            &mut commands,
+            entity,
+            b.standing[k],
+        );
+        match turn {
+            Turn::Rest => {}
+            Turn::Step(to) => move_unit(&mut units, &mut occupancy, &grid, b, k, to, true),
+            Turn::Blocked { want, holder } => {
+                blocked(
+                    &mut units,
+                    &mut occupancy,
+                    &grid,
+                    &mut commands,
+                    b,
+                    k,
+                    want,
+                    holder,
+                );
+            }
+        }
+    }
+}
+
+/// Takes note of a new result or arrival and counts the tick; returns what the unit
+/// wants.
+fn begin_turn(
+    units: &mut Steppers,
+    grid: &NavGrid,
+    occupancy: &Occupancy,
+    commands: &mut Commands,
+    entity: Entity,
+    unit: Standing,
+) -> Turn {
+    let Ok((_, stepper, result, _, _, mut progress, arrived, _, _)) = units.get_mut(entity) else {
+        return Turn::Rest;
+    };
+    let (Some(result), Some(at)) = (result, unit.anchor) else {
+        return Turn::Rest;
+    };
+    let PathResult::Found(path) = &*result else {
+        if result.is_changed() {
+            *progress = GridStepProgress::default();
+            if arrived {
+                commands.entity(entity).remove::<Arrived>();
+            }
+        }
+        return Turn::Rest;
+    };
+    let mut arrived = arrived;
+    if result.is_changed() {
+        let on = path.cells.iter().position(|&c| c == at);
+        *progress = GridStepProgress {
+            next: on.map_or(0, |i| i + 1),
+            ..default()
+        };
+        if arrived {
+            commands.entity(entity).remove::<Arrived>();
+            arrived = false;
+        }
+    }
+    if progress.detour.is_empty() && progress.next >= path.cells.len() {
+        if !arrived {
+            commands.entity(entity).insert(Arrived);
+        }
+        // A unit that stepped aside goes back to its goal when it is free, after
+        // `patience` ticks (time for the unit it made room for to pass).
+        let home = path.cells[path.cells.len() - 1];
+        if at == home {
+            progress.waited = 0;
+            return Turn::Rest;
+        }
+        progress.waited += 1;
+        let back = progress.waited > stepper.patience
+            && at.chebyshev(home) == 1
+            && occupancy.is_free_for(home, unit.diameter, entity)
+            && grid
+                .scenario()
+                .layer_for(path.profile, unit.diameter)
+                .is_some_and(|layer| step_ok(layer, at, home));
+        return if back { Turn::Step(home) } else { Turn::Rest };
+    }
+    progress.ticks += 1;
+    if progress.ticks < stepper.ticks_per_step {
+        return Turn::Rest;
+    }
+    let Some(&want) = progress
+        .detour
+        .first()
+        .or_else(|| path.cells.get(progress.next))
+    else {
+        return Turn::Rest;
+    };
+    let free_here = grid
+        .scenario()
+        .layer_for(path.profile, unit.diameter)
+        .is_some_and(|layer| at.chebyshev(want) <= 1 && step_ok(layer, at, want));
+    if free_here && occupancy.is_free_for(want, unit.diameter, entity) {
+        Turn::Step(want)
+    } else {
+        Turn::Blocked {
+            want,
+            holder: occupancy.blocker(want, unit.diameter, entity),
+        }
+    }
+}
+
+/// Moves unit `k` to `to`: its cells, its `Transform`; when `own_turn`, its progress
+/// along its detour or path too.
+fn move_unit(
+    units: &mut Steppers,
+    occupancy: &mut Occupancy,
+    grid: &NavGrid,
+    b: &mut StepBuffers,
+    k: usize,
+    to: Cell,
+    own_turn: bool,
+) {
+    let pose = b.poses.poses[k];
+    let unit = b.standing[k];
+    let Ok((_, _, _, _, mut transform, mut progress, ..)) = units.get_mut(pose.entity) else {
+        return;
+    };
+    if let Some(at) = unit.anchor {
+        occupancy.release(at, unit.diameter, pose.entity);
+    }
+    occupancy.hold(to, unit.diameter, pose.entity);
+    b.standing[k].anchor = Some(to);
+    write_position(
+        &mut transform,
+        pose.parent.as_ref(),
+        grid.agent_center(to, unit.diameter),
+    );
+    if own_turn {
+        if progress.detour.is_empty() {
+            progress.next += 1;
+        } else {
+            progress.detour.remove(0);
+        }
+        progress.waited = 0;
+        progress.ticks = 0;
+    }
+}
+
+/// A unit whose next cell is taken or blocked: an idle holder steps aside; otherwise it
+/// waits, walks around, or backs off (see [`GridStepper`]).
+#[allow(clippy::too_many_arguments)]
+fn blocked(
+    units: &mut Steppers,
+    occupancy: &mut Occupancy,
+    grid: &NavGrid,
+    commands: &mut Commands,
+    b: &mut StepBuffers,
+    k: usize,
+    want: Cell,
+    holder: Option<Entity>,
+) {
+    let entity = b.poses.poses[k].entity;
+    let unit = b.standing[k];
+    let Some(at) = unit.anchor else {
+        return;
+    };
+    let keep_clear = footprint(want, unit.diameter);
+    // Idle holders step aside, off the next cells of this unit's way.
+    let mut holder = holder;
+    let ahead = way_ahead(units, b, entity, 3);
+    let mut moved = false;
+    while let Some(h) = holder
+        && let Some(i) = index_of(b, h)
+        && is_idle(units, h)
+        && let Some(to) = aside(units, occupancy, grid, &mut *b, i, |c, d| {
+            let theirs = footprint(c, d);
+            !overlaps(theirs, keep_clear) && ahead.iter().all(|r| !overlaps(theirs, *r))
+        })
+    {
+        move_unit(units, occupancy, grid, b, i, to, false);
+        moved = true;
+        holder = occupancy.blocker(want, unit.diameter, entity);
+    }
+    if moved && holder.is_none() && at.chebyshev(want) <= 1 {
+        move_unit(units, occupancy, grid, b, k, want, true);
+        return;
+    }
+    let Ok((_, stepper, Some(result), request, _, progress, _, replanning, _)) = units.get(entity)
+    else {
+        return;
+    };
+    let Some(path) = result.found() else {
+        return;
+    };
+    let Some(layer) = grid.scenario().layer_for(path.profile, unit.diameter) else {
+        return;
+    };
+    let rest = path.cells.get(progress.next..).unwrap_or_default();
+    let patience = stepper.patience.max(1);
+    let waited = progress.waited + 1;
+    let next = progress.next;
+    let facing = holder.filter(|&h| wants_cell(units, b, h, at, unit));
+    let ask_replan = waited >= 16 * patience && !replanning && request.is_some();
+    let open = |c: Cell| occupancy.is_free_for(c, unit.diameter, entity);
+    // Walk around the units in the way, to a cell further along the path.
+    let mut detour = None;
+    if waited.is_multiple_of(patience) || at.chebyshev(want) > 1 {
+        let ahead = &rest[..rest.len().min(9)];
+        let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| next + i);
+        detour = b.sidestep.find(layer, at, rejoin, open);
+    }
+    // Two units facing each other: one walks to the nearest cell off the other's way
+    // (the unit of the larger entity first, the other if that one has not).
+    let mut refuge = false;
+    if detour.is_none()
+        && let Some(h) = facing
+        && waited >= if h < entity { 4 } else { 6 } * patience
+    {
+        let theirs = way_ahead(units, b, h, 16);
+        let off_their_way = |c: Cell| {
+            let mine = footprint(c, unit.diameter);
+            theirs.iter().all(|r| !overlaps(mine, *r)).then_some(())
+        };
+        refuge = b.sidestep.find(layer, at, off_their_way, open).is_some();
+    }
+    if ask_replan {
+        commands.entity(entity).insert(Replanning);
+    }
+    let Ok((_, _, _, _, _, mut progress, ..)) = units.get_mut(entity) else {
+        return;
+    };
+    progress.waited = waited;
+    progress.ticks = 0;
+    if let Some(index) = detour {
+        progress.detour.clear();
+        progress.detour.extend_from_slice(b.sidestep.cells());
+        progress.next = index + 1;
+        let first = progress.detour[0];
+        move_unit(units, occupancy, grid, b, k, first, true);
+    } else if refuge {
+        // The way back onto the path is found once the other has passed.
+        progress.detour.clear();
+        progress.detour.extend_from_slice(b.sidestep.cells());
+        let first = progress.detour[0];
+        move_unit(units, occupancy, grid, b, k, first, true);
+    }
+}
+
+/// The index (in entity order) of `entity` among this tick's units.
+fn index_of(b: &StepBuffers, entity: Entity) -> Option<usize> {
+    b.poses
+        .poses
+        .binary_search_by_key(&entity, |pose| pose.entity)
+        .ok()
+}
+
+/// True when `entity` has nothing to do: no found path, or arrived.
+fn is_idle(units: &Steppers, entity: Entity) -> bool {
+    units
+        .get(entity)
+        .is_ok_and(|(_, _, result, _, _, _, arrived, ..)| {
+            arrived || result.is_none_or(|r| r.found().is_none())
+        })
+}
+
+/// True when unit `h` wants to step onto the footprint of the unit at `at`.
+fn wants_cell(units: &Steppers, b: &StepBuffers, h: Entity, at: Cell, unit: Standing) -> bool {
+    let Some(i) = index_of(b, h) else {
+        return false;
+    };
+    let Ok((_, _, Some(result), _, _, progress, ..)) = units.get(h) else {
+        return false;
+    };
+    let Some(path) = result.found() else {
+        return false;
+    };
+    let next = progress
+        .detour
+        .first()
+        .or_else(|| path.cells.get(progress.next));
+    next.is_some_and(|&c| {
+        overlaps(
+            footprint(c, b.standing[i].diameter),
+            footprint(at, unit.diameter),
+        )
+    })
+}
+
+/// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
+fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> Vec<CellRect> {
+    let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) = (index_of(b, h), units.get(h))
+    else {
+        return Vec::new();
+    };
+    let Some(path) = result.found() else {
+        return Vec::new();
+    };
+    let d = b.standing[i].diameter;
+    progress
+        .detour
+        .iter()
+        .chain(path.cells.get(progress.next..).unwrap_or_default())
+        .take(n)
+        .map(|&c| footprint(c, d))
+        .collect()
+}
+
+/// The first step of unit `h` toward the nearest cell that `keep` accepts (given the
+/// cell and the unit's diameter), through free cells, within the reach of a
+/// [`Sidestep`].
+fn aside(
+    units: &Steppers,
+    occupancy: &Occupancy,
+    grid: &NavGrid,
+    b: &mut StepBuffers,
+    h: usize,
+    keep: impl Fn(Cell, u32) -> bool,
+) -> Option<Cell> {
+    let entity = b.poses.poses[h].entity;
+    let unit = b.standing[h];
+    let at = unit.anchor?;
+    let profile = units
+        .get(entity)
+        .ok()
+        .and_then(|(_, _, result, ..)| result.and_then(|r| r.found().map(|p| p.profile)))
+        .unwrap_or(ProfileId::DEFAULT);
+    let layer = grid.scenario().layer_for(profile, unit.diameter)?;
+    let open = |c: Cell| occupancy.is_free_for(c, unit.diameter, entity);
+    let goal = |c: Cell| keep(c, unit.diameter).then_some(());
+    b.sidestep.find(layer, at, goal, open)?;
+    b.sidestep.cells().first().copied()
+}
+
+/// True when two cell rectangles share a cell.
+fn overlaps(a: CellRect, b: CellRect) -> bool {
+    a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+}
