@@ -254,6 +254,15 @@
 //! cell, and the polyline is never longer than the cell path. The [`smoothing`] functions
 //! do the same for any path and state the guarantees and complexity.
 //!
+//! # Crowds
+//!
+//! [`crowd`] moves disc-shaped units along their paths without walking through each
+//! other or into walls: [`Crowd::avoid`](crowd::Crowd::avoid) gives each unit the
+//! velocity nearest the one it wants that avoids its neighbours and the blocked cells
+//! (ORCA, optimal reciprocal collision avoidance), one unit per call on any thread, and
+//! [`Crowd::separate`](crowd::Crowd::separate) pushes apart the discs that still overlap
+//! after the move. Both are deterministic to the bit and allocate nothing once warm.
+//!
 //! # Reading and generating maps
 //!
 //! - ASCII: [`CachedScenario::from_ascii`](scenario::CachedScenario::from_ascii) and
@@ -285,6 +294,7 @@
 //! each with the command that produced it.
 #![warn(missing_docs)]
 
+pub mod crowd;
 pub mod grid;
 pub mod scenario;
 pub mod search;
@@ -292,8 +302,9 @@ pub mod smoothing;
 #[cfg(test)]
 mod test_support;
 
-/// The common imports: cells, the cached map, queries and the pathfinder.
+/// The common imports: cells, the cached map, queries, the pathfinder and the crowd.
 pub mod prelude {
+    pub use crate::crowd::{AvoidanceSettings, Crowd, CrowdAgent, Vector};
     pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
     pub use crate::scenario::{CachedScenario, Scenario};
     pub use crate::search::{
