@@ -7,6 +7,7 @@
 //! cargo run --release -p tilepath_bench --no-default-features --example movingai -- --help
 //! cargo run --release -p tilepath_bench --no-default-features --example chart -- --help
 //! cargo run --release -p tilepath_bench --example army -- --help
+//! cargo run --release -p tilepath_bench --example crowd -- --help
 //! cargo run --release -p tilepath_bench --example stress -- --help
 //! cargo run --release -p tilepath_bench --example peers -- --help
 //! cargo bench -p tilepath_bench --bench plugin
@@ -16,7 +17,7 @@
 //! (`movingai`, `chart`) build without compiling bevy; they also run with it.
 //!
 //! This library holds what several programs share: the bar charts of `chart` and `army`
-//! ([`chart`]), bevy_northstar's grid as `army` and `peers` build it (`northstar`, with
+//! ([`chart`]), bevy_northstar's grid as `army`, `crowd` and `peers` build it (`northstar`, with
 //! the `bevy` feature) and the command-line error of every program ([`usage_error`]).
 //! Code that the published crates' tests need too stays there and is included by
 //! `#[path]`: `crates/tilepath/examples/support/` (MovingAI loading, the counting

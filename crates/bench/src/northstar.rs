@@ -1,4 +1,4 @@
-//! bevy_northstar 0.7's grid as the `army` and `peers` programs build it, and its paths as our cells.
+//! bevy_northstar 0.7's grid as the `army`, `peers` and `crowd` programs build it, and its paths as our cells.
 
 use bevy::math::UVec3;
 use bevy_northstar::prelude::{Grid, GridSettingsBuilder, Nav, OrdinalNeighborhood, filter};
@@ -8,7 +8,36 @@ use tilepath::grid::Cell;
 /// (`filter::NoCornerCutting`: a diagonal step needs both orthogonal neighbours free, our
 /// rule), with `nav(x, y)` for each cell.
 pub fn grid(width: u32, height: u32, nav: impl Fn(u32, u32) -> Nav) -> Grid<OrdinalNeighborhood> {
+    build(
+        GridSettingsBuilder::new_2d(width, height),
+        width,
+        height,
+        nav,
+    )
+}
+
+/// The same grid with northstar's local collision avoidance on (`enable_collision`): its
+/// agents with `Blocking` stand in each other's way, and each looks `avoidance_distance`
+/// cells ahead on its path for them (the `crowd` program).
+pub fn colliding_grid(
+    width: u32,
+    height: u32,
+    avoidance_distance: u32,
+    nav: impl Fn(u32, u32) -> Nav,
+) -> Grid<OrdinalNeighborhood> {
     let settings = GridSettingsBuilder::new_2d(width, height)
+        .enable_collision()
+        .avoidance_distance(avoidance_distance);
+    build(settings, width, height, nav)
+}
+
+fn build(
+    settings: GridSettingsBuilder,
+    width: u32,
+    height: u32,
+    nav: impl Fn(u32, u32) -> Nav,
+) -> Grid<OrdinalNeighborhood> {
+    let settings = settings
         .add_neighbor_filter(filter::NoCornerCutting)
         .build();
     let mut grid = Grid::<OrdinalNeighborhood>::new(&settings);

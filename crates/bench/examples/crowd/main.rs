@@ -1,0 +1,234 @@
+//! Crowd benchmark: units steered by the plugin's `Steering` through gaps, head-on in a
+//! corridor, past parked friendlies, to one point, as a 5,000-unit army and with mixed
+//! sizes; how long until all arrived against the ideal time, how many never arrive, how
+//! much they overlap, how much they move after arriving and what steering costs; the
+//! same scenarios on bevy_northstar 0.7 with its `Blocking` collision avoidance.
+//!
+//! ```text
+//! cargo run --release -p tilepath_bench --example crowd -- [--scenario NAME]... [--seconds N]
+//!     [--threads N] [--system ours|northstar] [--csv FILE] [--svg FILE.svg] [--check]
+//! ```
+//!
+//! Scenarios (`--scenario` takes one name or a comma-separated list, and may be
+//! repeated; all by default): `gap1`, `gap3`, `head_on`, `parked`, `one_point`, `army`,
+//! `mixed` (see `scenarios.rs` for their maps and units). Headless (`MinimalPlugins`),
+//! deterministic: a fixed simulated step of 1/60 s per frame
+//! (`TimeUpdateStrategy::ManualDuration`), maps and placements built by this program or
+//! the core's seeded generators, no frame budget. Only the plugin's public API is used,
+//! and each unit is set up by one function (`ours.rs`), so the benchmark runs unchanged
+//! when `Steering` learns avoidance.
+//!
+//! A run of a scenario ends when every unit with an order has arrived, at the limit
+//! (10 × the ideal time, at least 60 s; `--seconds N` lowers it to N) or when nothing
+//! moved for 10 s. The program prints a markdown table with its notes, and optionally
+//! writes the rows as CSV and a chart of time ÷ ideal as SVG. `--check` exits with
+//! status 1 unless every scenario of ours ended with no deadlocked unit and no overlap
+//! beyond the tolerance (northstar's rows are not checked); 2 on a bad command line.
+
+mod chart;
+mod metrics;
+mod northstar;
+mod ours;
+mod report;
+mod scenarios;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::tasks::ComputeTaskPool;
+
+use report::{Row, System};
+use scenarios::{NAMES, Scenario};
+
+/// Simulated seconds per frame.
+pub const DT: f64 = 1.0 / 60.0;
+/// World units per tile.
+pub const TILE: f32 = 16.0;
+
+/// How long a run may last and how many threads it has.
+pub struct Limits {
+    pub threads: usize,
+    /// `--seconds`: the most simulated seconds of any run.
+    pub seconds: Option<f64>,
+}
+
+impl Limits {
+    /// The limit of a run whose ideal time is `ideal` seconds: 10 × ideal, at least 60 s,
+    /// at most `--seconds`.
+    pub fn limit(&self, ideal: f64) -> f64 {
+        let generous = (10.0 * ideal).max(60.0);
+        self.seconds.map_or(generous, |s| generous.min(s))
+    }
+}
+
+/// A `MinimalPlugins` task pool plugin whose compute pool has exactly `threads` threads.
+pub fn task_pool(threads: usize) -> TaskPoolPlugin {
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = threads;
+    options.compute.max_threads = threads;
+    TaskPoolPlugin {
+        task_pool_options: options,
+    }
+}
+
+/// The command line.
+struct Options {
+    scenarios: Vec<String>,
+    systems: Vec<System>,
+    limits: Limits,
+    csv: Option<String>,
+    svg: Option<String>,
+    check: bool,
+}
+
+const USAGE: &str = "usage: crowd [--scenario NAME]... [--seconds N] [--threads N] \
+[--system ours|northstar] [--csv FILE] [--svg FILE.svg] [--check]
+scenarios: gap1, gap3, head_on, parked, one_point, army, mixed (all by default)";
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut o = Options {
+        scenarios: Vec::new(),
+        systems: Vec::new(),
+        limits: Limits {
+            threads: 1,
+            seconds: None,
+        },
+        csv: None,
+        svg: None,
+        check: false,
+    };
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--scenario" => {
+                for name in value()?.split(',') {
+                    if !NAMES.contains(&name) {
+                        return Err(format!("unknown scenario {name}; one of {NAMES:?}"));
+                    }
+                    o.scenarios.push(name.to_string());
+                }
+            }
+            "--system" => {
+                for name in value()?.split(',') {
+                    o.systems.push(match name {
+                        "ours" => System::Ours,
+                        "northstar" => System::Northstar,
+                        other => return Err(format!("unknown system {other}")),
+                    });
+                }
+            }
+            "--seconds" => {
+                let v = value()?;
+                let s = v.parse::<f64>().ok().filter(|s| *s > 0.0 && s.is_finite());
+                o.limits.seconds = Some(s.ok_or(format!("--seconds {v}"))?);
+            }
+            "--threads" => {
+                let v = value()?;
+                let n = v.parse::<usize>().ok().filter(|&n| n > 0);
+                o.limits.threads = n.ok_or(format!("--threads {v}"))?;
+            }
+            "--csv" => o.csv = Some(value()?),
+            "--svg" => o.svg = Some(value()?),
+            "--check" => o.check = true,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if let Some(svg) = o.svg.as_ref().filter(|s| !s.ends_with(".svg")) {
+        return Err(format!(
+            "--svg {svg}: the chart is an SVG, name a .svg file"
+        ));
+    }
+    if o.scenarios.is_empty() {
+        o.scenarios = NAMES.iter().map(|n| n.to_string()).collect();
+    }
+    if o.systems.is_empty() {
+        o.systems = vec![System::Ours, System::Northstar];
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let opts = match parse_args(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => return tilepath_bench::usage_error(&e, USAGE),
+    };
+    match run(&opts) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs every scenario on every system, then reports.
+fn run(opts: &Options) -> Result<ExitCode, String> {
+    let started = Instant::now();
+    let speed = ours::speed() / TILE;
+    let mut scenarios = Vec::new();
+    let mut rows = Vec::new();
+    for name in &opts.scenarios {
+        let scenario = Scenario::build(name).ok_or(format!("unknown scenario {name}"))?;
+        eprintln!(
+            "{name}: {} units ({} with an order) on {} × {}",
+            scenario.units.len(),
+            scenario.movers(),
+            scenario.bits.size().width,
+            scenario.bits.size().height
+        );
+        for &system in &opts.systems {
+            let result = match (system, scenario.northstar_na) {
+                (System::Ours, _) => Ok(ours::run(&scenario, &opts.limits)),
+                (System::Northstar, Some(why)) => Err(why.to_string()),
+                (System::Northstar, None) => Ok(northstar::run(&scenario, &opts.limits, speed)),
+            };
+            let row = Row {
+                scenario: scenario.name,
+                system,
+                result,
+            };
+            eprintln!("  {}", row.summary());
+            rows.push(row);
+        }
+        scenarios.push(scenario);
+    }
+    let threads = ComputeTaskPool::try_get().map_or(opts.limits.threads, |p| p.thread_num());
+    if threads != opts.limits.threads {
+        return Err(format!(
+            "the compute pool has {threads} threads, not {}",
+            opts.limits.threads
+        ));
+    }
+    println!("{}", report::table(&rows, &scenarios, threads, DT));
+    println!("full run: {:.0} s wall", started.elapsed().as_secs_f64());
+    if let Some(path) = &opts.csv {
+        std::fs::write(path, report::csv(&rows, threads)).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("wrote {path}");
+    }
+    if let Some(path) = &opts.svg {
+        let svg = chart::render(&rows)
+            .ok_or("no rows to chart")?
+            .map_err(|e| format!("cannot draw the chart: {e}"))?;
+        std::fs::write(path, svg).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("wrote {path}");
+    }
+    if opts.check {
+        let bad: Vec<String> = rows
+            .iter()
+            .filter(|r| r.system == System::Ours && !r.clean())
+            .map(Row::summary)
+            .collect();
+        if !bad.is_empty() {
+            eprintln!(
+                "check failed (deadlocks or overlaps):\n  {}",
+                bad.join("\n  ")
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+        eprintln!("check passed: every scenario of ours without deadlock or overlap");
+    }
+    Ok(ExitCode::SUCCESS)
+}

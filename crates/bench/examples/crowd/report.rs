@@ -1,0 +1,223 @@
+//! The rows of the report, the markdown table with its notes, and the CSV.
+
+use std::fmt::Write as _;
+
+use crate::metrics::{Outcome, STALL_SECS, TOLERANCE};
+use crate::northstar::{AVOIDANCE_DISTANCE, RETRY_SECS};
+use crate::scenarios::Scenario;
+
+/// Who moves the crowd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum System {
+    Ours,
+    Northstar,
+}
+
+impl System {
+    pub fn name(self) -> &'static str {
+        match self {
+            System::Ours => "ours",
+            System::Northstar => "northstar",
+        }
+    }
+}
+
+/// One scenario run by one system, or why it was not run.
+pub struct Row {
+    pub scenario: &'static str,
+    pub system: System,
+    pub result: Result<Outcome, String>,
+}
+
+impl Row {
+    /// Time until all arrived over the ideal; when not all arrived, the time the run
+    /// lasted over the ideal (a lower bound) and `false`.
+    pub fn ratio(&self) -> Option<(f64, bool)> {
+        let o = self.result.as_ref().ok()?;
+        if o.ideal_s <= 0.0 {
+            return None;
+        }
+        Some(match o.arrived_s {
+            Some(t) => (t / o.ideal_s, true),
+            None => (o.ran_s / o.ideal_s, false),
+        })
+    }
+
+    /// One line for the progress log.
+    pub fn summary(&self) -> String {
+        match &self.result {
+            Err(why) => format!("{} {}: n/a ({why})", self.scenario, self.system.name()),
+            Ok(o) => format!(
+                "{} {}: {}, ideal {:.2} s, deadlocks {}, overlap pair-frames {}, worst {:.2}, \
+                 steer {:.3} ms/frame, {} frames, {:.1} s wall",
+                self.scenario,
+                self.system.name(),
+                arrived(o),
+                o.ideal_s,
+                o.deadlocks,
+                o.overlap_pair_frames,
+                o.worst_overlap,
+                o.steer_ms,
+                o.frames,
+                o.wall_s
+            ),
+        }
+    }
+
+    /// True when the row passes `--check`: run, no deadlock, no overlap.
+    pub fn clean(&self) -> bool {
+        matches!(&self.result, Ok(o) if o.deadlocks == 0 && o.overlap_pair_frames == 0)
+    }
+}
+
+fn arrived(o: &Outcome) -> String {
+    match o.arrived_s {
+        Some(t) => format!("{t:.2}"),
+        None if o.stalled => format!("> {:.1} (stalled)", o.ran_s),
+        None => format!("> {:.1} (limit)", o.ran_s),
+    }
+}
+
+/// Units per millisecond of movement time per thread.
+fn throughput(o: &Outcome, threads: usize) -> f64 {
+    if o.steer_ms > 0.0 {
+        o.units as f64 / o.steer_ms / threads as f64
+    } else {
+        f64::NAN
+    }
+}
+
+/// The markdown table of `rows` (`threads`: the compute pool's), then its notes.
+pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> String {
+    let mut s = String::new();
+    s.push_str(
+        "| scenario | system | units (moving / all) | ideal s | all arrived s | ÷ ideal | deadlocks | \
+         overlap pair-frames | worst overlap (tiles) | jitter (÷ top speed) | movement ms/frame (mean / max) | \
+         agents per ms per thread | frames | wall s |\n",
+    );
+    s.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        let o = match &r.result {
+            Ok(o) => o,
+            Err(why) => {
+                let blank = " |".repeat(11);
+                writeln!(
+                    s,
+                    "| {} | {} | n/a: {why} |{blank}",
+                    r.scenario,
+                    r.system.name()
+                )
+                .expect("writing to a String");
+                continue;
+            }
+        };
+        let ratio = match r.ratio() {
+            Some((x, true)) => format!("{x:.2}"),
+            Some((x, false)) => format!("> {x:.2}"),
+            None => "n/a".into(),
+        };
+        writeln!(
+            s,
+            "| {} | {} | {} / {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.3} | {:.3} / {:.3} | {:.0} | {} | {:.1} |",
+            r.scenario,
+            r.system.name(),
+            o.movers,
+            o.units,
+            o.ideal_s,
+            arrived(o),
+            ratio,
+            o.deadlocks,
+            o.overlap_pair_frames,
+            o.worst_overlap,
+            o.jitter,
+            o.steer_ms,
+            o.steer_max_ms,
+            throughput(o, threads),
+            o.frames,
+            o.wall_s
+        )
+        .expect("writing to a String");
+    }
+    s.push('\n');
+    writeln!(
+        s,
+        "Notes. Headless, {:.4} s of simulated time per frame, {threads} compute thread(s); \
+         tiles of 16 world units, top speed 4 tiles/s (`Steering::default()`), same speed \
+         for northstar's units.",
+        dt
+    )
+    .expect("writing to a String");
+    s.push_str("Ideal time per scenario:\n");
+    for sc in scenarios {
+        writeln!(s, "- {}: {}.", sc.name, sc.ideal_note).expect("writing to a String");
+    }
+    writeln!(
+        s,
+        "- Arrived: ours, every unit with an order holds `Arrived` in the same frame; northstar, \
+         every unit stands on its goal cell with no `NextPos` left. A run stops when all arrived, \
+         at the limit (10 × ideal, at least 60 s, or `--seconds`), or when nothing moved for \
+         {STALL_SECS} s (\"stalled\"); deadlocks are the units not arrived then.\n\
+         - Overlaps: pairs of units whose discs (radius diameter / 2 tiles) are closer than \
+         the sum of their radii by more than {TOLERANCE} tile, summed over frames (parked \
+         units included); northstar's units are discs of radius 0.5 at their interpolated \
+         positions, so two units in one cell always count.\n\
+         - Jitter: mean speed over one more second after the run of the units arrived at its end, \
+         as a fraction of the top speed.\n\
+         - Movement time: ours, the `TilepathSystems::Steer` set (steering, progress, \
+         end of frame); northstar, its `PathingSet` (searches, avoidance, re-routes) plus \
+         the mover and the retries. Agents per ms per thread: all units (parked too) over \
+         the mean movement time and the threads.\n\
+         - Ours: default `PathRequest::new(goal).diameter(d)` (goal claims on); no frame \
+         budget (`FrameBudget::Time(Duration::MAX)`), so every order is solved in its frame \
+         and the run does not depend on the machine.\n\
+         - northstar 0.7: collision on, `avoidance_distance({AVOIDANCE_DISTANCE})`, every \
+         unit `Blocking`, HPA* refined paths; search and avoidance caps per frame lifted to the \
+         number of units; failed units ask again after {RETRY_SECS} s; where all units are sent \
+         to one point, each gets its own cell around it (it has no goal claims)."
+    )
+    .expect("writing to a String");
+    s
+}
+
+/// The rows as CSV, one line per scenario and system.
+pub fn csv(rows: &[Row], threads: usize) -> String {
+    let mut s = String::from(
+        "scenario,system,movers,units,ideal_s,arrived_s,limit_s,ran_s,stalled,deadlocks,\
+         overlap_pair_frames,worst_overlap,jitter,steer_ms,steer_max_ms,agents_per_ms_thread,\
+         frames,wall_s,threads,na\n",
+    );
+    for r in rows {
+        match &r.result {
+            Err(why) => writeln!(
+                s,
+                "{},{},,,,,,,,,,,,,,,,,{threads},\"{why}\"",
+                r.scenario,
+                r.system.name()
+            ),
+            Ok(o) => writeln!(
+                s,
+                "{},{},{},{},{:.4},{},{:.4},{:.4},{},{},{},{:.4},{:.5},{:.4},{:.4},{:.2},{},{:.2},{threads},",
+                r.scenario,
+                r.system.name(),
+                o.movers,
+                o.units,
+                o.ideal_s,
+                o.arrived_s.map_or(String::new(), |t| format!("{t:.4}")),
+                o.limit_s,
+                o.ran_s,
+                u8::from(o.stalled),
+                o.deadlocks,
+                o.overlap_pair_frames,
+                o.worst_overlap,
+                o.jitter,
+                o.steer_ms,
+                o.steer_max_ms,
+                throughput(o, threads),
+                o.frames,
+                o.wall_s
+            ),
+        }
+        .expect("writing to a String");
+    }
+    s
+}
