@@ -368,8 +368,9 @@
 //!   [`CellExt::to_tile_pos`](tilemap::CellExt::to_tile_pos) convert between `TilePos` and
 //!   [`Cell`](grid::Cell) (the orphan rule forbids `From`/`TryFrom` impls between two foreign
 //!   crates' types). The [`plugin`] docs hold a complete tilemap example.
-//! - [`Steering`]: arrival slow-down and separation (a crowd slows a unit but cannot stop
-//!   it), the whole footprint kept out of blocked cells, a stalled unit planning again.
+//! - [`Steering`]: arrival slow-down, crowds ([`crowd`] avoidance, no overlap), footprints
+//!   kept out of blocked cells, stalled units planning again; or
+//!   [`GridStepper`](steering::GridStepper): a cell per tick, cells held, for turn games.
 //! - [`TilepathDebugPlugin`](debug::TilepathDebugPlugin) draws once added: each unit's path and
 //!   goal in its own colour, blocked cells; [`TilepathGizmos`](debug::TilepathGizmos) restyles it.
 //! - [`TilepathStats`] counts each frame's answers, failures, waiting requests, re-plans,
@@ -465,14 +466,12 @@
 //! | `tilepath` | `grid` (cells, directions, fixed-point octile costs) | no |
 //! | `tilepath` | `scenario` (trait, `CachedScenario`: bits, clearance, per-diameter layers, components; MovingAI and ASCII readers; generators) | no |
 //! | `tilepath` | `search` (indexed heap, `Pathfinder` engine, one file per algorithm family, validation) | no |
-//! | `tilepath` | `smoothing` (supercover line of sight, string pulling) | no |
+//! | `tilepath` | `smoothing` (supercover line of sight, string pulling), `crowd` (ORCA avoidance, separation) | no |
 //! | `bevy_tilepath` | `plugin`, `settings`, `components`, `profiles`, `pipeline` (private), `stats`, `steering`, `tilemap` (feature `tilemap`), `debug` (feature `debug`) | yes |
 //!
-//! `tilepath` has no bevy dependency (CI checks `cargo tree -p tilepath`), so the compiler
-//! enforces the boundary. The map ([`CachedScenario`](scenario::CachedScenario)) is shared
-//! read-only; per-diameter layers are built once on first use behind a `OnceLock`. All search
-//! scratch lives in the [`Pathfinder`](search::Pathfinder) (generation-stamped, O(1) reset),
-//! never in the map.
+//! The map ([`CachedScenario`](scenario::CachedScenario)) is shared read-only (layers are
+//! built on first use behind a `OnceLock`); search scratch lives in the
+//! [`Pathfinder`](search::Pathfinder) (generation-stamped, O(1) reset), never in the map.
 //!
 //! | feature | where |
 //! |---|---|
@@ -482,7 +481,6 @@
 //! | incremental map edits | `CachedScenario::apply` (clearance and layer bits of a rectangle around the edits; components touching a changed cell are flooded again, up to the whole map) |
 //! | terrain costs per unit type | `scenario::MovementProfile`; in the plugin `MovementProfiles`, `PathRequest::profile`, `tilemap::Terrain` and texture tables, terrain-aware steering |
 //! | zero allocation per query | `search::Pathfinder` (checked by `crates/tilepath/tests/allocations.rs` and the runner) |
-//! | MovingAI benchmark runner | `crates/bench/examples/movingai.rs` |
 //!
 //! # Fast debug builds in your game
 //!
@@ -555,7 +553,7 @@
 pub use tilepath;
 /// The core's modules, re-exported so `bevy_tilepath::grid::Cell` and
 /// `tilepath::grid::Cell` name the same type.
-pub use tilepath::{grid, scenario, search, smoothing};
+pub use tilepath::{crowd, grid, scenario, search, smoothing};
 
 pub mod components;
 #[cfg(feature = "debug")]
@@ -588,11 +586,12 @@ pub mod prelude {
     pub use crate::plugin::{TilepathPlugin, TilepathSystems};
     pub use crate::profiles::MovementProfiles;
     pub use crate::settings::{
-        FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
+        CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
+        TilepathSettings,
     };
     pub use crate::stats::TilepathStats;
     pub use crate::steering::{
-        Arrived, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
+        Arrived, Avoidance, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
     };
     #[cfg(feature = "tilemap")]
     pub use crate::tilemap::{

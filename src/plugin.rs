@@ -88,11 +88,12 @@ use crate::components::{
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
 use crate::settings::{
-    FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults, TilepathSettings,
+    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
+    TilepathSettings,
 };
 use crate::stats::TilepathStats;
 use crate::steering::{
-    Arrived, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
+    Arrived, Avoidance, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
 };
 #[cfg(feature = "tilemap")]
 use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
@@ -201,6 +202,8 @@ impl Plugin for TilepathPlugin {
             .register_type::<Steering>()
             .register_type::<Arrived>()
             .register_type::<SteeringProgress>()
+            .register_type::<Avoidance>()
+            .register_type::<CrowdSettings>()
             .register_type::<GridStepper>()
             .register_type::<GridStepProgress>()
             .register_type::<Occupancy>()

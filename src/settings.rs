@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 
+use crate::crowd::AvoidanceSettings;
 use crate::search::{Algorithm, Limits};
 
 /// Plugin settings. Insert your own before or after adding the plugin; values inserted
@@ -87,6 +88,9 @@ pub struct TilepathSettings {
     /// online JPS, faster where straight runs are long (rooms, open ground; see
     /// BENCHMARKS.md). `false` keeps online JPS and builds no table. `true` by default.
     pub jump_tables: bool,
+    /// How steering units avoid each other ([`crate::steering::Avoidance`]).
+    /// [`CrowdSettings::default`] by default.
+    pub crowd: CrowdSettings,
 }
 
 impl Default for TilepathSettings {
@@ -100,6 +104,7 @@ impl Default for TilepathSettings {
             fields: FieldSettings::default(),
             replan: ReplanSettings::default(),
             jump_tables: true,
+            crowd: CrowdSettings::default(),
         }
     }
 }
@@ -258,6 +263,57 @@ impl Default for ReplanSettings {
             on_change: true,
             repair_budget: 16_384,
             defer_cuts_beyond: 16,
+        }
+    }
+}
+
+/// How steering units avoid each other (the settings of [`Avoidance::Reciprocal`](crate::steering::Avoidance::Reciprocal), the
+/// same for every unit), in [`TilepathSettings::crowd`].
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct CrowdSettings {
+    /// Seconds ahead in which a unit avoids colliding with another: longer is smoother
+    /// and more cautious, shorter lets units brush past each other. 1 s by default.
+    pub time_horizon: f32,
+    /// Seconds ahead in which a unit avoids walls (blocked tiles): longer keeps units
+    /// further off walls, and slows them down at corners and at the mouths of corridors
+    /// as wide as they are. 0.1 s by default.
+    pub wall_horizon: f32,
+    /// Units farther apart than this many tiles (centre to centre, beyond their radii)
+    /// ignore each other. 3 tiles by default.
+    pub neighbour_distance: f32,
+    /// A unit avoids at most this many of its nearest neighbours. 10 by default.
+    pub max_neighbours: usize,
+    /// Passes of hard separation per frame, pushing apart the units that still overlap
+    /// after their moves (each pass removes most of what is left). 8 by default.
+    pub separation_passes: u32,
+    /// How much more of the avoidance a standing unit (arrived, or without a path) takes
+    /// than a moving one, so that standing units step aside for moving ones (a moving
+    /// unit's share is 1). 8 by default.
+    pub standing_responsibility: f32,
+}
+
+impl Default for CrowdSettings {
+    fn default() -> Self {
+        Self {
+            time_horizon: 1.0,
+            wall_horizon: 0.1,
+            neighbour_distance: 3.0,
+            max_neighbours: 10,
+            separation_passes: 8,
+            standing_responsibility: 8.0,
+        }
+    }
+}
+
+impl CrowdSettings {
+    /// The core's settings of the same numbers.
+    pub(crate) fn avoidance(&self) -> AvoidanceSettings {
+        AvoidanceSettings {
+            time_horizon: self.time_horizon,
+            wall_horizon: self.wall_horizon,
+            neighbour_distance: self.neighbour_distance,
+            max_neighbours: self.max_neighbours,
         }
     }
 }

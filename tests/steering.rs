@@ -155,19 +155,19 @@ fn without_patience_a_unit_pushed_behind_a_wall_stays_stuck() {
 }
 
 #[test]
-fn a_strongly_pushing_crowd_in_a_corridor_slows_a_unit_but_cannot_stop_it() {
-    let mut app = app("....................");
-    // Idle steering units (no request) crowd the middle of a one-cell corridor.
-    for x in 8..12 {
-        for k in 0..3 {
-            let p = world_of(&app, Cell::new(x, 0)) + Vec3::new(k as f32 - 1.0, 0.0, 0.0);
+fn a_walking_unit_pushes_idle_units_along_a_one_cell_corridor_to_its_goal() {
+    let mut app = app("..............................");
+    // Idle steering units (no request) stand in a one-cell corridor: they cannot step
+    // aside, only be pushed along ahead of the walker.
+    let idle: Vec<Entity> = (8..12)
+        .map(|x| {
+            let p = world_of(&app, Cell::new(x, 0));
             app.world_mut()
-                .spawn((Transform::from_translation(p), Steering::default()));
-        }
-    }
+                .spawn((Transform::from_translation(p), Steering::default()))
+                .id()
+        })
+        .collect();
     let walker = Steering {
-        separation_radius: 1.5 * TILE,
-        separation_strength: 4.0,
         replan_after: 0.0,
         ..Steering::default()
     };
@@ -188,6 +188,10 @@ fn a_strongly_pushing_crowd_in_a_corridor_slows_a_unit_but_cannot_stop_it() {
         cell_of(&app, unit)
     );
     assert_eq!(cell_of(&app, unit), Cell::new(19, 0));
+    // The idle units were pushed past the goal, one tile apart.
+    let mut xs: Vec<i32> = idle.iter().map(|&e| cell_of(&app, e).x).collect();
+    xs.sort_unstable();
+    assert_eq!(xs, [20, 21, 22, 23], "idle units at {xs:?}");
 }
 
 #[test]

@@ -139,6 +139,11 @@ impl fmt::Display for Summary {
         writeln!(f, "  max units in walls   {}", self.sim.max_in_walls)?;
         writeln!(
             f,
+            "  crowd                max overlapping pairs {}, max stuck units {}",
+            self.sim.max_overlaps, self.sim.max_stuck
+        )?;
+        writeln!(
+            f,
             "  frame time           startup {:.1} ms, mean {:.3} ms, max {:.3} ms",
             ms(self.startup),
             ms(self.frame_mean),
@@ -215,15 +220,38 @@ fn tally(world: &mut World) -> Tally {
                 if tally.stuck.len() < 5 {
                     let state = match result {
                         Some(PathResult::Found(p)) => format!(
-                            "heading for waypoint {} of {:?}",
+                            "heading for waypoint {} of {:?}, no headway for {:.1} s",
                             progress.map_or(0, |p| p.next_waypoint()),
-                            p.waypoints
+                            p.waypoints,
+                            progress.map_or(0.0, |p| p.stalled_secs())
                         ),
                         Some(other) => format!("{other:?}"),
                         None => "no path".to_string(),
                     };
+                    let around: String = here
+                        .map(|c| {
+                            (-2..=2)
+                                .map(|dy| {
+                                    (-2..=2)
+                                        .map(|dx| {
+                                            let n = bevy_tilepath::prelude::Cell::new(
+                                                c.x + dx,
+                                                c.y + dy,
+                                            );
+                                            if grid.is_blocked_for(n, unit.diameter, unit.profile) {
+                                                '#'
+                                            } else {
+                                                '.'
+                                            }
+                                        })
+                                        .collect::<String>()
+                                })
+                                .collect::<Vec<_>>()
+                                .join("/")
+                        })
+                        .unwrap_or_default();
                     tally.stuck.push(format!(
-                        "{} ({} cells wide) at {} going to {goal}: {state}",
+                        "{} ({} cells wide) at {} (cell {here:?}, around {around}) going to {goal}: {state}",
                         unit.kind.name(),
                         unit.diameter,
                         transform.translation.truncate()

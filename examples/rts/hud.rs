@@ -187,6 +187,7 @@ fn update_hud(
          profiles  {profiles}\n\
          walking   {:>5}  arrived {:>5}\n\
          orders    {:>5}  in walls {:>4}\n\
+         overlaps  {:>5}  stuck {:>7}\n\
          last order {last_order}\n\
          answers   {:>5}  per s {:>7.0}\n\
          re-plans  {:>5}  edits {:>7}\n\
@@ -203,6 +204,8 @@ fn update_hud(
         stats.arrivals,
         stats.orders,
         stats.in_walls,
+        stats.overlaps,
+        stats.stuck,
         stats.answers,
         answers as f32 / secs,
         stats.replans,

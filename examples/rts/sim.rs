@@ -15,10 +15,11 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{
     Algorithm, Arrived, CachedScenario, Cell, CollisionLayer, MovementProfile, MovementProfiles,
-    NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering, TilepathSettings,
-    TilepathStats, TilepathSystems,
+    NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering, SteeringProgress,
+    TilepathSettings, TilepathStats, TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
 
@@ -245,6 +246,15 @@ pub struct SimStats {
     pub in_walls: usize,
     /// Largest `in_walls` seen.
     pub max_in_walls: usize,
+    /// Pairs of units whose discs (their diameter in tiles) overlap by more than the
+    /// plugin's tolerance ([`OVERLAP_TOLERANCE`]), this frame.
+    pub overlaps: usize,
+    /// Largest `overlaps` seen.
+    pub max_overlaps: usize,
+    /// Units on the way that have made no headway for a second or more, this frame.
+    pub stuck: usize,
+    /// Largest `stuck` seen.
+    pub max_stuck: usize,
     /// Units on the way to a goal, this frame.
     pub moving: usize,
     /// Time spent in the plugin's solve step this frame.
@@ -379,21 +389,12 @@ pub fn cell_center(cell: Cell) -> Vec2 {
     Vec2::new(cell.x as f32, cell.y as f32) * TILE
 }
 
-/// Steering of a unit of `kind`: its top speed (the terrain slows it down further). Units
-/// are pushed apart only closer than the formation spacing (so units standing on their
-/// slots never push), and weakly, so that a walking unit can still squeeze past units
-/// that stand.
+/// Steering of a unit of `kind`: its top speed (the terrain slows it down further); units
+/// avoid each other as discs of their diameter (the plugin's default).
 pub fn steering_for(kind: UnitKind) -> Steering {
-    let separation = match kind.diameter() {
-        0 | 1 => 0.85 * TILE,
-        2 => 1.5 * TILE,
-        _ => 1.8 * TILE,
-    };
     Steering {
         speed: kind.speed(),
         arrival_radius: TILE,
-        separation_radius: separation,
-        separation_strength: 0.2,
         ..Steering::default()
     }
 }
@@ -633,6 +634,25 @@ fn apply_move_orders(
     }
 }
 
+/// Pairs of discs (centre, radius in world units) that overlap by more than
+/// [`OVERLAP_TOLERANCE`] tiles: a sweep along x, O(n log n + pairs near each other).
+fn count_overlaps(discs: &mut [(Vec2, f32)]) -> usize {
+    discs.sort_unstable_by(|a, b| a.0.x.total_cmp(&b.0.x));
+    let widest = discs.iter().map(|d| d.1).fold(0.0, f32::max);
+    let mut count = 0;
+    for (i, &(p, r)) in discs.iter().enumerate() {
+        for &(q, s) in &discs[i + 1..] {
+            if q.x - p.x > r + widest {
+                break;
+            }
+            if r + s - p.distance(q) > OVERLAP_TOLERANCE * TILE {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
 /// What [`track_units`] reads and writes of a unit.
 type TrackedUnit = (
     &'static Unit,
@@ -640,6 +660,7 @@ type TrackedUnit = (
     &'static mut UnitOrder,
     Has<Arrived>,
     Option<&'static PathResult>,
+    Option<&'static SteeringProgress>,
 );
 
 /// Counts answers, re-plans, arrivals and units standing in walls, and copies the
@@ -650,6 +671,7 @@ fn track_units(
     mut stats: ResMut<SimStats>,
     mut answers: MessageReader<PathSolved>,
     mut units: Query<TrackedUnit>,
+    mut discs: Local<Vec<(Vec2, f32)>>,
 ) {
     stats.frames += 1;
     stats.solve_time = plugin.solve_time;
@@ -661,7 +683,7 @@ fn track_units(
         if answer.outcome.is_err() {
             stats.failures += 1;
         }
-        if let Ok((_, _, mut order, _, result)) = units.get_mut(answer.entity) {
+        if let Ok((_, _, mut order, _, result, _)) = units.get_mut(answer.entity) {
             if order.awaiting_answer {
                 order.awaiting_answer = false;
             } else {
@@ -677,11 +699,13 @@ fn track_units(
     let Some(grid) = grid else {
         return;
     };
-    let (mut in_walls, mut moving, mut arrivals, mut waiting) = (0, 0, 0, 0);
+    let (mut in_walls, mut moving, mut arrivals, mut waiting, mut stuck) = (0, 0, 0, 0, 0);
     let last = stats.last_order.map(|(id, ..)| id);
-    for (unit, transform, mut order, plugin_arrived, _) in &mut units {
+    discs.clear();
+    for (unit, transform, mut order, plugin_arrived, _, progress) in &mut units {
         waiting += u32::from(Some(order.id) == last && order.awaiting_answer);
         let p = transform.translation.truncate();
+        discs.push((p, unit.diameter as f32 * 0.5 * TILE));
         match grid.agent_cell(p, unit.diameter) {
             Some(cell) if !grid.is_blocked_for(cell, unit.diameter, unit.profile) => {}
             _ => in_walls += 1,
@@ -699,7 +723,12 @@ fn track_units(
             continue;
         }
         moving += 1;
+        stuck += usize::from(progress.is_some_and(|p| p.stalled_secs() >= 1.0));
     }
+    stats.overlaps = count_overlaps(&mut discs);
+    stats.max_overlaps = stats.max_overlaps.max(stats.overlaps);
+    stats.stuck = stuck;
+    stats.max_stuck = stats.max_stuck.max(stuck);
     if let Some((_, given_at, _)) = stats.last_order
         && waiting == 0
         && stats.last_order_frames.is_none()

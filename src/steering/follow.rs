@@ -37,7 +37,7 @@ impl Slowness<'_> {
 pub(super) const MAX_PIECES: usize = 64;
 
 /// Where path following takes a unit at `pos` this frame of `dt` seconds (before
-/// separation), and whether that point is the final waypoint. The move is cut into
+/// avoidance), and whether that point is the final waypoint. The move is cut into
 /// pieces at the lines between anchor cells; each piece goes at the top speed divided by
 /// the slowness of its cell (read at the piece's middle, so a piece that starts on a
 /// line or a corner counts for the cell it enters).

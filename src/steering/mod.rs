@@ -1,8 +1,8 @@
-//! Steering: units walk their found paths at the speed the terrain allows, with arrival
-//! slow-down and separation, never stepping into a cell blocked for their diameter and
+//! Steering: units walk their found paths at the speed the terrain allows, avoiding each
+//! other, or step from cell to cell, never into a cell blocked for their diameter and
 //! movement profile.
 
-mod crowd;
+mod avoid;
 mod follow;
 mod grid_step;
 mod occupancy;
@@ -15,6 +15,7 @@ use bevy::prelude::*;
 
 use crate::components::PathProgress;
 
+pub use avoid::Avoidance;
 pub(crate) use grid_step::step_on_grid;
 pub use grid_step::{GridStepProgress, GridStepper};
 pub use occupancy::Occupancy;
@@ -41,12 +42,26 @@ pub(crate) use system::{publish_progress, steer_units};
 /// centre is its agent centre ([`NavGrid::agent_center`](crate::components::NavGrid::agent_center)): for even diameters, a cell
 /// corner.
 ///
-/// The unit slows down inside `arrival_radius` of its goal, and is pushed away from other
-/// steering units closer than `separation_radius` (the push grows to
-/// `separation_strength × speed` at zero distance, and never exceeds three quarters of
-/// the unit's step along its path, so a crowd slows a unit down but cannot stop it; the
-/// whole move is capped at the speed of the cell the unit stands in, so a crowd cannot
-/// push a unit through mud at road speed either).
+/// The unit slows down inside `arrival_radius` of its goal. Other steering units are
+/// disc-shaped obstacles of diameter [`PathRequest::diameter`](crate::components::PathRequest::diameter)
+/// tiles: with [`Avoidance::Reciprocal`] (the default) each unit takes, every frame, the
+/// velocity nearest to the one its path asks for that avoids the units near it for
+/// [`CrowdSettings::time_horizon`](crate::settings::CrowdSettings::time_horizon) seconds, each doing its share (optimal reciprocal
+/// collision avoidance, [`crate::crowd`]); units standing still (arrived, or without a
+/// path) take the larger share ([`CrowdSettings::standing_responsibility`](crate::settings::CrowdSettings::standing_responsibility)), so they step
+/// aside for moving ones and stay where they were pushed. After the moves, units that
+/// still overlap are pushed apart ([`CrowdSettings::separation_passes`](crate::settings::CrowdSettings::separation_passes)). Deadlocks are
+/// broken in two steps: a walking unit that has made no headway for 0.15 s while
+/// touching a walking unit of higher priority (the smaller entity) backs away from it,
+/// which lets the other pass (two units at a corridor's mouth go in one after the other);
+/// a walking unit that has barely moved for 0.75 s (new paths included) stops avoiding and follows its path
+/// at half its speed, and only separation keeps it and the units in its way apart (standing units then take
+/// the larger share of the push). Everything is
+/// computed in entity order from the positions at the start of the frame, in `f32`, so
+/// steering is deterministic (lockstep: see
+/// [`FrameBudget::Expansions`](crate::settings::FrameBudget::Expansions)). The whole move
+/// is capped at the speed of the cell the unit stands in, so a crowd cannot push a unit
+/// through mud at road speed either.
 ///
 /// Walls: the unit's whole footprint, a square of [`PathRequest::diameter`](crate::components::PathRequest::diameter) tiles
 /// centred on it, stays out of cells blocked for its diameter and movement profile, not
@@ -68,10 +83,13 @@ pub(crate) use system::{publish_progress, steer_units};
 /// that gets no closer to its next waypoint for `replan_after` seconds (pushed behind a
 /// wall corner, say) gets the [`Replanning`](crate::components::Replanning) marker, so the plugin plans the same request
 /// again from where it stands; the plugin never touches the [`PathRequest`](crate::components::PathRequest) itself.
-/// Units whose result is `Pending` (a new or changed request) or `Failed` keep still, as
-/// do units whose `speed` is NaN, infinite or not positive (a NaN or infinite
-/// `separation_strength`, `separation_radius` or `arrival_radius` counts as 0). On
-/// reaching the last waypoint (or, in a crowd, its cell when others hold it back) the
+/// Units whose result is `Pending` (a new or changed request) or `Failed` keep still
+/// (but for the crowd's pushes), as do units whose `speed` is NaN, infinite or not
+/// positive (a NaN or infinite `arrival_radius` counts as 0). On
+/// reaching the last waypoint (or, in a crowd, its cell when others hold it back, or any
+/// place within one tile plus its diameter of it where it has made no headway for half a
+/// second, or anywhere it has made no headway for two seconds while touching a standing
+/// unit) the
 /// unit gets the [`Arrived`] marker and stops; the marker goes as soon as its
 /// [`PathResult`](crate::components::PathResult) changes (a new order makes it `Pending`, a new path or a failure
 /// replaces it).
@@ -83,13 +101,11 @@ pub struct Steering {
     pub speed: f32,
     /// Distance from the goal at which the unit starts to slow down.
     pub arrival_radius: f32,
-    /// Other units closer than this push the unit away.
-    pub separation_radius: f32,
-    /// Strength of the push, as a fraction of `speed` at zero distance.
-    pub separation_strength: f32,
     /// Seconds without getting closer to the next waypoint before the unit asks for a
     /// new path; zero, negative or infinite never asks.
     pub replan_after: f32,
+    /// How the unit treats other steering units. [`Avoidance::Reciprocal`] by default.
+    pub avoidance: Avoidance,
 }
 
 impl Default for Steering {
@@ -97,25 +113,22 @@ impl Default for Steering {
         Self {
             speed: 64.0,
             arrival_radius: 8.0,
-            separation_radius: 8.0,
-            separation_strength: 0.5,
             replan_after: 1.0,
+            avoidance: Avoidance::Reciprocal,
         }
     }
 }
 
 impl Steering {
-    /// The numbers steering uses: a NaN or infinite `speed`, `separation_strength`,
-    /// `separation_radius` or `arrival_radius` counts as 0 (an infinite step cannot be
-    /// checked against walls, and `0 × ∞` would make the unit's position NaN).
+    /// The numbers steering uses: a NaN or infinite `speed` or `arrival_radius` counts
+    /// as 0 (an infinite step cannot be checked against walls, and `0 × ∞` would make the
+    /// unit's position NaN).
     fn sanitized(&self) -> Self {
         let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
         Self {
             speed: finite(self.speed),
             arrival_radius: finite(self.arrival_radius),
-            separation_radius: finite(self.separation_radius),
-            separation_strength: finite(self.separation_strength),
-            replan_after: self.replan_after,
+            ..*self
         }
     }
 
@@ -142,6 +155,10 @@ pub struct SteeringProgress {
     next: usize,
     closest: f32,
     stalled: f32,
+    /// Its velocity of the last frame, world units per second.
+    velocity: Vec2,
+    /// Seconds it has barely moved (kept across new paths, unlike `stalled`).
+    still: f32,
 }
 
 impl Default for SteeringProgress {
@@ -150,6 +167,8 @@ impl Default for SteeringProgress {
             next: 0,
             closest: f32::INFINITY,
             stalled: 0.0,
+            velocity: Vec2::ZERO,
+            still: 0.0,
         }
     }
 }
@@ -158,6 +177,12 @@ impl SteeringProgress {
     /// Index of the waypoint the unit is heading for.
     pub fn next_waypoint(&self) -> usize {
         self.next
+    }
+
+    /// The unit's velocity over the last frame, world units per second (what avoidance
+    /// expects it to keep).
+    pub fn velocity(&self) -> Vec2 {
+        self.velocity
     }
 
     /// Seconds the unit has spent without getting closer to its next waypoint.
@@ -169,6 +194,8 @@ impl SteeringProgress {
     pub(super) fn restart(&mut self, next: usize) {
         *self = Self {
             next,
+            velocity: self.velocity,
+            still: self.still,
             ..Self::default()
         };
     }

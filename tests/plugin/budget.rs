@@ -310,8 +310,6 @@ fn lockstep(threads: usize, frames: u32) -> (Vec<Vec<[u32; 3]>>, u32, u64) {
                         .claim_goal(false),
                     Steering {
                         speed: 64.0,
-                        separation_radius: 6.0,
-                        separation_strength: 0.5,
                         ..Steering::default()
                     },
                 ))

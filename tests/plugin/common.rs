@@ -208,8 +208,6 @@ pub fn spawn_units(
             unit.insert(Steering {
                 speed: 48.0,
                 arrival_radius: 8.0,
-                separation_radius: 6.0,
-                separation_strength: 0.5,
                 ..Steering::default()
             });
         }

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use bevy::prelude::*;
+use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{
     Arrived, Cell, Connectivity, NavGrid, PathError, PathFailure, PathRequest, PathResult, Steering,
 };
@@ -392,8 +393,6 @@ fn footprints_never_overlap_walls_while_units_hug_them() {
         );
         app.world_mut().entity_mut(entity).insert(Steering {
             speed: 90.0,
-            separation_radius: 20.0,
-            separation_strength: 1.0,
             ..Steering::default()
         });
         units.push((entity, diameter, goal));
@@ -430,7 +429,6 @@ fn forty_units_sent_to_one_tile_end_on_forty_distinct_cells_around_it() {
         let entity = spawn(&mut app, start, 1, PathRequest::new(goal));
         app.world_mut().entity_mut(entity).insert(Steering {
             speed: 120.0,
-            separation_radius: 6.0,
             ..Steering::default()
         });
         units.push(entity);
@@ -467,22 +465,33 @@ fn forty_units_sent_to_one_tile_end_on_forty_distinct_cells_around_it() {
             }
         }
     }
-    for _ in 0..600 {
+    let mut settled = None;
+    for frame in 0..1_200 {
         app.update();
         if units
             .iter()
             .all(|&e| app.world().get::<Arrived>(e).is_some())
         {
+            settled = Some(frame);
             break;
         }
     }
+    println!("all 40 arrived at frame {settled:?}");
+    // They stand around the tile, their discs (one tile wide) apart: steering avoidance
+    // and separation may have pushed a unit off its cell, never onto another unit.
     let grid = app.world().resource::<NavGrid>();
-    let standing: HashSet<Cell> = units
-        .iter()
-        .map(|&e| grid.agent_cell(position(&app, e), 1).unwrap())
-        .collect();
-    assert_eq!(standing.len(), 40, "40 units stand on 40 cells");
-    assert!(standing.iter().all(|c| c.chebyshev(goal) <= 4));
+    let at: Vec<Vec2> = units.iter().map(|&e| position(&app, e)).collect();
+    for (i, a) in at.iter().enumerate() {
+        for b in &at[i + 1..] {
+            let overlap = 1.0 - a.distance(*b) / TILE;
+            assert!(
+                overlap <= OVERLAP_TOLERANCE,
+                "{a} and {b} overlap by {overlap}"
+            );
+        }
+        let d = grid.agent_cell(*a, 1).unwrap().chebyshev(goal);
+        assert!(d <= 6, "a unit stands {d} cells from the goal");
+    }
     // A second group sent to the same tile avoids the cells the first one holds.
     let late = spawn(&mut app, Cell::new(2, 38), 1, PathRequest::new(goal));
     run_until_answered(&mut app, 10);

@@ -399,5 +399,6 @@ fn a_small_army_under_constant_edits_keeps_moving_and_gets_every_answer_in_time(
         unanswered.oldest
     );
     assert_eq!(start_blocked, 0);
-    assert!(m.arrivals > 50, "{} arrivals", m.arrivals);
+    // Units avoid each other (and queue at gaps), so fewer arrive than ghosts would.
+    assert!(m.arrivals > 20, "{} arrivals", m.arrivals);
 }

@@ -5,6 +5,7 @@
 mod approach;
 mod budget;
 mod common;
+mod crowd;
 mod debug;
 mod fields;
 mod goals;

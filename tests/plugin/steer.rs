@@ -83,16 +83,18 @@ fn steering_units_never_stand_in_blocked_cells_while_walls_appear() {
         units.len()
     );
     assert!(built > 20, "built {built}");
-    assert!(arrived > 20, "arrived {arrived}");
+    // Units avoid each other and queue at the level's one-cell gaps, so fewer arrive
+    // than ghosts would; enough do to show that the crowd walks.
+    assert!(arrived >= 10, "arrived {arrived}");
     for unit in &units {
         if app.world().get::<Arrived>(unit.entity).is_some() {
             let p = position(&app, unit.entity);
             let grid = app.world().resource::<NavGrid>();
-            assert_eq!(
-                grid.agent_cell(p, unit.diameter),
-                Some(unit.goal),
-                "{unit:?} arrived elsewhere"
-            );
+            // On its goal, or held back near it by units already standing there (and
+            // pushed a little since).
+            let at = grid.agent_cell(p, unit.diameter).unwrap();
+            let near = 2 + unit.diameter;
+            assert!(at.chebyshev(unit.goal) <= near, "{unit:?} arrived at {at}");
         }
     }
 }

@@ -444,7 +444,7 @@ fn walk_east(map: &[String], profile: MovementProfile) -> Vec<f32> {
             Steering {
                 speed: 4.0 * TILE,
                 arrival_radius: 0.0,
-                separation_radius: 0.0,
+                avoidance: bevy_tilepath::prelude::Avoidance::Off,
                 ..Steering::default()
             },
         ))

@@ -6,7 +6,7 @@ mod crowd_support;
 use crowd_support::{Map, Sim, crowd, uniform, worst_pair_overlap};
 use std::borrow::Cow;
 use tilepath::crowd::{
-    AvoidScratch, AvoidanceSettings, Crowd, CrowdAgent, OVERLAP_TOLERANCE, Vector,
+    AvoidScratch, AvoidanceSettings, Crowd, CrowdAgent, OVERLAP_TOLERANCE, Vector, WALL_MARGIN,
 };
 use tilepath::scenario::generate::SplitMix64;
 
@@ -155,7 +155,8 @@ fn check_crowd(seed: u64, walled: bool) {
             agents[j]
         );
         for (k, agent) in agents.iter().enumerate() {
-            let overlap = map.wall_overlap(agent.position, agent.radius);
+            // Walls keep discs `WALL_MARGIN` less than their radius away.
+            let overlap = map.wall_overlap(agent.position, agent.radius - WALL_MARGIN);
             assert!(
                 overlap <= OVERLAP_TOLERANCE,
                 "seed {seed}, walled {walled}, step {step}: agent {k} overlaps a wall by {overlap}: {agent:?}\n\

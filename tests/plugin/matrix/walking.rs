@@ -180,11 +180,9 @@ pub fn rows() -> Vec<Row> {
             }),
         ),
         Row::new(
-            "NaN separation radius, infinite strength and arrival radius",
+            "infinite arrival radius",
             |s| {
                 let steer = Steering {
-                    separation_radius: f32::NAN,
-                    separation_strength: f32::INFINITY,
                     arrival_radius: f32::INFINITY,
                     ..steering()
                 };

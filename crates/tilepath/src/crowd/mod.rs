@@ -14,7 +14,7 @@ mod tests;
 pub use agent::{AvoidanceSettings, CrowdAgent};
 pub use separate::OVERLAP_TOLERANCE;
 pub use vector::Vector;
-pub use walls::MAX_WALL_REACH;
+pub use walls::{MAX_WALL_REACH, WALL_MARGIN};
 
 use crate::grid::Cell;
 use neighbours::{BucketGrid, Neighbour};
@@ -149,7 +149,8 @@ impl Crowd {
     ///   (at most [`MAX_WALL_REACH`] beyond the radius): the straight runs of faces
     ///   between blocked and free cells (`blocked(cell)`), seen from the free side. With
     ///   `p` the segment's point nearest the centre, `d` its distance and `n` the unit
-    ///   vector toward it: `v · n <= (d − radius) / wall_horizon`, or, when the disc
+    ///   vector toward it and `radius` less [`WALL_MARGIN`]:
+    ///   `v · n <= (d − radius) / wall_horizon`, or, when the disc
     ///   already overlaps it, `v · n <= max((d − radius) / dt, −max_speed)`;
     /// - one ORCA half-plane per neighbour ([`neighbours`](Self::neighbours), in that
     ///   order), with the agent's share `own / (own + other)` of
@@ -203,7 +204,7 @@ impl Crowd {
                     agent.position,
                     nearest,
                     distance,
-                    agent.radius,
+                    agent.radius - walls::WALL_MARGIN,
                     agent.max_speed,
                     settings.wall_horizon,
                     dt,

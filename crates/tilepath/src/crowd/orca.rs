@@ -23,8 +23,8 @@ use super::{CrowdAgent, Vector};
 /// between the centres and the truncating disc is nearest (one agent walking straight at
 /// another, as on a row of cells), the nearest boundary point is straight ahead, so a
 /// standing agent would be pushed ahead of the walker instead of stepping aside. There the
-/// boundary point half-way to the left tangent point is taken instead (both agents turn
-/// the same way, so the half-planes stay reciprocal).
+/// boundary point half-way to a tangent point is taken instead: on the side of the
+/// agent's preferred velocity, the left one when that is straight ahead or behind.
 pub(crate) fn half_plane(
     agent: &CrowdAgent,
     other: &CrowdAgent,
@@ -54,6 +54,7 @@ pub(crate) fn half_plane(
                 head_on_normal(
                     relative_position,
                     from_centre,
+                    agent.preferred,
                     combined_radius,
                     distance_squared,
                 )
@@ -102,20 +103,27 @@ pub(crate) fn half_plane(
     }
 }
 
-/// The normal of the truncating disc half-way between the head-on point and the left
-/// tangent point, for a relative velocity collinear with the centres: the head-on normal
-/// `-p / |p|` turned counter-clockwise by half the angle whose cosine is `(r + r') / |p|`.
+/// The normal of the truncating disc half-way between the head-on point and a tangent
+/// point, for a relative velocity collinear with the centres: the head-on normal turned
+/// by half the angle whose cosine is `(r + r') / |p|`, toward the side of `preferred`
+/// (counter-clockwise when `preferred` is collinear too).
 fn head_on_normal(
     relative_position: Vector,
     from_centre: Vector,
+    preferred: Vector,
     combined_radius: f32,
     distance_squared: f32,
 ) -> Vector {
     let ahead = from_centre.normalize_or_zero();
+    let side = if ahead.cross(preferred) < 0.0 {
+        -1.0
+    } else {
+        1.0
+    };
     let distance = distance_squared.sqrt();
     let cos = combined_radius / distance;
     let sin = (distance_squared - combined_radius * combined_radius).sqrt() / distance;
-    let tangent = ahead * cos + ahead.perp() * sin;
+    let tangent = ahead * cos + ahead.perp() * (sin * side);
     let normal = (ahead + tangent).normalize_or_zero();
     if normal == Vector::ZERO || ahead == Vector::ZERO {
         -relative_position.normalize_or_zero()

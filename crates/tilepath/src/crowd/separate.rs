@@ -151,8 +151,12 @@ impl Crowd {
             if let Some(blocked) = blocked {
                 for (i, agent) in agents.iter().enumerate() {
                     if agent.is_valid() {
-                        let pushed =
-                            push_out_of_walls(&mut positions[i], agent.radius, blocked, bits);
+                        let pushed = push_out_of_walls(
+                            &mut positions[i],
+                            agent.radius - walls::WALL_MARGIN,
+                            blocked,
+                            bits,
+                        );
                         pinned[i] = pushed;
                         moved |= pushed;
                     }

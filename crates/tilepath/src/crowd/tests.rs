@@ -63,19 +63,21 @@ fn sliding_along_a_flat_wall_keeps_full_speed() {
 
 #[test]
 fn walls_stop_and_push_out() {
-    // Heading into the wall from 0.25 away: at most 0.25 / 0.5 s = 0.5 cells/s toward it.
+    // Heading into the wall from 0.25 away (0.25 + WALL_MARGIN to the disc less the
+    // margin): at most 0.3 / 0.5 s = 0.6 cells/s toward it.
     let agent = walking([5.5, 1.75], [0.0, -2.0], 1);
     let v = avoid_one(&[agent], 0, floor, 0.05);
-    assert!((v.y + 0.5).abs() < 1e-5, "{v:?}");
-    // Overlapping it by 0.05: pushed out within the step (0.05 / 0.05 s = 1 cell/s).
-    let agent = walking([5.5, 1.45], [0.0, 0.0], 1);
+    assert!((v.y + (0.25 + WALL_MARGIN) / 0.5).abs() < 1e-5, "{v:?}");
+    // Overlapping it by 0.05 beyond the margin: pushed out within the step (0.05 / 0.05 s
+    // = 1 cell/s).
+    let agent = walking([5.5, 1.45 - WALL_MARGIN], [0.0, 0.0], 1);
     let v = avoid_one(&[agent], 0, floor, 0.05);
     assert!(v.y >= 1.0 - 1e-4, "{v:?}");
     // A corner: a single blocked cell (3, 3) diagonally ahead.
     let pillar = |c: Cell| c == Cell::new(3, 3);
     let agent = walking([2.5, 2.5], [2.0, 2.0], 1);
     let v = avoid_one(&[agent], 0, pillar, 0.05);
-    let gap = (Vector::new(3.0, 3.0) - agent.position).length() - 0.5;
+    let gap = (Vector::new(3.0, 3.0) - agent.position).length() - (0.5 - WALL_MARGIN);
     assert!(
         v.dot(Vector::new(1.0, 1.0).normalize_or_zero()) <= gap / 0.5 + 1e-5,
         "{v:?}"
@@ -93,7 +95,8 @@ fn separation_pushes_out_of_walls_and_apart() {
     let mut out = [Vector::ZERO; 2];
     crowd.separate_with_walls(&agents, 20, floor, &mut out);
     let (a, b) = (agents[0].position + out[0], agents[1].position + out[1]);
-    assert!(a.y >= 1.5 - 1e-4 && b.y >= 1.5 - 1e-4, "{a:?} {b:?}");
+    let off = 1.5 - WALL_MARGIN - 1e-4;
+    assert!(a.y >= off && b.y >= off, "{a:?} {b:?}");
     assert!((b - a).length() >= 1.0 - 1e-3, "{a:?} {b:?}");
 }
 

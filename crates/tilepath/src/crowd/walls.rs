@@ -4,6 +4,12 @@ use super::Vector;
 use super::program::HalfPlane;
 use crate::grid::Cell;
 
+/// Walls keep discs this many cells less than their radius away: a disc exactly as wide
+/// as a corridor (a unit of diameter `d` in a corridor `d` cells wide) enters it at its
+/// speed. Without the margin, the speed a wall half-plane allows toward a corner of the
+/// corridor's mouth shrinks with the distance left, and the disc never gets in.
+pub const WALL_MARGIN: f32 = 0.05;
+
 /// Walls further than this many cells beyond an agent's radius are not looked at, however
 /// fast the agent is (bounds the cells read per agent and step).
 pub const MAX_WALL_REACH: f32 = 16.0;
