@@ -3,7 +3,9 @@
 //! movement profile.
 
 mod avoid;
+mod crowd;
 mod follow;
+mod frame;
 mod grid_step;
 mod occupancy;
 mod pose;

@@ -3,9 +3,11 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
-use bevy_tilepath::prelude::{Arrived, Cell, NavGrid, PathRequest, PathResult, Steering};
+use bevy_tilepath::prelude::{
+    Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
+};
 
-use crate::common::{Rng, TILE, app, center_of};
+use crate::common::{Rng, TILE, app, center_of, unlimited};
 
 /// The issue's reproduction: a one-cell corridor, four rows long, between two open rows.
 const MOUTH: &str = "
@@ -219,4 +221,46 @@ fn a_standing_unit_steps_aside_for_a_walking_one_and_stays_still_after() {
         "{pushed} -> {}",
         at(&app)
     );
+}
+
+/// Positions (bits) of every unit after `frames` frames of a crowd of 1,200 units
+/// crossing an open map, avoidance on `threads` solver threads.
+fn crowd_trace(threads: usize, frames: usize) -> Vec<[u32; 2]> {
+    let mut app = app();
+    app.insert_resource(TilepathSettings {
+        max_threads: threads,
+        ..unlimited()
+    });
+    let rows = vec![".".repeat(80); 80].join("\n");
+    app.insert_resource(NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
+    let mut units = Vec::new();
+    for i in 0..1_200i32 {
+        // Two blocks of 600 walking through each other.
+        let (x, y) = (i % 30, i / 30 % 20);
+        let (start, goal) = if i < 600 {
+            (Cell::new(5 + x, 10 + y * 3), Cell::new(50 + x, 10 + y * 3))
+        } else {
+            (Cell::new(50 + x, 11 + y * 3), Cell::new(5 + x, 11 + y * 3))
+        };
+        units.push(spawn(&mut app, center_of(start, 1), goal, 1));
+    }
+    for _ in 0..frames {
+        app.update();
+    }
+    units
+        .iter()
+        .map(|&e| {
+            let p = app.world().get::<Transform>(e).unwrap().translation;
+            [p.x.to_bits(), p.y.to_bits()]
+        })
+        .collect()
+}
+
+#[test]
+fn avoidance_gives_the_same_positions_on_one_and_two_threads() {
+    let one = crowd_trace(1, 40);
+    let two = crowd_trace(2, 40);
+    let moved = one.iter().filter(|p| p[0] != 0).count();
+    assert!(moved > 1_000, "the crowd hardly moved");
+    assert_eq!(one, two, "positions differ between 1 and 2 threads");
 }

@@ -1,0 +1,236 @@
+//! The crowd's part of a steering frame: avoidance between units, deadlock breakers and
+//! hard separation, on the core's [`crate::crowd`].
+
+use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
+
+use super::avoid::{Avoidance, CellSpace};
+use super::frame::{SteerBuffers, Units, slide};
+use crate::components::NavGrid;
+use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, Vector};
+use crate::grid::Cell;
+use crate::settings::TilepathSettings;
+
+/// Reciprocal avoidance between the units that take part ([`Avoidance::Reciprocal`]):
+/// each unit's wanted move becomes the one the crowd allows.
+pub(super) fn avoid(
+    units: &Units,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    b: &mut SteerBuffers,
+    space: CellSpace,
+    dt: f32,
+) {
+    let crowd = &settings.crowd;
+    fill_agents(units, b, space, crowd.standing_responsibility, dt, false);
+    if b.agents.len() < 2 {
+        return;
+    }
+    let avoidance = crowd.avoidance();
+    b.crowd.index(&b.agents, &avoidance);
+    give_way(b, &avoidance, crowd.standing_responsibility);
+    velocities(grid, settings.max_threads, b, &avoidance, dt);
+    for k in 0..b.agents.len() {
+        let m = &mut b.movers[b.owners[k]];
+        m.wanted = if m.following && m.stalled.max(m.still) >= PUSH_AFTER {
+            // Stuck for a while: it follows its path, slowly, and leaves the rest to
+            // separation.
+            m.followed * PUSH_SPEED
+        } else {
+            space.world(b.velocities[k]) * dt
+        };
+    }
+}
+
+/// Agents per thread below which avoidance runs on one thread.
+const AGENTS_PER_TASK: usize = 512;
+
+/// Every agent's avoiding velocity into `b.velocities`, on up to `max_threads` threads of
+/// the `ComputeTaskPool` (each agent reads only the others' positions at the start of
+/// the frame, so the result does not depend on the thread count).
+fn velocities(
+    grid: &NavGrid,
+    max_threads: usize,
+    b: &mut SteerBuffers,
+    avoidance: &AvoidanceSettings,
+    dt: f32,
+) {
+    let n = b.agents.len();
+    b.velocities.clear();
+    b.velocities.resize(n, Vector::ZERO);
+    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    let threads = pool
+        .thread_num()
+        .min(max_threads)
+        .clamp(1, n.div_ceil(AGENTS_PER_TASK));
+    let chunk = n.div_ceil(threads);
+    if b.scratches.len() < threads {
+        b.scratches.resize_with(threads, AvoidScratch::default);
+    }
+    let SteerBuffers {
+        crowd,
+        agents,
+        owners,
+        movers,
+        velocities,
+        scratches,
+        ..
+    } = b;
+    let (crowd, agents, owners, movers) = (&*crowd, &agents[..], &owners[..], &movers[..]);
+    let run = |first: usize, out: &mut [Vector], scratch: &mut AvoidScratch| {
+        let obstacles = grid.scenario().obstacles();
+        for (j, v) in out.iter_mut().enumerate() {
+            let k = first + j;
+            let layer = grid.scenario().layer_for(movers[owners[k]].profile, 1);
+            let blocked =
+                |c: Cell| layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c));
+            *v = crowd.avoid(k, agents, blocked, avoidance, dt, scratch);
+        }
+    };
+    if threads == 1 {
+        run(0, velocities, &mut scratches[0]);
+        return;
+    }
+    pool.scope(|scope| {
+        for (i, (out, scratch)) in velocities
+            .chunks_mut(chunk)
+            .zip(scratches.iter_mut())
+            .enumerate()
+        {
+            let run = &run;
+            scope.spawn(async move { run(i * chunk, out, scratch) });
+        }
+    });
+}
+
+/// Seconds without headway after which a walking unit that touches a walking unit of
+/// higher priority (the smaller entity) gives way to it.
+const GIVE_WAY_AFTER: f32 = 0.15;
+
+/// Seconds without headway after which a walking unit stops avoiding and follows its
+/// path, pushing through (separation still keeps it and the others apart, and standing
+/// units take the larger share of the push): no arrangement of units and walls holds a
+/// unit for good.
+const PUSH_AFTER: f32 = 0.75;
+
+/// Seconds of barely moving (across new paths) after which a walking unit that touches
+/// another unit gives up and counts as arrived: the crowd around it walls it in, and
+/// pushing would go on forever.
+const GIVE_UP_AFTER: f32 = 2.0;
+
+/// The fraction of its speed at which a unit pushes through (slow enough for separation
+/// to keep the crowd apart within its tolerance).
+const PUSH_SPEED: f32 = 0.5;
+
+/// Breaks the deadlocks of reciprocal avoidance: two walking units that press against
+/// each other (at a corridor's mouth, say) each leave the other no room, and both stand
+/// still. A walking unit that has made no headway for [`GIVE_WAY_AFTER`] seconds while
+/// touching a walking unit of higher priority (the smaller entity) backs away from it at
+/// half its speed, taking the standing units' share of the avoidance, until it makes
+/// headway again; the other then has room to pass.
+fn give_way(b: &mut SteerBuffers, avoidance: &AvoidanceSettings, standing: f32) {
+    for k in 0..b.agents.len() {
+        let m = b.movers[b.owners[k]];
+        if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER {
+            continue;
+        }
+        let me = b.agents[k];
+        let mut away = Vector::ZERO;
+        for j in b.crowd.neighbours(k, &b.agents, avoidance, &mut b.scratch) {
+            let other = b.agents[j];
+            let gap = (other.position - me.position).length() - other.radius - me.radius;
+            if other.key < me.key && b.movers[b.owners[j]].following && gap < 0.1 {
+                away += (me.position - other.position).normalize_or_zero();
+            }
+        }
+        if m.still >= GIVE_UP_AFTER {
+            let touching = b
+                .crowd
+                .neighbours(k, &b.agents, avoidance, &mut b.scratch)
+                .any(|j| {
+                    let other = b.agents[j];
+                    (other.position - me.position).length() - other.radius - me.radius < 0.1
+                });
+            b.movers[b.owners[k]].walled_in = touching;
+        }
+        if away != Vector::ZERO {
+            let agent = &mut b.agents[k];
+            agent.preferred = away.normalize_or_zero() * (0.5 * agent.max_speed);
+            agent.responsibility = standing;
+        }
+    }
+}
+
+/// The agents of the crowd: the units with [`Avoidance::Reciprocal`], at their positions
+/// (`moved`: where their moves took them), in cells.
+fn fill_agents(
+    units: &Units,
+    b: &mut SteerBuffers,
+    space: CellSpace,
+    standing: f32,
+    dt: f32,
+    moved: bool,
+) {
+    b.agents.clear();
+    b.owners.clear();
+    for (i, m) in b.movers.iter().enumerate() {
+        if m.avoidance != Avoidance::Reciprocal {
+            continue;
+        }
+        let pose = &b.poses.poses[m.pose];
+        let velocity = units
+            .get(pose.entity)
+            .map_or(Vec2::ZERO, |(_, _, _, _, _, progress, ..)| {
+                progress.velocity
+            });
+        let position = if moved { m.end } else { pose.world };
+        b.agents.push(CrowdAgent {
+            position: space.point(position),
+            velocity: space.vector(velocity),
+            preferred: space.vector(m.wanted / dt),
+            radius: m.diameter.max(1) as f32 * 0.5,
+            max_speed: space.speed(m.max_step.max(m.wanted.length()) / dt),
+            responsibility: if m.following { 1.0 } else { standing },
+            key: pose.entity.to_bits(),
+        });
+        b.owners.push(i);
+    }
+}
+
+/// Hard separation: units that still overlap after their moves are pushed apart
+/// (through the same wall rule as their moves).
+pub(super) fn separate(
+    units: &Units,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    b: &mut SteerBuffers,
+    space: CellSpace,
+    cell_span: f32,
+) {
+    let crowd = &settings.crowd;
+    if crowd.separation_passes == 0 {
+        return;
+    }
+    fill_agents(units, b, space, crowd.standing_responsibility, 1.0, true);
+    if b.agents.len() < 2 {
+        return;
+    }
+    b.crowd.index(&b.agents, &crowd.avoidance());
+    b.corrections.clear();
+    b.corrections.resize(b.agents.len(), Vector::ZERO);
+    let obstacles = grid.scenario().obstacles();
+    b.crowd.separate_with_walls(
+        &b.agents,
+        crowd.separation_passes,
+        |c| obstacles.get_or(c, true),
+        &mut b.corrections,
+    );
+    for k in 0..b.agents.len() {
+        let correction = space.world(b.corrections[k]);
+        if correction == Vec2::ZERO {
+            continue;
+        }
+        let m = b.movers[b.owners[k]];
+        b.movers[b.owners[k]].end = slide(grid, &m, m.end, correction, cell_span);
+    }
+}

@@ -1,0 +1,106 @@
+//! One frame of steering: what it reads of each unit, what it wants, and the moves.
+
+use bevy::prelude::*;
+
+use super::avoid::Avoidance;
+use super::pose::Poses;
+use super::walls::{Lattice, Walls};
+use super::{Arrived, Steering, SteeringProgress};
+use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
+use crate::crowd::{AvoidScratch, Crowd, CrowdAgent, Vector};
+use crate::grid::Cell;
+use crate::scenario::ProfileId;
+
+/// What steering reads and writes of a unit.
+pub(super) type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Steering,
+        Option<Ref<'static, PathResult>>,
+        Option<&'static PathRequest>,
+        &'static mut Transform,
+        &'static mut SteeringProgress,
+        Has<Arrived>,
+        Has<Replanning>,
+        Option<&'static ChildOf>,
+    ),
+>;
+
+/// A steering unit this frame: what it wants and where it ends up.
+#[derive(Clone, Copy)]
+pub(super) struct Mover {
+    /// Index of its pose.
+    pub(super) pose: usize,
+    pub(super) diameter: u32,
+    /// The profile whose layer keeps it out of walls.
+    pub(super) profile: ProfileId,
+    /// The cell it walks toward when it stands where it cannot stand.
+    pub(super) escape: Cell,
+    /// It follows a path (not arrived, not waiting for one).
+    pub(super) following: bool,
+    pub(super) avoidance: Avoidance,
+    /// Its move this frame, world units: first what path following wants, then what
+    /// avoidance allows.
+    pub(super) wanted: Vec2,
+    /// What path following alone wanted.
+    pub(super) followed: Vec2,
+    /// The waypoint path following heads for after its move, and whether that move
+    /// ends on the goal.
+    pub(super) next: usize,
+    pub(super) at_goal: bool,
+    /// Seconds it has made no headway toward its next waypoint.
+    pub(super) stalled: f32,
+    /// Seconds it has barely moved, whatever its paths.
+    pub(super) still: f32,
+    /// It has barely moved for [`GIVE_UP_AFTER`] seconds and touches another unit.
+    pub(super) walled_in: bool,
+    /// Its top step this frame in the cell it stands in (world units), and that cell's
+    /// slowness.
+    pub(super) max_step: f32,
+    pub(super) slow_here: f32,
+    /// Where it ends the frame.
+    pub(super) end: Vec2,
+}
+
+/// Buffers of the steering system, reused every frame.
+#[derive(Default)]
+pub(crate) struct SteerBuffers {
+    pub(super) poses: Poses,
+    pub(super) movers: Vec<Mover>,
+    pub(super) crowd: Crowd,
+    /// Avoidance scratch, one per thread; `scratch` serves the neighbour queries.
+    pub(super) scratches: Vec<AvoidScratch>,
+    pub(super) scratch: AvoidScratch,
+    pub(super) velocities: Vec<Vector>,
+    pub(super) agents: Vec<CrowdAgent>,
+    /// For each agent, its mover.
+    pub(super) owners: Vec<usize>,
+    pub(super) corrections: Vec<Vector>,
+}
+
+/// The end of a move of `step` from `from` for unit `m`, in pieces of less than half a
+/// tile, each sliding along the walls of the unit's layer.
+pub(super) fn slide(grid: &NavGrid, m: &Mover, from: Vec2, step: Vec2, cell_span: f32) -> Vec2 {
+    let Some(layer) = grid.scenario().layer_for(m.profile, m.diameter) else {
+        return from;
+    };
+    if !(step.is_finite() && step != Vec2::ZERO) {
+        return from;
+    }
+    let pieces = (step.length() / (0.45 * cell_span)).ceil().clamp(1.0, 64.0) as u32;
+    let piece = step / pieces as f32;
+    let walls = Walls {
+        grid,
+        layer,
+        lattice: Lattice::new(grid, m.diameter),
+        diameter: m.diameter,
+        escape: m.escape,
+    };
+    let mut p = from;
+    for _ in 0..pieces {
+        p = walls.slide(p, piece);
+    }
+    p
+}
