@@ -215,8 +215,11 @@
 //! and despawns (see the [`tilemap` docs](tilemap#edits)), or [`NavGrid::apply_edits`] and
 //! [`NavGrid::apply_map_edits`] on a hand-made grid, update the cached map incrementally, are
 //! announced as [`NavGridChanged`] messages (any number of readers), bump
-//! [`NavGrid::generation`] and re-plan the paths they concern. What a frame of edits
-//! re-plans:
+//! [`NavGrid::generation`] and re-plan the paths they concern. The answered requests are
+//! reviewed against the edits round-robin, within [`ReplanSettings::review_budget`](settings::ReplanSettings::review_budget) path
+//! cells per frame (the units a new wall stands just ahead of first), so an edit reaches
+//! every path within a bound of frames stated in [`TilepathSettings`]. What the edits
+//! re-plan:
 //!
 //! - **Walls, only ahead.** A new wall concerns a found path only when a step of the path
 //!   *ahead of its unit* is no longer allowed on the unit's layer (a cell blocked for its
@@ -229,8 +232,8 @@
 //!   small search from a few cells before the cut to a few cells after it, and the detour is
 //!   spliced in only when it costs *exactly* what the cut stretch did. The repaired path is
 //!   then optimal: walls only remove moves, and every cell opened since the path was planned
-//!   was checked against what is left of it (below). A repair answers in the frame of the
-//!   edit ([`TilepathStats::repaired`](stats::TilepathStats::repaired)), within
+//!   was checked against what is left of it (below). A repair answers in the frame the
+//!   review finds the cut ([`TilepathStats::repaired`](stats::TilepathStats::repaired)), within
 //!   [`ReplanSettings::repair_budget`] expansions per frame, outside the solve budget.
 //! - **Provisional detours.** When only a dearer detour is found, the request is queued (with
 //!   [`Replanning`]) and the unit walks that detour meanwhile: [`FoundPath::provisional`],

@@ -55,6 +55,19 @@ use crate::search::{Algorithm, Limits};
 /// whole may exceed the budget by that one search; nothing else does by more than one
 /// slice per solver thread. The test `starvation` runs this at budgets 0, 1, 64 and
 /// 1,024 expansions against walls, cuts and terrain repaints every frame.
+///
+/// The re-planning step that decides which answers an edit invalidates has its own
+/// bound, in path cells ([`ReplanSettings::review_budget`], `B`): it reviews the requests
+/// round-robin, in entity order, each against every edit since its last review, and
+/// stops in a frame once it has walked `B` path cells, after at least one request (so
+/// even `B = 0` progresses); units that a wall of this frame stands within 8 cells ahead
+/// of are reviewed at once, apart from `B`. Let `R` be the number of requests and `C` the sum of the cells of their
+/// paths (1 for a request without one). Every edit is then checked against every path
+/// answered before it, and a cut path repaired or sent to the queue, within
+/// `min(2R, ⌈2C / max(B, 1)⌉)` frames, the edit's frame included, whatever the edit rate;
+/// a shortcut that an opened cell allows is found within the same bound. Steering never
+/// walks a unit into a blocked cell meanwhile: it waits before the wall. Changes of the
+/// whole map and of movement profiles are reviewed at once.
 #[derive(Resource, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TilepathSettings {
@@ -118,7 +131,8 @@ impl TilepathSettings {
 
 /// What the solve step may spend per frame.
 ///
-/// The re-planning step before it (repairs and provisional detours, bounded by
+/// The re-planning step before it (its review bounded by
+/// [`ReplanSettings::review_budget`] in path cells, repairs and provisional detours by
 /// [`ReplanSettings::repair_budget`] in expansions) and steering are not part of it:
 /// [`TilepathStats::plugin_time`](crate::stats::TilepathStats::plugin_time) measures all
 /// of the plugin's systems per frame. Either way, the progress guarantee of
@@ -255,6 +269,23 @@ pub struct ReplanSettings {
     /// this keeps units moving: the solver serves the cuts a unit is about to reach
     /// first. 0 makes every cut urgent. 16 by default.
     pub defer_cuts_beyond: u32,
+    /// Path cells the review of answered requests may walk per frame. After map edits
+    /// the re-planning step reviews the requests round-robin (in entity order), each
+    /// against every edit since its last review: a new wall on its path ahead of the unit
+    /// (a cut), changed terrain near it, or an opened or cheaper cell that could shorten
+    /// it. A request costs the cells of its path (1 for one without a path, or whose path
+    /// no edit since its review concerns), and a frame stops once this many are spent,
+    /// after at least one request. Apart from this budget, each frame with new walls
+    /// looks at the next 8 cells of every unit following its path (with
+    /// [`PathProgress`](crate::components::PathProgress)) and reviews at once those a new
+    /// wall stands near. An edit is kept until every request answered before it has been
+    /// reviewed (see the progress guarantee of
+    /// [`TilepathSettings`] for the bound in frames);
+    /// openings beyond 16,384 cells are forgotten, and every path that had not seen them
+    /// is re-planned in the improvement lane instead. The work does not depend on the
+    /// machine's speed, so lockstep runs stay identical. `u32::MAX` reviews every request
+    /// in the frame of the edit. 16,384 by default.
+    pub review_budget: u32,
 }
 
 impl Default for ReplanSettings {
@@ -263,6 +294,7 @@ impl Default for ReplanSettings {
             on_change: true,
             repair_budget: 16_384,
             defer_cuts_beyond: 16,
+            review_budget: 16_384,
         }
     }
 }

@@ -101,6 +101,12 @@ pub struct TilepathStats {
     pub total_repaired: u64,
     /// Provisional detours given since the plugin started.
     pub total_detoured: u64,
+    /// Answered requests the re-planning step reviewed against map edits in the last
+    /// frame (see [`crate::settings::ReplanSettings::review_budget`]).
+    pub reviewed: usize,
+    /// Frames the last complete pass of that review over every request took: how long
+    /// an edit waited, at most, to be checked against every path.
+    pub review_pass_frames: u32,
     /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
     /// thread (at most [`crate::settings::TilepathSettings::max_threads`] and the compute
     /// pool's thread count), the suspended searches, and as many spares.
@@ -121,6 +127,7 @@ impl TilepathStats {
         self.expanded = 0;
         self.repaired = 0;
         self.detoured = 0;
+        self.reviewed = 0;
         self.whole = 0;
         self.field_answers = 0;
         self.solve_time = Duration::ZERO;

@@ -59,7 +59,13 @@ fn assert_fresh_cost(grid: &NavGrid, path: &FoundPath, diameter: u32) {
 fn paths_repaired_in_place_cost_exactly_what_a_fresh_search_finds() {
     let mut app = app();
     insert_level_grid(&mut app);
-    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
+    {
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.budget = FrameBudget::Time(Duration::MAX);
+        // Every answer is checked in the frame of the edit (the review's own budget is
+        // tested in `review`).
+        settings.replan.review_budget = u32::MAX;
+    }
     let units = spawn_units(&mut app, 600, 31, true, false);
     run_until_answered(&mut app, 20);
     let mut rng = Rng(5);

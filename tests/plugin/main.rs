@@ -15,6 +15,7 @@ mod live;
 mod liveness;
 mod matrix;
 mod replan;
+mod review;
 mod soak;
 mod solve;
 mod starvation;

@@ -33,7 +33,13 @@ fn blocking_tiles_on_found_paths_makes_exactly_the_crossing_units_replan_around_
     let mut app = app();
     let (_, tiles) = spawn_tilemap(app.world_mut(), &level());
     let units = spawn_units(&mut app, 1000, 12, false, false);
-    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
+    {
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.budget = FrameBudget::Time(Duration::MAX);
+        // Every answer is reviewed in the frame of the edit (the review's own budget is
+        // tested in `review`).
+        settings.replan.review_budget = u32::MAX;
+    }
     run_until_answered(&mut app, 200);
     let before = results(&app, &units);
     let generation = app.world().resource::<NavGrid>().generation();

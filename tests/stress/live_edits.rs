@@ -52,6 +52,9 @@ pub struct Options {
     /// [`ReplanSettings::defer_cuts_beyond`](bevy_tilepath::prelude::ReplanSettings::defer_cuts_beyond)
     /// (`None`: the plugin's default).
     pub defer_cuts: Option<u32>,
+    /// [`ReplanSettings::review_budget`](bevy_tilepath::prelude::ReplanSettings::review_budget)
+    /// (`None`: the plugin's default).
+    pub review_budget: Option<u32>,
     /// [`TilepathSettings::jump_tables`].
     pub jump_tables: bool,
 }
@@ -62,6 +65,7 @@ impl Default for Options {
             speed: 6.0,
             max_requests: None,
             defer_cuts: None,
+            review_budget: None,
             jump_tables: true,
         }
     }
@@ -75,6 +79,9 @@ impl Options {
         }
         if let Some(n) = self.defer_cuts {
             settings.replan.defer_cuts_beyond = n;
+        }
+        if let Some(n) = self.review_budget {
+            settings.replan.review_budget = n;
         }
         settings.jump_tables = self.jump_tables;
     }

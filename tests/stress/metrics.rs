@@ -41,6 +41,10 @@ pub struct Metrics {
     /// the solver (paths and failures).
     pub replans: u64,
     pub repairs: u64,
+    /// Requests the re-planning step reviewed (`TilepathStats::reviewed`), and the most
+    /// frames a pass of that review over every request took.
+    pub reviewed: u64,
+    pub review_pass_max: u32,
     pub detours: u64,
     pub expanded: u64,
     pub solves: u64,
@@ -211,6 +215,8 @@ fn record_frame(
     m.max_pending = m.max_pending.max(stats.pending);
     m.replans += stats.replanned as u64;
     m.repairs += stats.repaired as u64;
+    m.reviewed += stats.reviewed as u64;
+    m.review_pass_max = m.review_pass_max.max(stats.review_pass_frames);
     m.detours += stats.detoured as u64;
     m.expanded += stats.expanded;
     m.solves += (stats.solved + stats.failed) as u64;

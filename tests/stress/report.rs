@@ -140,6 +140,11 @@ pub fn live_edits_summary(app: &App, panics: u32, memory: &[(u32, u64)]) {
         answers(m),
         m.solved_messages
     );
+    println!(
+        "reviewed against edits: {:.0} requests per frame; longest review pass: {} frames",
+        m.reviewed as f64 / frames,
+        m.review_pass_max
+    );
     frozen(m);
     println!(
         "units StartBlocked at the end: {start_blocked}; standing in a wall: {in_walls}; arrivals: {}",

@@ -40,8 +40,6 @@ pub(super) struct Context<'a, 'w, 's> {
     pub(super) everything: bool,
     pub(super) whole_map: bool,
     pub(super) profiles_changed: bool,
-    /// Obstacles or terrain changed.
-    pub(super) edited: bool,
     /// The solver left urgent requests waiting last frame: cuts far ahead are deferred.
     pub(super) behind: bool,
 }

@@ -34,8 +34,10 @@ impl ReplanState {
     }
 
     /// For a request already waiting in the urgent lane to be planned again, whose unit
-    /// walks `path` meanwhile: a provisional detour when a new wall cut that path ahead of
-    /// the unit (see [`ReplanState::detour`]), so that it does not wait at the wall.
+    /// walks `path` meanwhile: a provisional detour when a wall newer than generation
+    /// `since` cut that path ahead of the unit (see [`ReplanState::detour`]), so that it
+    /// does not wait at the wall.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn detour_while_queued(
         &mut self,
         cx: &Context<'_, '_, '_>,
@@ -44,13 +46,17 @@ impl ReplanState {
         request: &PathRequest,
         path: &FoundPath,
         progress: Option<&PathProgress>,
+        since: u64,
     ) -> Option<FoundPath> {
         let grid = cx.grid?;
         let changed = path.generation < grid.generation();
-        if cx.everything || cx.whole_map || !changed || !self.walled {
+        if cx.everything || cx.whole_map || !changed {
             return None;
         }
-        if !self.near_cut(grid, &path.cells, request.diameter) {
+        if !self
+            .marks
+            .near_cut(grid, &path.cells, request.diameter, since)
+        {
             return None;
         }
         let on = locate(cx, grid, entity, place, path, progress, request.diameter).on?;

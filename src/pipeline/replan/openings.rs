@@ -1,4 +1,4 @@
-//! Cells that became passable or cheaper, and whether one of them can shorten a found path.
+//! Cells that became passable or cheaper, kept until every path saw them, and which can shorten a path.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -52,7 +52,11 @@ pub(crate) struct Openings {
     areas: Vec<(u64, CellRect, Range<usize>)>,
 }
 
-/// The cells the logged changes opened or made cheaper, sorted by layer.
+/// Openings kept at most: beyond, they are forgotten (see [`Opened::collect`]).
+const MAX_OPENINGS: usize = 16_384;
+
+/// The cells the logged changes opened or made cheaper, sorted by layer, kept until
+/// every answered request has been reviewed against them ([`Opened::forget`]).
 #[derive(Default)]
 pub(crate) struct Opened {
     /// Obstacle cells the log removed that are free now, with their change's generation.
@@ -65,12 +69,24 @@ pub(crate) struct Opened {
     /// Nearest reachable cell to a partial path's requested goal on the current map, by
     /// (profile, diameter, component, requested goal).
     nearest: HashMap<(ProfileId, u32, u32, Cell), Option<Cell>>,
+    /// The newest generation of the openings forgotten for want of room: a path that has
+    /// not seen it may be shortened anywhere.
+    overflow: u64,
 }
 
 impl Opened {
-    /// Collects the cells of `log` that became passable or whose terrain changed.
+    /// Adds the cells of `log` that became passable or whose terrain changed to those
+    /// kept. Beyond [`MAX_OPENINGS`] of them, all are forgotten and [`Opened::shortcut`]
+    /// answers true for every path that had not seen them.
     pub(crate) fn collect(&mut self, log: &[NavGridChanged], grid: &NavGrid) {
-        self.clear();
+        let edited = log
+            .iter()
+            .any(|c| !c.cells.is_empty() || !c.terrain.is_empty());
+        if !edited {
+            return;
+        }
+        self.nearest.clear(); // reachability changed
+        let (cells, terrain) = (self.cells.len(), self.terrain.len());
         for change in log {
             let opened = change
                 .cells
@@ -80,15 +96,45 @@ impl Opened {
             self.terrain
                 .extend(change.terrain.iter().map(|&c| (change.generation, c)));
         }
-        self.set.extend(self.cells.iter().map(|&(_, c)| c));
+        if self.cells.len() + self.terrain.len() > MAX_OPENINGS {
+            let newest = self.cells.iter().chain(&self.terrain).map(|&(g, _)| g);
+            self.overflow = self.overflow.max(newest.max().unwrap_or(0));
+            self.cells.clear();
+            self.terrain.clear();
+            self.set.clear();
+            self.layers.clear();
+            return;
+        }
+        self.set.extend(self.cells[cells..].iter().map(|&(_, c)| c));
+        // The layers in use judge the new openings on this frame's map (an opening
+        // that cannot shorten a path then cannot later either: walls only lengthen
+        // paths, and later openings are judged themselves).
+        let keys: Vec<_> = self.layers.keys().copied().collect();
+        for key in keys {
+            let kept = self.openings(grid, key, &self.cells[cells..], &self.terrain[terrain..]);
+            if let Some(layer) = self.layers.get_mut(&key) {
+                layer.cells.extend(kept);
+                layer.areas = areas(&layer.cells);
+            }
+        }
     }
 
-    pub(crate) fn clear(&mut self) {
-        self.cells.clear();
-        self.set.clear();
-        self.terrain.clear();
-        self.layers.clear();
-        self.nearest.clear();
+    /// Forgets the openings of generation `floor` or older: every request has seen them.
+    pub(crate) fn forget(&mut self, floor: u64) {
+        let before = self.cells.len() + self.terrain.len();
+        self.cells.retain(|&(g, _)| g > floor);
+        self.terrain.retain(|&(g, _)| g > floor);
+        if self.overflow <= floor {
+            self.overflow = 0;
+        }
+        if self.cells.len() + self.terrain.len() != before {
+            self.set.clear();
+            self.set.extend(self.cells.iter().map(|&(_, c)| c));
+            for layer in self.layers.values_mut() {
+                layer.cells.retain(|&(g, _)| g > floor);
+                layer.areas = areas(&layer.cells);
+            }
+        }
     }
 
     /// True when nothing was opened or made cheaper.
@@ -96,13 +142,13 @@ impl Opened {
         self.cells.is_empty() && self.terrain.is_empty()
     }
 
-    /// True when `cell` is an obstacle cell the log removed.
+    /// True when `cell` is an obstacle cell that an edit kept here removed.
     pub(crate) fn contains(&self, cell: Cell) -> bool {
         self.set.contains(&cell)
     }
 
     /// The openings that may shorten a path on the layer of `profile` and `diameter` with
-    /// `connectivity`, computed once per run.
+    /// `connectivity`, computed at its first use and kept up to date from then on.
     fn layer(
         &mut self,
         grid: &NavGrid,
@@ -113,26 +159,28 @@ impl Opened {
         let octile = connectivity == Connectivity::Octile;
         let key = (profile, diameter, octile);
         if !self.layers.contains_key(&key) {
-            let openings = self.openings(grid, profile, diameter, octile);
-            self.layers.insert(key, openings);
+            let cells = self.openings(grid, key, &self.cells, &self.terrain);
+            let areas = areas(&cells);
+            self.layers.insert(key, Openings { cells, areas });
         }
         &self.layers[&key]
     }
 
+    /// Of the opened `cells` and the `terrain` cells, those that may shorten a path on
+    /// the layer of `key`, by generation.
     fn openings(
         &self,
         grid: &NavGrid,
-        profile: ProfileId,
-        diameter: u32,
-        octile: bool,
-    ) -> Openings {
-        let mut out = Openings::default();
+        (profile, diameter, octile): (ProfileId, u32, bool),
+        cells: &[(u64, Cell)],
+        terrain: &[(u64, Cell)],
+    ) -> Vec<(u64, Cell)> {
         let scenario = grid.scenario();
         let (Some(layer), Some(weights)) = (
             scenario.layer_for(profile, diameter),
             scenario.weights(profile),
         ) else {
-            return out;
+            return Vec::new();
         };
         // Cells of the layer that a removed obstacle freed.
         let size = grid.size();
@@ -144,7 +192,7 @@ impl Opened {
                     .any(|c| self.set.contains(&c))
         };
         let mut kept: Vec<(u64, Cell)> = Vec::new();
-        for &(generation, c) in &self.cells {
+        for &(generation, c) in cells {
             let anchors = anchors_over(c, diameter).grow_clip(0, 0, size);
             let mut freed_any = false;
             let mut may_help = false;
@@ -159,24 +207,14 @@ impl Opened {
                 kept.push((generation, c));
             }
         }
-        kept.extend(self.terrain.iter().copied());
+        kept.extend(terrain.iter().copied());
         kept.sort_by_key(|&(generation, _)| generation);
-        let mut start = 0;
-        while start < kept.len() {
-            let generation = kept[start].0;
-            let end = start + kept[start..].partition_point(|&(g, _)| g == generation);
-            let mut area = CellRect::from_cell(kept[start].1);
-            for &(_, c) in &kept[start..end] {
-                area.include(c);
-            }
-            out.areas.push((generation, area, start..end));
-            start = end;
-        }
-        out.cells = kept;
-        out
+        kept
     }
 
-    /// True when a cell opened since `path` was planned could make it cheaper: for a path
+    /// True when a cell opened after generation `since` (when `path` was planned or last
+    /// reviewed) could make it cheaper, or when openings it had not seen were forgotten
+    /// for want of room (see [`Opened::collect`]): for a path
     /// to its goal, when the cheapest conceivable route through an opened cell (octile
     /// distances from the unit to the cell and from the cell to the path's end, times the
     /// profile's smallest weight, less what a diagonal step past the cell's corner saves)
@@ -185,7 +223,10 @@ impl Opened {
     /// obstacle cells that free no cell of the unit's layer, or that [`cannot_shorten`]
     /// any path, are left out. Each change's bounding box is tried first (against the
     /// path's whole cost, then its remaining cost), its cells only when the box passes.
-    pub(crate) fn shortcut(&mut self, path: &FoundPath, walker: &Walker) -> bool {
+    pub(crate) fn shortcut(&mut self, path: &FoundPath, walker: &Walker, since: u64) -> bool {
+        if since < self.overflow {
+            return true;
+        }
         if self.is_empty() {
             return false;
         }
@@ -194,7 +235,7 @@ impl Opened {
         if !openings
             .areas
             .iter()
-            .any(|(generation, ..)| *generation > path.generation)
+            .any(|(generation, ..)| *generation > since)
         {
             return false;
         }
@@ -247,7 +288,7 @@ impl Opened {
         let total = f64::from(path.cost);
         let mut remaining: Option<Cost> = None;
         for (generation, area, cells) in &openings.areas {
-            if *generation <= path.generation || cost_to_f64(bound(*area)) >= total + 1e-3 {
+            if *generation <= since || cost_to_f64(bound(*area)) >= total + 1e-3 {
                 continue;
             }
             let remaining = *remaining
@@ -265,4 +306,21 @@ impl Opened {
         }
         false
     }
+}
+
+/// Per generation of `cells` (sorted by generation): their bounding box and their range.
+fn areas(cells: &[(u64, Cell)]) -> Vec<(u64, CellRect, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < cells.len() {
+        let generation = cells[start].0;
+        let end = start + cells[start..].partition_point(|&(g, _)| g == generation);
+        let mut area = CellRect::from_cell(cells[start].1);
+        for &(_, c) in &cells[start..end] {
+            area.include(c);
+        }
+        out.push((generation, area, start..end));
+        start = end;
+    }
+    out
 }

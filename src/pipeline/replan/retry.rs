@@ -8,12 +8,13 @@ use crate::pipeline::resolve::{Place, resolve, world_position};
 use crate::scenario::CellRect;
 use crate::search::PathError;
 
-/// True when the logged changes can change the answer `failure`: a new map, resize or
+/// True when the changes can change the answer `failure`: a new map, resize or
 /// move for every failure that depends on the map (only these can bring an off-map start
 /// or goal onto the map, or a missing map back); a change of the movement profiles for
-/// those and unknown profiles; and an edit of obstacles or terrain for a blocked start,
-/// a blocked goal or an unreachable goal only when the search would now answer
-/// differently (see [`predicted_failure`]).
+/// those and unknown profiles; and, when `edited` (obstacles or terrain changed since
+/// the failure was last looked at), for a blocked start, a blocked goal or an
+/// unreachable goal only when the search would now answer differently (see
+/// [`predicted_failure`]).
 pub(super) fn retry(
     failure: &PathFailure,
     entity: Entity,
@@ -21,6 +22,7 @@ pub(super) fn retry(
     request: &PathRequest,
     ticket: &PathStatus,
     cx: &Context<'_, '_, '_>,
+    edited: bool,
 ) -> bool {
     match failure {
         PathFailure::NoMap
@@ -32,7 +34,7 @@ pub(super) fn retry(
         }
         other if !other.depends_on_map() => false,
         _ if cx.whole_map || cx.profiles_changed => true,
-        _ if !cx.edited => false,
+        _ if !edited => false,
         PathFailure::Search(error) => {
             let Some(grid) = cx.grid else {
                 return true;

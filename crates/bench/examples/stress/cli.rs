@@ -10,14 +10,16 @@ use crate::stress::{Config, Mode};
 pub const USAGE: &str = "\
 usage: stress --mode live-edits|soak [--units N] [--size N] [--frames N] [--edits N]
               [--budget-ms MS | --expansions N] [--threads N] [--seed N] [--every FRAMES]
-  live-edits only: [--speed CELLS_PER_S] [--max-requests N] [--defer-cuts N] [--no-jump-tables]
+  live-edits only: [--speed CELLS_PER_S] [--max-requests N] [--defer-cuts N]
+                   [--review-budget CELLS] [--no-jump-tables]
   soak only:       [--order-every FRAMES] [--shared-approach]";
 
 /// The flags only `--mode live-edits` takes.
-const LIVE_EDITS_FLAGS: [&str; 4] = [
+const LIVE_EDITS_FLAGS: [&str; 5] = [
     "--speed",
     "--max-requests",
     "--defer-cuts",
+    "--review-budget",
     "--no-jump-tables",
 ];
 /// The flags only `--mode soak` takes.
@@ -70,6 +72,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
                     "--speed" => options.speed = value()? as f32,
                     "--max-requests" => options.max_requests = Some(value()? as usize),
                     "--defer-cuts" => options.defer_cuts = Some(value()? as u32),
+                    "--review-budget" => options.review_budget = Some(value()? as u32),
                     "--no-jump-tables" => options.jump_tables = false,
                     _ => return Err(unknown(&flag)),
                 },

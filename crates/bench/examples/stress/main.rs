@@ -3,7 +3,8 @@
 //! ```sh
 //! cargo run --release -p tilepath_bench --example stress -- --mode live-edits [--units 5000] [--size 256]
 //!     [--frames 600] [--edits 20] [--budget-ms 2 | --expansions N] [--threads 2] [--seed 11]
-//!     [--every 100] [--speed 6] [--max-requests N] [--defer-cuts N] [--no-jump-tables]
+//!     [--every 100] [--speed 6] [--max-requests N] [--defer-cuts N] [--review-budget N]
+//!     [--no-jump-tables]
 //! cargo run --release -p tilepath_bench --example stress -- --mode soak [--units 5000] [--size 512]
 //!     [--frames 2000] [--edits 20] [--budget-ms 2 | --expansions N] [--threads 2] [--seed 5]
 //!     [--every 1000] [--order-every 60] [--shared-approach]

@@ -44,7 +44,7 @@ fn every_live_edits_flag_is_read() {
     let parsed = args(
         "--units 300 --size 64 --frames 50 --edits 4 --budget-ms 3 --threads 1 --seed 9 \
          --every 10 --mode live-edits --speed 5 --max-requests 512 --defer-cuts 0 \
-         --no-jump-tables",
+         --review-budget 77 --no-jump-tables",
     )
     .unwrap();
     let c = parsed.config;
@@ -59,8 +59,8 @@ fn every_live_edits_flag_is_read() {
     };
     assert_eq!(o.speed, 5.0);
     assert_eq!(
-        (o.max_requests, o.defer_cuts, o.jump_tables),
-        (Some(512), Some(0), false)
+        (o.max_requests, o.defer_cuts, o.review_budget, o.jump_tables),
+        (Some(512), Some(0), Some(77), false)
     );
 }
 
