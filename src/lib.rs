@@ -215,11 +215,9 @@
 //! and despawns (see the [`tilemap` docs](tilemap#edits)), or [`NavGrid::apply_edits`] and
 //! [`NavGrid::apply_map_edits`] on a hand-made grid, update the cached map incrementally, are
 //! announced as [`NavGridChanged`] messages (any number of readers), bump
-//! [`NavGrid::generation`] and re-plan the paths they concern. The answered requests are
-//! reviewed against the edits round-robin, within [`ReplanSettings::review_budget`](settings::ReplanSettings::review_budget) path
-//! cells per frame (the units a new wall stands just ahead of first), so an edit reaches
-//! every path within a bound of frames stated in [`TilepathSettings`]. What the edits
-//! re-plan:
+//! [`NavGrid::generation`] and re-plan the paths they concern, reviewed round-robin within
+//! [`review_budget`](settings::ReplanSettings::review_budget) cells a frame (bound in
+//! [`TilepathSettings`]). What the edits re-plan:
 //!
 //! - **Walls, only ahead.** A new wall concerns a found path only when a step of the path
 //!   *ahead of its unit* is no longer allowed on the unit's layer (a cell blocked for its
