@@ -155,8 +155,8 @@
 //! concern: the [`FrameBudget`] (time, or expansions for lockstep games), requests per
 //! frame and the thread cap, [`RequestDefaults`] (algorithm, [`Algorithm::Auto`] and exact
 //! by default, and limits), how [`GroupOrders`] share work and the [`FieldSettings`] they
-//! use, [`ReplanSettings`] (re-planning on map edits, repairs, deferred cuts) and JPS+ jump
-//! tables. Each field's docs say what it does and end with its default.
+//! use, [`ReplanSettings`] (re-planning on map edits), JPS+ tables and the crowd
+//! ([`CrowdSettings`](settings::CrowdSettings)). Each field's docs end with its default.
 //!
 //! # Pipeline
 //!
@@ -195,8 +195,7 @@
 //!
 //! ## Ordering your systems
 //!
-//! Order your own systems against these sets as the [`TilepathSystems`] docs say (tile edits
-//! before `SyncMap`, new requests before `Replan`, readers of results after `Solve`).
+//! Order your own systems against these sets as the [`TilepathSystems`] docs say.
 //!
 //! # Positions and wide units
 //!

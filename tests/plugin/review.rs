@@ -4,8 +4,8 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, FoundPath, NavGrid, PathRequest, PathResult, ReplanSettings, Steering,
-    TilepathSettings, TilepathStats,
+    Arrived, Avoidance, Cell, FoundPath, NavGrid, PathRequest, PathResult, ReplanSettings,
+    Steering, TilepathSettings, TilepathStats,
 };
 
 use crate::common::{app, position, unlimited, world_of};
@@ -153,7 +153,7 @@ fn units_never_enter_a_wall_whose_cut_their_review_has_not_reached() {
     });
     let steering = Steering {
         speed: 320.0,
-        separation_radius: 0.0,
+        avoidance: Avoidance::Off,
         ..Steering::default()
     };
     let units: Vec<Entity> = (0..56)
