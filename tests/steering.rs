@@ -157,13 +157,17 @@ fn without_patience_a_unit_pushed_behind_a_wall_stays_stuck() {
 #[test]
 fn a_walking_unit_pushes_idle_units_along_a_one_cell_corridor_to_its_goal() {
     let mut app = app("..............................");
-    // Idle steering units (no request) stand in a one-cell corridor: they cannot step
+    // Units that arrived on their cells stand in a one-cell corridor: they cannot step
     // aside, only be pushed along ahead of the walker.
     let idle: Vec<Entity> = (8..12)
         .map(|x| {
             let p = world_of(&app, Cell::new(x, 0));
             app.world_mut()
-                .spawn((Transform::from_translation(p), Steering::default()))
+                .spawn((
+                    Transform::from_translation(p),
+                    PathRequest::new(Cell::new(x, 0)),
+                    Steering::default(),
+                ))
                 .id()
         })
         .collect();

@@ -103,6 +103,10 @@ fn velocities(
     });
 }
 
+/// The share of a unit without a request (its movement profile unknown, so it may not be
+/// pushed into terrain it cannot enter): next to nothing, so the others go around it.
+const IMMOVABLE: f32 = 1e-4;
+
 /// Seconds without headway after which a walking unit that touches a walking unit of
 /// higher priority (the smaller entity) gives way to it.
 const GIVE_WAY_AFTER: f32 = 0.15;
@@ -190,7 +194,13 @@ fn fill_agents(
             preferred: space.vector(m.wanted / dt),
             radius: m.diameter.max(1) as f32 * 0.5,
             max_speed: space.speed(m.max_step.max(m.wanted.length()) / dt),
-            responsibility: if m.following { 1.0 } else { standing },
+            responsibility: if m.following {
+                1.0
+            } else if m.pushable {
+                standing
+            } else {
+                IMMOVABLE
+            },
             key: pose.entity.to_bits(),
         });
         b.owners.push(i);
@@ -231,6 +241,9 @@ pub(super) fn separate(
             continue;
         }
         let m = b.movers[b.owners[k]];
+        if !m.pushable {
+            continue;
+        }
         b.movers[b.owners[k]].end = slide(grid, &m, m.end, correction, cell_span);
     }
 }

@@ -40,6 +40,9 @@ pub(super) struct Mover {
     pub(super) escape: Cell,
     /// It follows a path (not arrived, not waiting for one).
     pub(super) following: bool,
+    /// It has a [`PathRequest`], so its movement profile is known and the crowd may push
+    /// it; a unit without one is an obstacle the crowd does not move.
+    pub(super) pushable: bool,
     pub(super) avoidance: Avoidance,
     /// Its move this frame, world units: first what path following wants, then what
     /// avoidance allows.

@@ -51,7 +51,9 @@ pub(crate) use system::{publish_progress, steer_units};
 /// [`CrowdSettings::time_horizon`](crate::settings::CrowdSettings::time_horizon) seconds, each doing its share (optimal reciprocal
 /// collision avoidance, [`crate::crowd`]); units standing still (arrived, or without a
 /// path) take the larger share ([`CrowdSettings::standing_responsibility`](crate::settings::CrowdSettings::standing_responsibility)), so they step
-/// aside for moving ones and stay where they were pushed. After the moves, units that
+/// aside for moving ones and stay where they were pushed. A unit without a
+/// [`PathRequest`](crate::components::PathRequest) has no movement profile the plugin
+/// knows, so the crowd never moves it: the others avoid it like a post. After the moves, units that
 /// still overlap are pushed apart ([`CrowdSettings::separation_passes`](crate::settings::CrowdSettings::separation_passes)). Deadlocks are
 /// broken in two steps: a walking unit that has made no headway for 0.15 s while
 /// touching a walking unit of higher priority (the smaller entity) backs away from it,

@@ -12,6 +12,7 @@ use super::pose::{Poses, write_position};
 use super::walls::Lattice;
 use super::{Arrived, SteeringProgress};
 use crate::components::{NavGrid, PathProgress, PathResult, Replanning};
+use crate::profiles::MovementProfiles;
 use crate::scenario::ProfileId;
 use crate::settings::TilepathSettings;
 
@@ -30,6 +31,7 @@ pub(crate) fn steer_units(
     time: Option<Res<Time>>,
     grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,
+    profiles: Res<MovementProfiles>,
     mut commands: Commands,
     mut buffers: Local<SteerBuffers>,
     mut set: ParamSet<(Units, TransformHelper)>,
@@ -47,7 +49,7 @@ pub(crate) fn steer_units(
     let b = &mut *buffers;
     collect_poses(&mut set, &mut b.poses);
     let mut units = set.p0();
-    plan_moves(&mut units, &grid, &mut commands, b, dt, moving);
+    plan_moves(&mut units, &grid, &profiles, &mut commands, b, dt, moving);
     if !moving {
         return;
     }
@@ -64,6 +66,7 @@ pub(crate) fn steer_units(
 fn plan_moves(
     units: &mut Units,
     grid: &NavGrid,
+    profiles: &MovementProfiles,
     commands: &mut Commands,
     b: &mut SteerBuffers,
     dt: f32,
@@ -85,9 +88,13 @@ fn plan_moves(
         let mut mover = Mover {
             pose: i,
             diameter,
-            profile: ProfileId::DEFAULT,
+            // Without a path (yet), the walls of the profile it asks for.
+            profile: request
+                .and_then(|r| profiles.resolve(r.profile.as_deref()))
+                .unwrap_or(ProfileId::DEFAULT),
             escape: grid.agent_cell(pos, diameter).unwrap_or_default(),
             following: false,
+            pushable: request.is_some(),
             avoidance: steering.avoidance,
             wanted: Vec2::ZERO,
             followed: Vec2::ZERO,

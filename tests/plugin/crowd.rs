@@ -186,14 +186,8 @@ fn a_standing_unit_steps_aside_for_a_walking_one_and_stays_still_after() {
     let rows = vec![".".repeat(12); 5].join("\n");
     let mut app = app();
     app.insert_resource(NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
-    // A unit without orders stands in the middle of the walker's straight line.
-    let idle = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(center_of(Cell::new(6, 2), 1).extend(1.0)),
-            Steering::default(),
-        ))
-        .id();
+    // A unit that has arrived stands in the middle of the walker's straight line.
+    let idle = spawn(&mut app, center_of(Cell::new(6, 2), 1), Cell::new(6, 2), 1);
     let walker = spawn(&mut app, center_of(Cell::new(1, 2), 1), Cell::new(11, 2), 1);
     let done = frames_to_arrive(&mut app, &[walker], 600);
     assert!(

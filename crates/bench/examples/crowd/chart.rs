@@ -24,7 +24,7 @@ fn colour(system: System) -> RGBColor {
 
 fn label(system: System) -> &'static str {
     match system {
-        System::Ours => "bevy_tilepath (today's Steering)",
+        System::Ours => "bevy_tilepath (Steering, avoidance on)",
         System::Northstar => "bevy_northstar 0.7 (Blocking + avoidance)",
     }
 }
