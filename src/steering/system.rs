@@ -107,10 +107,22 @@ fn plan_moves(
             slow_here: 1.0,
             end: pos,
         };
+        let found = result.as_ref().and_then(|r| r.found());
+        if let Some(path) = found {
+            mover.profile = path.profile;
+        }
+        // The cell it stands in slows it under the profile of its path, or of the one it
+        // asks for.
+        let slowness = Slowness {
+            grid,
+            weights: grid.scenario().weights(mover.profile),
+            diameter,
+        };
+        mover.slow_here = slowness.at(pos);
+        mover.max_step = steering.speed.max(0.0) * dt / mover.slow_here;
         let mut arrived = arrived;
         match result.as_ref().map(|r| (&**r, r.is_changed())) {
             Some((PathResult::Found(path), changed)) => {
-                mover.profile = path.profile;
                 mover.escape = path.cells.first().copied().unwrap_or(mover.escape);
                 if changed {
                     // A unit that does not stand on the path's first cell (its own cell
@@ -124,13 +136,6 @@ fn plan_moves(
                         arrived = false;
                     }
                 }
-                let slowness = Slowness {
-                    grid,
-                    weights: grid.scenario().weights(path.profile),
-                    diameter,
-                };
-                mover.slow_here = slowness.at(pos);
-                mover.max_step = steering.speed.max(0.0) * dt / mover.slow_here;
                 if !arrived && !path.waypoints.is_empty() && moving {
                     let lattice = Lattice::new(grid, diameter);
                     let (along, at_goal) = follow(
@@ -157,15 +162,6 @@ fn plan_moves(
                 }
             }
             _ => {}
-        }
-        if !mover.following {
-            let slowness = Slowness {
-                grid,
-                weights: grid.scenario().weights(mover.profile),
-                diameter,
-            };
-            mover.slow_here = slowness.at(pos);
-            mover.max_step = steering.speed.max(0.0) * dt / mover.slow_here;
         }
         b.movers.push(mover);
     }
