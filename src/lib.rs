@@ -179,7 +179,8 @@
 //!    cuts in place or gives provisional detours (`pipeline::repair`), queues the rest in
 //!    their lane and retries failures an edit may fix; *claims* (`pipeline::claim`) hand
 //!    goal cells to new requests.
-//! 3. [`Solve`](plugin::TilepathSystems::Solve): answer the queue within the budget, oldest
+//! 3. [`Solve`](plugin::TilepathSystems::Solve): record where units stand
+//!    ([`UnitMap`](components::UnitMap)), then answer the queue within the budget, oldest
 //!    first, in parallel on the compute task pool, each solver thread reusing its own
 //!    [`Pathfinder`](search::Pathfinder); answers do not depend on the thread count
 //!    (`pipeline::solve`). Each request is *resolved* first (`pipeline::resolve`: profile,
@@ -369,7 +370,8 @@
 //!   [`Cell`](grid::Cell) (the orphan rule forbids `From`/`TryFrom` impls between two foreign
 //!   crates' types). The [`plugin`] docs hold a complete tilemap example.
 //! - [`Steering`]: arrival slow-down, crowds ([`crowd`] avoidance, no overlap), footprints
-//!   kept out of blocked cells, stalled units planning again; or
+//!   kept out of blocked cells, stalled units planning again, paths around standing units
+//!   ([`PathRequest::avoid_units`](components::PathRequest::avoid_units)); or
 //!   [`GridStepper`](steering::GridStepper): a cell per tick, cells held, for turn games.
 //! - [`TilepathDebugPlugin`](debug::TilepathDebugPlugin) draws once added: each unit's path and
 //!   goal in its own colour, blocked cells; [`TilepathGizmos`](debug::TilepathGizmos) restyles it.
@@ -551,8 +553,7 @@
 #![warn(missing_docs)]
 
 pub use tilepath;
-/// The core's modules, re-exported so `bevy_tilepath::grid::Cell` and
-/// `tilepath::grid::Cell` name the same type.
+/// The core's modules: `bevy_tilepath::grid::Cell` and `tilepath::grid::Cell` are one type.
 pub use tilepath::{crowd, grid, scenario, search, smoothing};
 
 pub mod components;
@@ -560,41 +561,10 @@ pub mod components;
 pub mod debug;
 mod pipeline;
 pub mod plugin;
+pub mod prelude;
 pub mod profiles;
 pub mod settings;
 pub mod stats;
 pub mod steering;
 #[cfg(feature = "tilemap")]
 pub mod tilemap;
-
-/// The common imports.
-pub mod prelude {
-    pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
-    pub use crate::scenario::{
-        CachedScenario, MapEdit, MovementProfile, ProfileId, Scenario, TerrainId,
-    };
-    pub use crate::search::{Algorithm, Limits, PathError, PathQuery, PathStats, Pathfinder};
-
-    pub use crate::components::{
-        FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress, PathRequest,
-        PathResult, PathSolved, PathStatus, QueueLane, Replanning,
-    };
-    #[cfg(feature = "debug")]
-    pub use crate::debug::{
-        PathColors, PathDebugColor, TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos,
-    };
-    pub use crate::plugin::{TilepathPlugin, TilepathSystems};
-    pub use crate::profiles::MovementProfiles;
-    pub use crate::settings::{
-        CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
-        TilepathSettings,
-    };
-    pub use crate::stats::TilepathStats;
-    pub use crate::steering::{
-        Arrived, Avoidance, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
-    };
-    #[cfg(feature = "tilemap")]
-    pub use crate::tilemap::{
-        BlocksPath, CellExt, CollisionLayer, CollisionLayerError, Terrain, TilePosExt,
-    };
-}

@@ -159,7 +159,8 @@ pub enum TilepathSystems {
     /// cheaper cell could shorten; new requests that claim their goal get their cell
     /// ([`PathRequest::claim_goal`]).
     Replan,
-    /// Queued requests are solved in parallel within the frame budget.
+    /// Where the units stand is recorded ([`UnitMap`](crate::components::UnitMap)), then
+    /// queued requests are solved in parallel within the frame budget.
     Solve,
     /// Units with [`Steering`] move along their paths.
     Steer,
@@ -177,6 +178,7 @@ impl Plugin for TilepathPlugin {
             .init_resource::<TilepathStats>()
             .init_resource::<FrameClock>()
             .init_resource::<Occupancy>()
+            .init_resource::<crate::components::UnitMap>()
             .init_resource::<pipeline::MapChanges>()
             .init_resource::<crate::components::RefusedLayers>()
             .add_message::<PathSolved>()
@@ -238,7 +240,9 @@ impl Plugin for TilepathPlugin {
                     )
                         .chain()
                         .in_set(TilepathSystems::Replan),
-                    pipeline::solve_paths.in_set(TilepathSystems::Solve),
+                    (crate::steering::mark_units, pipeline::solve_paths)
+                        .chain()
+                        .in_set(TilepathSystems::Solve),
                     (
                         crate::steering::steer_units,
                         crate::steering::step_on_grid,

@@ -323,6 +323,11 @@ pub struct CrowdSettings {
     /// than a moving one, so that standing units step aside for moving ones (a moving
     /// unit's share is 1). 8 by default.
     pub standing_responsibility: f32,
+    /// What entering a cell held by another unit costs a path planned around units
+    /// ([`PathRequest::avoid_units`](crate::components::PathRequest::avoid_units)), in
+    /// straight steps on the cheapest terrain: a path goes around a unit when that is at
+    /// most this many steps longer. 8 by default.
+    pub unit_penalty: f32,
 }
 
 impl Default for CrowdSettings {
@@ -334,6 +339,7 @@ impl Default for CrowdSettings {
             max_neighbours: 10,
             separation_passes: 8,
             standing_responsibility: 8.0,
+            unit_penalty: 8.0,
         }
     }
 }

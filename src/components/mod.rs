@@ -5,6 +5,7 @@ mod grid;
 mod progress;
 mod request;
 mod result;
+mod units;
 
 pub use goal::PathGoal;
 #[cfg(feature = "tilemap")]
@@ -15,3 +16,4 @@ pub(crate) use grid::{register_profiles_on_insert, sync_profiles};
 pub use progress::PathProgress;
 pub use request::{PathRequest, PathStatus, QueueLane};
 pub use result::{FoundPath, PathFailure, PathResult, PathSolved, Replanning};
+pub use units::UnitMap;

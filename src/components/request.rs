@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use bevy::prelude::*;
 
 use crate::grid::{Cell, Connectivity};
-use crate::search::{Algorithm, Limits, SearchOptions};
+use crate::search::{Algorithm, AvoidUnits, Limits, SearchOptions};
 
 use super::goal::PathGoal;
 use super::result::PathResult;
@@ -137,6 +137,18 @@ pub struct PathRequest {
     /// around it (see [Goals](PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals)).
     /// On by default; ignored when [`SearchOptions::goal_radius`] is not 0.
     pub claim_goal: bool,
+    /// Which other units the path goes around: their cells (from the [`UnitMap`] of
+    /// the frame the request is solved in) cost
+    /// [`CrowdSettings::unit_penalty`](crate::settings::CrowdSettings::unit_penalty)
+    /// tiles more to enter, so the path avoids them where the way around is shorter and
+    /// goes through them (asking them to make room) where it is not. The path is first
+    /// planned on the map alone; the stretches that cross counted units are planned again
+    /// around them (exactly, from a few cells before the first crossed unit to a few
+    /// cells after the last). A unit that stalls against units plans again, around
+    /// those standing in its way. [`AvoidUnits::Standing`] by default.
+    ///
+    /// [`UnitMap`]: super::UnitMap
+    pub avoid_units: AvoidUnits,
 }
 
 impl Default for PathRequest {
@@ -157,7 +169,14 @@ impl PathRequest {
             options: SearchOptions::NEAREST,
             profile: None,
             claim_goal: true,
+            avoid_units: AvoidUnits::Standing,
         }
+    }
+
+    /// Sets which other units the path goes around ([`PathRequest::avoid_units`]).
+    pub fn avoid_units(mut self, avoid: AvoidUnits) -> Self {
+        self.avoid_units = avoid;
+        self
     }
 
     /// Sets the options ([`PathRequest::options`]).

@@ -11,6 +11,7 @@ mod occupancy;
 mod pose;
 mod sidestep;
 mod system;
+mod unit_map;
 mod walls;
 
 use bevy::prelude::*;
@@ -22,6 +23,7 @@ pub(crate) use grid_step::step_on_grid;
 pub use grid_step::{GridStepProgress, GridStepper};
 pub use occupancy::Occupancy;
 pub(crate) use system::{publish_progress, steer_units};
+pub(crate) use unit_map::mark_units;
 
 /// Moves the entity along its [`PathResult`](crate::components::PathResult) waypoints.
 ///

@@ -28,3 +28,4 @@ mod sync;
 mod terrain;
 #[cfg(feature = "tilemap")]
 mod tilemaps;
+mod units;

@@ -522,12 +522,12 @@ fn the_file_import_graph_of_the_plugin_has_no_cycle() {
 }
 
 /// The plugin's layers, from the bottom: a file may import only from its own layer or
-/// one below it. `lib.rs`, `plugin.rs` and the debug plugin assemble everything;
+/// one below it. `lib.rs`, `plugin.rs`, the prelude and the debug plugin assemble everything;
 /// steering comes after the pipeline; the pipeline's stages work on the components,
 /// settings, profiles and statistics (layer 0) and the tilemap sync (layer 1).
 fn plugin_layer(file: &Path) -> u32 {
     let name = file.to_string_lossy();
-    if name == "lib.rs" || name == "plugin.rs" || name == "debug.rs" {
+    if ["lib.rs", "plugin.rs", "prelude.rs", "debug.rs"].contains(&name.as_ref()) {
         4
     } else if name.starts_with("steering/") {
         3

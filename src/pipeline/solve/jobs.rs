@@ -9,7 +9,9 @@ use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, Connectivity, Cost, cost_to_f64};
 use crate::pipeline::resolve::Ends;
 use crate::scenario::ProfileId;
-use crate::search::{Algorithm, Limits, PathQuery as SearchQuery, PathStats, Pathfinder};
+use crate::search::{
+    Algorithm, AvoidUnits, Limits, PathQuery as SearchQuery, PathStats, Pathfinder,
+};
 
 /// What is left of the frame's budget.
 #[derive(Clone, Copy, Debug)]
@@ -45,6 +47,18 @@ pub(crate) struct Job {
     pub(crate) whole: bool,
     /// For a resumed search: its pathfinder's `edit_setbacks` before this frame.
     pub(crate) setbacks: u32,
+    /// Which other units its path goes around ([`PathRequest::avoid_units`](crate::components::PathRequest::avoid_units)).
+    pub(crate) avoid: AvoidUnits,
+}
+
+impl Job {
+    /// The query its answer is for: the unit's own (for the last stretch of a shared
+    /// approach, the stretch's).
+    pub(crate) fn query(&self) -> &SearchQuery {
+        match &self.work {
+            Work::Search { query, .. } | Work::Field { query, .. } => query,
+        }
+    }
 }
 
 /// How a request's work is paced, by the times map edits set it back (its ticket's

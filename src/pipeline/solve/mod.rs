@@ -19,6 +19,7 @@
 //! after another with the expansions left: threads run ahead on later jobs, and a job
 //! whose run could differ from that (it was given more than was left) is run again.
 
+mod around;
 mod fields;
 mod jobs;
 mod outcomes;
@@ -34,10 +35,10 @@ use super::PathQueue;
 use super::resolve::{prepare, world_position};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathStatus,
-    RefusedLayers, Replanning,
+    RefusedLayers, Replanning, UnitMap,
 };
 use crate::profiles::MovementProfiles;
-use crate::search::Pathfinder;
+use crate::search::{Pathfinder, UnitCells};
 use crate::settings::{FrameBudget, TilepathSettings};
 use crate::stats::TilepathStats;
 use fields::Fields;
@@ -69,6 +70,12 @@ pub(crate) struct SolveState {
     /// The tilemap sync refused every layer this frame: with no grid, requests fail with
     /// `MapRefused` instead of `NoMap`.
     map_refused: bool,
+    /// The frame's [`UnitMap`], taken from the resource while the frame solves (an O(1)
+    /// swap) and given back at its end, and what entering a unit's cell costs.
+    units: UnitCells,
+    unit_penalty: f32,
+    /// Scratch of the paths planned again around units.
+    detour: around::Detour,
     jobs: Vec<Job>,
     items: Vec<usize>,
     outcomes: Vec<(usize, Outcome)>,
@@ -91,9 +98,12 @@ pub(crate) fn solve_paths(
     mut solved: MessageWriter<PathSolved>,
     mut stats: ResMut<TilepathStats>,
     refused: Res<RefusedLayers>,
+    mut unit_map: ResMut<UnitMap>,
 ) {
     let started = Instant::now();
     let state = &mut *state;
+    std::mem::swap(&mut state.units, unit_map.cells_mut());
+    state.unit_penalty = settings.crowd.unit_penalty;
     state.map_refused = refused.0 > 0;
     let generation = grid.as_ref().map(|g| g.generation());
     let map = grid.as_ref().map(|g| g.scenario().id());
@@ -205,6 +215,7 @@ pub(crate) fn solve_paths(
     stats.suspended = state.solvers.suspended.len();
     stats.fields = state.fields.len();
     stats.field_bytes = state.fields.memory_bytes();
+    std::mem::swap(&mut state.units, unit_map.cells_mut());
     finish_stats(&mut stats, &requests, started);
     if had_work {
         let time = stats.solve_time;
@@ -274,6 +285,7 @@ fn take_jobs(
                 solo,
                 whole,
                 setbacks,
+                avoid: request.avoid_units,
             });
             continue;
         }
@@ -302,6 +314,7 @@ fn take_jobs(
                 solo,
                 whole,
                 setbacks: 0,
+                avoid: request.avoid_units,
             }),
             Err(failure) => {
                 ticket.answered();
@@ -449,9 +462,23 @@ fn run_whole(
     run_first_alone(state, grid, settings, Budget::Time { deadline: None });
     for (_, outcome) in std::mem::take(&mut state.outcomes) {
         let charge = match outcome {
-            Outcome::Answer { answer, charge, .. } => {
+            Outcome::Answer {
+                mut answer, charge, ..
+            } => {
+                let units = around::Units {
+                    cells: &state.units,
+                    penalty: state.unit_penalty,
+                };
+                let job = &state.jobs[0];
+                let extra = match &mut answer {
+                    Ok(path) => {
+                        let detour = &mut state.detour;
+                        around::around_units(detour, grid, units, job.avoid, job.query(), path)
+                    }
+                    Err(_) => 0,
+                };
                 state.answers.push((0, answer));
-                charge
+                charge + extra
             }
             // Without a deadline a search ends; should it not, it waits for next frame.
             Outcome::Suspended {

@@ -1,6 +1,7 @@
 //! What the solver threads did with a frame's items: answers kept, searches suspended, expansions charged.
 
 use super::SolveState;
+use super::around::{Units, around_units};
 use super::jobs::{Budget, Job, Work};
 use super::solvers::{Outcome, Solvers, Suspended};
 use crate::components::NavGrid;
@@ -26,7 +27,7 @@ impl SolveState {
         for (index, outcome) in std::mem::take(&mut state.outcomes) {
             let job_index = state.items[index];
             let job = &state.jobs[job_index];
-            let outcome = match left {
+            let mut outcome = match left {
                 None => outcome,
                 // Past the end of an expansion budget: as if never run.
                 Some(0) => {
@@ -41,6 +42,21 @@ impl SolveState {
                 }
                 Some(l) => in_order(&mut state.solvers, grid, job, outcome, l),
             };
+            // After `in_order`: the stretch planned again around units is the same
+            // whichever thread found the path.
+            if let Outcome::Answer {
+                answer: Ok(path),
+                charge,
+                ..
+            } = &mut outcome
+            {
+                let units = Units {
+                    cells: &state.units,
+                    penalty: state.unit_penalty,
+                };
+                let detour = &mut state.detour;
+                *charge += around_units(detour, grid, units, job.avoid, job.query(), path);
+            }
             if let Some(l) = &mut left {
                 *l = match outcome {
                     Outcome::Suspended { .. } => 0,

@@ -25,6 +25,8 @@
 //!   units; its own state, like an algorithm family.
 //! - `landmark`: a [`DistanceField`] frozen as a lower bound for searches to cells near
 //!   its goal ([`Pathfinder::find_guided`]); imports the field only.
+//! - `units`: other units as costly cells ([`UnitCells`], [`AvoidUnits`]) and the step
+//!   costs that price them in for [`Pathfinder::find_around`]; no algorithm.
 //! - `validate`: the movement rules ([`validate_path`]), the one implementation used by
 //!   evasion's final check, the tests and the benchmark runner.
 
@@ -43,6 +45,7 @@ mod query;
 mod radix;
 mod state;
 mod uninformed;
+mod units;
 mod validate;
 
 pub use field::DistanceField;
@@ -51,4 +54,5 @@ pub use options::SearchOptions;
 pub use pathfinder::{PathStats, Pathfinder, Progress};
 pub use query::{Algorithm, Limit, Limits, OpenList, PathError, PathQuery, UnknownAlgorithm};
 pub use radix::RadixQueue;
+pub use units::{AvoidUnits, UnitCells, UnitKind};
 pub use validate::{InvalidPath, validate_path};

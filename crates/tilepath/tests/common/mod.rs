@@ -93,8 +93,37 @@ pub fn oracle_weighted_cost(
     diameter: u32,
     connectivity: Connectivity,
 ) -> Option<Cost> {
+    let no_extra = |_| 0;
+    let conn = connectivity;
+    oracle_priced_cost(obstacles, weight, no_extra, start, goal, diameter, conn)
+}
+
+/// [`oracle_cost`] with `extra(cell)` added to the cost of every step into `cell` (the
+/// oracle of searches that price other units in), octile moves.
+pub fn oracle_cost_with(
+    obstacles: &impl Scenario,
+    extra: impl Fn(Cell) -> Cost,
+    start: Cell,
+    goal: Cell,
+    diameter: u32,
+) -> Option<Cost> {
+    let (one, octile) = (|_| Some(1), Connectivity::Octile);
+    oracle_priced_cost(obstacles, one, extra, start, goal, diameter, octile)
+}
+
+/// [`oracle_weighted_cost`] with `extra(cell)` added to every step into `cell`.
+fn oracle_priced_cost(
+    obstacles: &impl Scenario,
+    weight: impl Fn(Cell) -> Option<u8>,
+    extra: impl Fn(Cell) -> Cost,
+    start: Cell,
+    goal: Cell,
+    diameter: u32,
+    connectivity: Connectivity,
+) -> Option<Cost> {
     let mut found = None;
-    weighted_dijkstra(obstacles, weight, start, diameter, connectivity, |c, d| {
+    let conn = connectivity;
+    weighted_dijkstra(obstacles, weight, extra, start, diameter, conn, |c, d| {
         if c == goal {
             found = Some(d);
         }
@@ -115,18 +144,29 @@ pub fn oracle_weighted_distances(
 ) -> Vec<Option<Cost>> {
     let size = obstacles.size();
     let mut dist = vec![None; size.area()];
-    weighted_dijkstra(obstacles, weight, start, diameter, connectivity, |c, d| {
-        dist[size.index(c)] = Some(d);
-        true
-    });
+    let no_extra = |_| 0;
+    weighted_dijkstra(
+        obstacles,
+        weight,
+        no_extra,
+        start,
+        diameter,
+        connectivity,
+        |c, d| {
+            dist[size.index(c)] = Some(d);
+            true
+        },
+    );
     dist
 }
 
 /// The oracle's Dijkstra: calls `settled(cell, cost)` for each cell in order of its
-/// optimal cost and stops when it returns false.
+/// optimal cost and stops when it returns false. A step into `n` costs `extra(n)` more.
+#[allow(clippy::too_many_arguments)]
 fn weighted_dijkstra(
     obstacles: &impl Scenario,
     weight: impl Fn(Cell) -> Option<u8>,
+    extra: impl Fn(Cell) -> Cost,
     start: Cell,
     diameter: u32,
     connectivity: Connectivity,
@@ -169,7 +209,7 @@ fn weighted_dijkstra(
             if !size.contains(n) || !step_ok(c, n) {
                 continue;
             }
-            let nd = d + dir.cost() * (w(c) + w(n)) / 2;
+            let nd = d + dir.cost() * (w(c) + w(n)) / 2 + extra(n);
             if nd < dist[size.index(n)] {
                 dist[size.index(n)] = nd;
                 heap.push(Reverse((nd, n.x, n.y)));

@@ -14,6 +14,7 @@ use crate::grid::{Cell, Connectivity, Cost};
 use crate::scenario::{CachedScenario, Layer, Weights};
 use crate::smoothing;
 
+mod around;
 mod resume;
 
 /// What a successful search reports; the cells are in [`Pathfinder::path`].

@@ -1,0 +1,215 @@
+//! Other units as a planner sees them: the cells they hold and the price of entering one.
+
+use crate::grid::{Cell, Cost, Direction, GridSize, STRAIGHT};
+use crate::scenario::footprint;
+use crate::search::costs::StepCosts;
+
+/// Which other units a search steers around ([`Pathfinder::find_around`]), after the
+/// blocking tiers of classic RTS engines.
+///
+/// Units are costly cells, not walls: entering a cell held by a counted unit costs a
+/// penalty on top of the step, so a path goes around units where the way around is
+/// shorter than the penalty, and through them where it is not (a parked unit in the only
+/// corridor does not make the goal unreachable; it is asked to make room instead).
+///
+/// [`Pathfinder::find_around`]: crate::search::Pathfinder::find_around
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AvoidUnits {
+    /// Other units are not seen: the path is the one of the map alone.
+    Ignore,
+    /// Units that stand (arrived, idle, without orders) are avoided; moving ones are not,
+    /// since they will have moved on by the time the unit gets there. The default.
+    #[default]
+    Standing,
+    /// Every other unit is avoided, moving or not (for short re-plans of a unit blocked
+    /// by traffic).
+    All,
+}
+
+/// What holds a cell, as [`UnitCells`] records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UnitKind {
+    /// A unit on the move.
+    Moving = 1,
+    /// A unit that stands still.
+    Standing = 2,
+}
+
+impl AvoidUnits {
+    /// True when a cell held by a unit of `kind` is avoided.
+    pub fn avoids(self, kind: UnitKind) -> bool {
+        match self {
+            AvoidUnits::Ignore => false,
+            AvoidUnits::Standing => kind == UnitKind::Standing,
+            AvoidUnits::All => true,
+        }
+    }
+}
+
+/// The cells held by units on a map: each cell records the most settled unit over it
+/// ([`UnitKind::Standing`] wins over [`UnitKind::Moving`]), so marking is independent of
+/// the order units are marked in.
+///
+/// Built afresh as often as units move: [`UnitCells::clear`] costs O(cells marked since
+/// the last clear), [`UnitCells::mark`] O(diameter²); 1 byte per map cell, allocated by
+/// the first clear for a size and kept.
+///
+/// ```
+/// use tilepath::grid::{Cell, GridSize};
+/// use tilepath::search::{AvoidUnits, UnitCells, UnitKind};
+///
+/// let mut units = UnitCells::new();
+/// units.clear(GridSize::new(8, 8));
+/// units.mark(Cell::new(3, 3), 2, UnitKind::Standing);
+/// units.mark(Cell::new(4, 4), 1, UnitKind::Moving);
+/// assert_eq!(units.kind(Cell::new(4, 4)), Some(UnitKind::Standing));
+/// assert_eq!(units.kind(Cell::new(2, 2)), None);
+/// // A path that crosses the unit's footprint, seen by an agent of diameter 1.
+/// let path = [Cell::new(1, 4), Cell::new(2, 4), Cell::new(3, 4), Cell::new(4, 4)];
+/// assert_eq!(units.first_crossed(&path, 1, AvoidUnits::Standing), Some(2));
+/// assert_eq!(units.first_crossed(&path, 1, AvoidUnits::Ignore), None);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct UnitCells {
+    size: GridSize,
+    kinds: Vec<u8>,
+    /// Indices of the cells marked since the last clear.
+    marked: Vec<u32>,
+}
+
+impl UnitCells {
+    /// An empty record; [`UnitCells::clear`] sizes it.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The size of the map it is for.
+    pub fn size(&self) -> GridSize {
+        self.size
+    }
+
+    /// Forgets every unit, for a map of `size` (buffers are kept).
+    pub fn clear(&mut self, size: GridSize) {
+        if size != self.size || self.kinds.len() != size.area() {
+            self.size = size;
+            self.kinds.clear();
+            self.kinds.resize(size.area(), 0);
+        } else {
+            for &i in &self.marked {
+                self.kinds[i as usize] = 0;
+            }
+        }
+        self.marked.clear();
+    }
+
+    /// Records a unit of `kind` and `diameter` standing at anchor cell `anchor` (its
+    /// footprint, see [`footprint`]; cells off the map are left out).
+    pub fn mark(&mut self, anchor: Cell, diameter: u32, kind: UnitKind) {
+        let rect = footprint(anchor, diameter);
+        for c in rect.cells() {
+            if !self.size.contains(c) {
+                continue;
+            }
+            let i = self.size.index(c);
+            if self.kinds[i] == 0 {
+                self.marked.push(i as u32);
+            }
+            self.kinds[i] = self.kinds[i].max(kind as u8);
+        }
+    }
+
+    /// What holds `cell` (`None` when nothing does, or off the map).
+    pub fn kind(&self, cell: Cell) -> Option<UnitKind> {
+        if !self.size.contains(cell) {
+            return None;
+        }
+        match self.kinds.get(self.size.index(cell))? {
+            1 => Some(UnitKind::Moving),
+            2 => Some(UnitKind::Standing),
+            _ => None,
+        }
+    }
+
+    /// True when no unit is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.marked.is_empty()
+    }
+
+    /// True when an agent of `diameter` anchored at `anchor` would overlap a unit that
+    /// `avoid` counts.
+    pub fn blocks(&self, anchor: Cell, diameter: u32, avoid: AvoidUnits) -> bool {
+        if avoid == AvoidUnits::Ignore || self.is_empty() {
+            return false;
+        }
+        footprint(anchor, diameter)
+            .cells()
+            .any(|c| self.kind(c).is_some_and(|k| avoid.avoids(k)))
+    }
+
+    /// Index of the first cell of `path` after its start where an agent of `diameter`
+    /// would overlap a unit that `avoid` counts (its start is where the agent stands:
+    /// the units it overlaps there are not in its way). O(path length × diameter²).
+    pub fn first_crossed(&self, path: &[Cell], diameter: u32, avoid: AvoidUnits) -> Option<usize> {
+        self.crossed(path, diameter, avoid).next()
+    }
+
+    /// Indices of the cells of `path` after its start where an agent of `diameter` would
+    /// overlap a unit that `avoid` counts, in order.
+    pub fn crossed<'a>(
+        &'a self,
+        path: &'a [Cell],
+        diameter: u32,
+        avoid: AvoidUnits,
+    ) -> impl Iterator<Item = usize> + 'a {
+        path.iter()
+            .enumerate()
+            .skip(1)
+            .filter(move |&(_, &c)| self.blocks(c, diameter, avoid))
+            .map(|(i, _)| i)
+    }
+}
+
+/// Step costs with units priced in: `inner`'s step, plus `penalty` when the agent's
+/// footprint at the step's end overlaps a unit that `avoid` counts. Penalties are never
+/// negative, so `inner`'s heuristic stays admissible and consistent.
+#[derive(Clone, Copy)]
+pub(crate) struct AroundUnits<'u, C> {
+    pub(crate) inner: C,
+    pub(crate) units: &'u UnitCells,
+    pub(crate) avoid: AvoidUnits,
+    pub(crate) diameter: u32,
+    pub(crate) penalty: Cost,
+}
+
+impl<C: StepCosts> StepCosts for AroundUnits<'_, C> {
+    #[inline]
+    fn step(&self, from: u32, to: u32, d: Direction) -> Cost {
+        let base = self.inner.step(from, to, d);
+        let w = self.units.size.width.max(1);
+        let at = Cell::new((to % w) as i32, (to / w) as i32);
+        if self.units.blocks(at, self.diameter, self.avoid) {
+            base.saturating_add(self.penalty)
+        } else {
+            base
+        }
+    }
+
+    #[inline]
+    fn heuristic_scale(&self) -> Cost {
+        self.inner.heuristic_scale()
+    }
+}
+
+/// The penalty of entering a unit's cell, worth `tiles` straight steps on the cheapest
+/// terrain of a profile whose smallest weight is `min_weight` (on uniform layers the
+/// searches count steps at weight 1).
+pub(crate) fn penalty(tiles: f32, min_weight: Cost) -> Cost {
+    let tiles = if tiles.is_finite() {
+        tiles.max(0.0)
+    } else {
+        0.0
+    };
+    ((f64::from(tiles) * STRAIGHT as f64) as Cost).saturating_mul(min_weight.max(1))
+}

@@ -1,0 +1,108 @@
+//! Answers planned again around the units they cross ([`PathRequest::avoid_units`]).
+//!
+//! [`PathRequest::avoid_units`]: crate::components::PathRequest::avoid_units
+
+use crate::components::{FoundPath, NavGrid};
+use crate::grid::{Cell, cost_to_f64, path_length};
+use crate::search::{
+    AvoidUnits, Limits, PathQuery as SearchQuery, Pathfinder, SearchOptions, UnitCells,
+};
+use crate::smoothing;
+
+/// Cells of the old path kept free of re-planning on each side of the crossed units,
+/// beyond the penalty's worth: room for the way around to leave and rejoin it.
+const MARGIN: usize = 2;
+
+/// Expansions a stretch's search may use; past them the answer keeps its stretch.
+const STRETCH_EXPANSIONS: u32 = 32_768;
+
+/// The buffers of the stretches planned again, reused every frame.
+#[derive(Default)]
+pub(super) struct Detour {
+    pathfinder: Pathfinder,
+    cells: Vec<Cell>,
+    smoothed: Vec<Cell>,
+}
+
+/// What a frame knows of the other units: where they stand, and the price of entering
+/// their cells, in straight steps.
+#[derive(Clone, Copy)]
+pub(super) struct Units<'a> {
+    pub(super) cells: &'a UnitCells,
+    pub(super) penalty: f32,
+}
+
+/// Plans the stretch of `path` (the answer to `query`) that crosses units `avoid` counts
+/// again around them: from `MARGIN` + penalty cells before the first crossed unit to as
+/// many after the last, exactly for that stretch under
+/// [`Pathfinder::find_around`]'s costs, and splices it in (waypoints, length and cost
+/// follow). Returns the expansions spent (0 when the path crosses no such unit).
+pub(super) fn around_units(
+    detour: &mut Detour,
+    grid: &NavGrid,
+    units: Units,
+    avoid: AvoidUnits,
+    query: &SearchQuery,
+    path: &mut FoundPath,
+) -> u64 {
+    let map = grid.scenario();
+    let (cells, diameter) = (units.cells, query.diameter);
+    if avoid == AvoidUnits::Ignore || cells.is_empty() || cells.size() != map.size() {
+        return 0;
+    }
+    let mut crossed = cells.crossed(&path.cells, diameter, avoid);
+    let Some(first) = crossed.next() else {
+        return 0;
+    };
+    let last = crossed.last().unwrap_or(first);
+    let margin = MARGIN + units.penalty.clamp(0.0, 64.0).ceil() as usize;
+    let a = first.saturating_sub(margin);
+    let b = (last + margin).min(path.cells.len() - 1);
+    let options = SearchOptions {
+        connectivity: query.options.connectivity,
+        ..SearchOptions::EXACT
+    };
+    let stretch = SearchQuery::new(path.cells[a], path.cells[b])
+        .diameter(diameter)
+        .profile(query.profile)
+        .options(options)
+        .limits(Limits {
+            max_expanded: STRETCH_EXPANSIONS,
+            time_budget: None,
+        });
+    let pf = &mut detour.pathfinder;
+    let found = pf.find_around(map, &stretch, cells, avoid, units.penalty);
+    let expanded = u64::from(pf.last_expanded());
+    if found.is_err() || pf.path().len() < 2 {
+        return expanded;
+    }
+    detour.cells.clear();
+    detour.cells.extend_from_slice(&path.cells[..a]);
+    detour.cells.extend_from_slice(pf.path());
+    detour.cells.extend_from_slice(&path.cells[b + 1..]);
+    if detour.cells == path.cells {
+        return expanded;
+    }
+    let (Some(layer), Some(weights)) = (
+        map.layer_for(query.profile, diameter),
+        map.weights(query.profile),
+    ) else {
+        return expanded;
+    };
+    path.cells.clone_from(&detour.cells);
+    let waypoints = if query.options.smooth {
+        smoothing::smooth_weighted(layer, weights, &path.cells, &mut detour.smoothed);
+        &detour.smoothed[..]
+    } else {
+        &path.cells[..]
+    };
+    path.waypoints.clear();
+    path.waypoints
+        .extend(waypoints.iter().map(|&c| grid.agent_center(c, diameter)));
+    path.length = path_length(&path.cells) as f32;
+    path.cost = weights
+        .path_cost(&path.cells)
+        .map_or(f32::INFINITY, |c| cost_to_f64(c) as f32);
+    path.expanded = path.expanded.saturating_add(pf.last_expanded());
+    expanded
+}

@@ -1,0 +1,62 @@
+//! Where the units stand, for the planner: the [`UnitMap`] rebuilt before every solve.
+
+use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
+
+use super::pose::Poses;
+use super::{Arrived, GridStepper, Steering};
+use crate::components::{NavGrid, PathRequest, PathResult, UnitMap};
+use crate::search::UnitKind;
+
+/// A unit as the planner sees it.
+type Marked<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Transform,
+        Option<&'static ChildOf>,
+        Option<&'static PathRequest>,
+        Option<&'static PathResult>,
+        Has<Arrived>,
+    ),
+    Or<(With<Steering>, With<GridStepper>)>,
+>;
+
+/// Marks every steering and grid-stepping unit into the [`UnitMap`] at its anchor cell:
+/// standing when it has no [`PathRequest`], or has arrived and waits for no new answer;
+/// moving otherwise (a unit given an order this frame is about to move). Runs first in
+/// the `Solve` set, after intake has marked new orders pending.
+pub(crate) fn mark_units(
+    grid: Option<Res<NavGrid>>,
+    mut map: ResMut<UnitMap>,
+    units: Marked,
+    helper: TransformHelper,
+    mut poses: Local<Poses>,
+) {
+    let Some(grid) = grid else {
+        return;
+    };
+    let cells = map.cells_mut();
+    cells.clear(grid.scenario().size());
+    poses.begin();
+    for (entity, transform, parent, ..) in &units {
+        poses.add(entity, transform.translation, parent);
+    }
+    poses.finish(&helper);
+    for pose in &poses.poses {
+        let Ok((_, _, _, request, result, arrived)) = units.get(pose.entity) else {
+            continue;
+        };
+        let diameter = request.map_or(1, |r| r.diameter);
+        let waiting = result.is_some_and(PathResult::is_pending);
+        let kind = if request.is_none() || (arrived && !waiting) {
+            UnitKind::Standing
+        } else {
+            UnitKind::Moving
+        };
+        if let Some(cell) = grid.agent_cell(pose.world, diameter) {
+            cells.mark(cell, diameter, kind);
+        }
+    }
+}
