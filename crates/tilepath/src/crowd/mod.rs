@@ -90,6 +90,8 @@ pub struct Crowd {
     pairs: Vec<(u32, u32)>,
     /// Separation: the blocked flags of the cells around one agent.
     bits: Vec<bool>,
+    /// Separation: which agents start a step near a wall (see `separate`).
+    near_wall: Vec<bool>,
 }
 
 /// Per-thread scratch of [`Crowd::avoid`]: the neighbours and half-planes of one agent.

@@ -19,6 +19,12 @@ pub const OVERLAP_TOLERANCE: f32 = 0.05;
 /// takes that pair's correction as it is, which resolves the pair exactly.
 const RELAXATION: f32 = 1.5;
 
+/// How much farther than its radius an agent looks for walls at the start of a step, in
+/// cells; separation then checks walls for it only if it starts that near one or its
+/// corrections take it more than `MOVED_FAR` (squared) away.
+const NEAR_WALL: f32 = 1.0;
+const MOVED_FAR: f32 = 0.9 * 0.9;
+
 impl Crowd {
     /// Hard separation: writes into `out[i]` the correction to add to agent `i`'s
     /// position so that no two discs overlap, from `iterations` Jacobi passes of pairwise
@@ -82,6 +88,7 @@ impl Crowd {
             pinned,
             pairs,
             bits,
+            near_wall,
         } = self;
         positions.clear();
         positions.extend(agents.iter().map(|a| a.position));
@@ -95,7 +102,8 @@ impl Crowd {
         let slack = grid.max_radius();
         pairs.clear();
         for (i, agent) in agents.iter().enumerate() {
-            grid.around(i, |j| {
+            let radius = agent.radius + 2.0 * slack;
+            grid.within(i, agent.position, radius, |j| {
                 if j <= i || j >= agents.len() || !agents[j].is_valid() {
                     return;
                 }
@@ -105,6 +113,23 @@ impl Crowd {
                     pairs.push((i as u32, j as u32));
                 }
             });
+        }
+        // Walls are looked at only for agents that start near one or move far: an agent
+        // whose disc, grown by `NEAR_WALL`, meets no wall and that moves less than that
+        // cannot meet one (walls are the faces of the blocked cells that face free space,
+        // so the nearest of them is as far as the blocked cells are).
+        near_wall.clear();
+        if let Some(blocked) = blocked {
+            near_wall.extend(agents.iter().map(|agent| {
+                let reach = agent.radius - walls::WALL_MARGIN + NEAR_WALL;
+                let cell = Cell::new(
+                    agent.position.x.floor() as i32,
+                    agent.position.y.floor() as i32,
+                );
+                let mut near = !agent.position.is_finite() || blocked(cell);
+                walls::for_each_wall(agent.position, reach, &blocked, bits, |_, _| near = true);
+                near
+            }));
         }
         for _ in 0..iterations {
             let mut moved = false;
@@ -150,7 +175,8 @@ impl Crowd {
             }
             if let Some(blocked) = blocked {
                 for (i, agent) in agents.iter().enumerate() {
-                    if agent.is_valid() {
+                    let far = (positions[i] - agent.position).length_squared() >= MOVED_FAR;
+                    if agent.is_valid() && (near_wall[i] || far) {
                         let pushed = push_out_of_walls(
                             &mut positions[i],
                             agent.radius - walls::WALL_MARGIN,

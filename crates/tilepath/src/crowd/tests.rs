@@ -162,48 +162,62 @@ fn neighbours_match_brute_force_across_negative_coordinates() {
             .wrapping_add(1442695040888963407);
         (seed >> 40) as f32 / (1u64 << 24) as f32
     };
-    let agents: Vec<CrowdAgent> = (0..200)
-        .map(|k| {
-            CrowdAgent::new(
-                Vector::new(next() * 40.0 - 20.0, next() * 40.0 - 20.0),
-                0.2 + next() * 0.8,
-                1.0,
-                k % 7,
-            )
-        })
-        .collect();
-    let settings = AvoidanceSettings {
-        max_neighbours: 6,
-        ..settings()
-    };
-    let mut crowd = Crowd::new();
-    crowd.index(&agents, &settings);
-    let mut scratch = AvoidScratch::default();
-    for i in 0..agents.len() {
-        let mut brute: Vec<(f32, u64, usize)> = (0..agents.len())
-            .filter(|&j| j != i)
-            .map(|j| {
-                (
-                    (agents[j].position - agents[i].position).length_squared(),
-                    agents[j].key,
-                    j,
+    // Sparse, dense (the nearest few pruned early), packed, and dense with a few agents
+    // far away (buckets found by binary search instead of a table).
+    let cases = [
+        (40.0, 6, 0.0),
+        (12.0, 10, 0.0),
+        (6.0, 3, 0.0),
+        (12.0, 10, 1e5),
+    ];
+    for (extent, max, outliers) in cases {
+        let agents: Vec<CrowdAgent> = (0..200)
+            .map(|k| {
+                let far = if k % 40 == 0 { outliers } else { 0.0 };
+                CrowdAgent::new(
+                    Vector::new(
+                        next() * extent - extent / 2.0 + far,
+                        next() * extent - extent / 2.0 - far,
+                    ),
+                    0.2 + next() * 0.8,
+                    1.0,
+                    k % 7,
                 )
             })
-            .filter(|&(d2, _, j)| {
-                let reach = settings.neighbour_distance + agents[i].radius + agents[j].radius;
-                d2 < reach * reach
-            })
             .collect();
-        brute.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        brute.truncate(6);
-        let found: Vec<usize> = crowd
-            .neighbours(i, &agents, &settings, &mut scratch)
-            .collect();
-        assert_eq!(
-            found,
-            brute.iter().map(|b| b.2).collect::<Vec<_>>(),
-            "agent {i}"
-        );
+        let settings = AvoidanceSettings {
+            max_neighbours: max,
+            ..settings()
+        };
+        let mut crowd = Crowd::new();
+        crowd.index(&agents, &settings);
+        let mut scratch = AvoidScratch::default();
+        for i in 0..agents.len() {
+            let mut brute: Vec<(f32, u64, usize)> = (0..agents.len())
+                .filter(|&j| j != i)
+                .map(|j| {
+                    (
+                        (agents[j].position - agents[i].position).length_squared(),
+                        agents[j].key,
+                        j,
+                    )
+                })
+                .filter(|&(d2, _, j)| {
+                    let reach = settings.neighbour_distance + agents[i].radius + agents[j].radius;
+                    d2 < reach * reach
+                })
+                .collect();
+            brute.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            brute.truncate(max);
+            let found: Vec<usize> = crowd
+                .neighbours(i, &agents, &settings, &mut scratch)
+                .collect();
+            assert_eq!(
+                found,
+                brute.iter().map(|b| b.2).collect::<Vec<_>>(),
+                "agent {i} of 200 in {extent} cells, {max} neighbours"
+            );
+        }
     }
 }
 
