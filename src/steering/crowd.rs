@@ -6,6 +6,7 @@ use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::avoid::{Avoidance, CellSpace};
 use super::frame::{SteerBuffers, Units, slide};
+use super::lanes::keep_right;
 use crate::components::NavGrid;
 use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, Vector};
 use crate::grid::Cell;
@@ -28,11 +29,23 @@ pub(super) fn avoid(
     }
     let avoidance = crowd.avoidance();
     b.crowd.index(&b.agents, &avoidance);
+    keep_right(grid, b, &avoidance, crowd.standing_responsibility);
     give_way(b, &avoidance, crowd.standing_responsibility);
     velocities(grid, settings.max_threads, b, &avoidance, dt);
     for k in 0..b.agents.len() {
         let m = &mut b.movers[b.owners[k]];
-        m.wanted = if m.following && m.stalled.max(m.still) >= PUSH_AFTER {
+        // A unit keeping to its lane makes no headway while it gives way: only its
+        // standing still counts.
+        let stuck = if b.lanes.active(k) {
+            m.still
+        } else {
+            m.stalled.max(m.still)
+        };
+        m.wanted = if b.lanes.falls_back(k) {
+            // Falling back out of an oncoming stream's way: straight, the whole file at
+            // once (avoidance would let it go only as fast as the unit behind it goes).
+            space.world(b.agents[k].preferred) * dt
+        } else if m.following && stuck >= PUSH_AFTER {
             // Stuck for a while: it follows its path, slowly, and leaves the rest to
             // separation.
             m.followed * PUSH_SPEED
@@ -135,7 +148,7 @@ const PUSH_SPEED: f32 = 0.5;
 fn give_way(b: &mut SteerBuffers, avoidance: &AvoidanceSettings, standing: f32) {
     for k in 0..b.agents.len() {
         let m = b.movers[b.owners[k]];
-        if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER {
+        if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER || b.lanes.active(k) {
             continue;
         }
         let me = b.agents[k];

@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 
 use super::avoid::Avoidance;
+use super::lanes::Lanes;
 use super::pose::Poses;
 use super::walls::{Lattice, Walls};
 use super::{Arrived, Steering, SteeringProgress};
@@ -59,6 +60,8 @@ pub(super) struct Mover {
     pub(super) still: f32,
     /// It has barely moved for [`GIVE_UP_AFTER`] seconds and touches another unit.
     pub(super) walled_in: bool,
+    /// Tiles from the end of its path, straight (0 without a path to follow).
+    pub(super) to_goal: f32,
     /// Its top step this frame in the cell it stands in (world units), and that cell's
     /// slowness.
     pub(super) max_step: f32,
@@ -81,6 +84,7 @@ pub(crate) struct SteerBuffers {
     /// For each agent, its mover.
     pub(super) owners: Vec<usize>,
     pub(super) corrections: Vec<Vector>,
+    pub(super) lanes: Lanes,
 }
 
 /// The end of a move of `step` from `from` for unit `m`, in pieces of less than half a

@@ -7,6 +7,7 @@ mod crowd;
 mod follow;
 mod frame;
 mod grid_step;
+mod lanes;
 mod occupancy;
 mod pose;
 mod sidestep;
@@ -62,7 +63,13 @@ pub(crate) use unit_map::mark_units;
 /// which lets the other pass (two units at a corridor's mouth go in one after the other);
 /// a walking unit that has barely moved for 0.75 s (new paths included) stops avoiding and follows its path
 /// at half its speed, and only separation keeps it and the units in its way apart (standing units then take
-/// the larger share of the push). Everything is
+/// the larger share of the push). Counter-flow forms lanes: a walking unit more than six
+/// tiles from its goal with an oncoming one (also that far from its goal) within four
+/// tiles ahead keeps right; in the left half of the free width around it (a corridor's
+/// left half) it moves over slowly, and when an oncoming unit stands right in front of it
+/// (or the unit going its way right in front of it falls back) it falls back, back and to
+/// its right, without avoiding, so two groups filling a corridor pass each other in two
+/// streams. Everything is
 /// computed in entity order from the positions at the start of the frame, in `f32`, so
 /// steering is deterministic (lockstep: see
 /// [`FrameBudget::Expansions`](crate::settings::FrameBudget::Expansions)). The whole move

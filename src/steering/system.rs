@@ -102,6 +102,7 @@ fn plan_moves(
             stalled: progress.stalled,
             still: progress.still,
             walled_in: false,
+            to_goal: 0.0,
             at_goal: false,
             max_step: 0.0,
             slow_here: 1.0,
@@ -148,6 +149,8 @@ fn plan_moves(
                         &slowness,
                     );
                     mover.following = true;
+                    mover.to_goal = path.waypoints[path.waypoints.len() - 1].distance(pos)
+                        / grid.tile_size().abs().min_element();
                     mover.at_goal = at_goal;
                     mover.followed = along - pos;
                     mover.wanted = mover.followed;

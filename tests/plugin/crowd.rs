@@ -258,3 +258,41 @@ fn avoidance_gives_the_same_positions_on_one_and_two_threads() {
     assert!(moved > 1_000, "the crowd hardly moved");
     assert_eq!(one, two, "positions differ between 1 and 2 threads");
 }
+
+/// Two groups of `columns` × 4 units filling a corridor four cells wide, each sent to the
+/// other group's place: the frames until all arrived (at most `limit`).
+fn head_on(columns: i32, limit: usize) -> Option<usize> {
+    let length = 2 * columns + 16;
+    let rows = vec![".".repeat(length as usize); 4].join("\n");
+    let mut app = app();
+    app.insert_resource(NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
+    let shift = length - 4 - columns;
+    let mut units = Vec::new();
+    for x in 2..2 + columns {
+        for y in 0..4 {
+            let (west, east) = (Cell::new(x, y), Cell::new(x + shift, y));
+            units.push(spawn(&mut app, center_of(west, 1), east, 1));
+            units.push(spawn(&mut app, center_of(east, 1), west, 1));
+        }
+    }
+    let frames = frames_to_arrive(&mut app, &units, limit);
+    if frames.is_none() {
+        for &e in &units {
+            let at = app.world().get::<Transform>(e).unwrap().translation / TILE;
+            let arrived = app.world().get::<Arrived>(e).is_some();
+            println!("{e}: at ({:.2}, {:.2}), arrived {arrived}", at.x, at.y);
+        }
+    }
+    frames
+}
+
+#[test]
+fn two_groups_filling_a_corridor_pass_each_other_head_on() {
+    // 2 × 8 units; the walk alone takes 24 tiles at 4 tiles/s: 6 s, 375 frames.
+    let frames = head_on(2, 3_750);
+    println!("all arrived after {frames:?} frames");
+    assert!(
+        frames.is_some(),
+        "the two groups deadlocked in the corridor"
+    );
+}

@@ -1,0 +1,166 @@
+//! Lanes in counter-flow: units meeting oncoming ones keep right, or fall back to let them by.
+
+use super::frame::SteerBuffers;
+use crate::components::NavGrid;
+use crate::crowd::{AvoidanceSettings, Vector};
+use crate::grid::Cell;
+
+/// Oncoming units whose centres are at most this many tiles ahead make a unit keep right.
+const LOOK_AHEAD: f32 = 4.0;
+
+/// How far, in tiles, a unit looks sideways for walls to tell which half of a corridor
+/// it walks in.
+const SIDE_REACH: f32 = 6.0;
+
+/// Units nearer their goal than this many tiles do not keep lanes (they push their way
+/// in among the units already there), and make no one else keep them.
+const NEAR_GOAL: f32 = 6.0;
+
+/// Neighbours a unit reads to find oncoming ones and the unit it follows.
+const LOOKED_AT: usize = 24;
+
+/// The fraction of its speed at which a unit falls back out of the way of oncoming ones.
+const FALL_BACK_SPEED: f32 = 0.35;
+
+/// What one unit saw around it this frame.
+#[derive(Clone, Copy, Default)]
+struct Scan {
+    /// Its preferred direction and its right.
+    ahead: Vector,
+    right: Vector,
+    /// An oncoming walking unit within [`LOOK_AHEAD`] ahead; one in its own lane, close.
+    oncoming: bool,
+    blocked: bool,
+    /// It walks in the left half of the free width around it.
+    wrong_side: bool,
+    /// The walking unit going its way right in front of it, in its lane.
+    leader: Option<u32>,
+    /// It falls back.
+    back: bool,
+}
+
+/// The lanes of one frame, reused across frames.
+#[derive(Default)]
+pub(super) struct Lanes {
+    scans: Vec<Scan>,
+}
+
+impl Lanes {
+    /// True when agent `k` keeps a lane this frame (its preferred velocity is the lane's;
+    /// it makes no headway while it gives way).
+    pub(super) fn active(&self, k: usize) -> bool {
+        self.scans.get(k).is_some_and(|s| s.oncoming || s.back)
+    }
+
+    /// True when agent `k` falls back this frame.
+    pub(super) fn falls_back(&self, k: usize) -> bool {
+        self.scans.get(k).is_some_and(|s| s.back)
+    }
+}
+
+/// Lane formation: a walking unit with an oncoming walking unit ahead of it turns its
+/// preferred velocity to its right (the side it keeps is the same for everyone, so two
+/// streams settle into lanes side by side). One in the left half of the free width
+/// around it (a corridor) moves over while it slows down; when an oncoming unit stands
+/// right in front of it, or the unit going its way right in front of it falls back, it
+/// falls back too, on its right, and takes the standing units' share of the avoidance, so
+/// the oncoming stream has the lane and it joins its own lane once there is room.
+pub(super) fn keep_right(
+    grid: &NavGrid,
+    b: &mut SteerBuffers,
+    avoidance: &AvoidanceSettings,
+    standing: f32,
+) {
+    let look = AvoidanceSettings {
+        neighbour_distance: avoidance.neighbour_distance.min(LOOK_AHEAD),
+        max_neighbours: LOOKED_AT,
+        ..*avoidance
+    };
+    let obstacles = grid.scenario().obstacles();
+    let blocked =
+        |p: Vector| obstacles.get_or(Cell::new(p.x.floor() as i32, p.y.floor() as i32), true);
+    let scans = &mut b.lanes.scans;
+    scans.clear();
+    for k in 0..b.agents.len() {
+        let m = &b.movers[b.owners[k]];
+        let me = b.agents[k];
+        let speed = me.preferred.length();
+        if !m.following || speed <= 1e-3 || m.to_goal < NEAR_GOAL {
+            scans.push(Scan::default());
+            continue;
+        }
+        let ahead = me.preferred * (1.0 / speed);
+        let right = -ahead.perp();
+        let mut scan = Scan {
+            ahead,
+            right,
+            ..Scan::default()
+        };
+        let mut nearest = f32::INFINITY;
+        for j in b.crowd.neighbours(k, &b.agents, &look, &mut b.scratch) {
+            let them = &b.movers[b.owners[j]];
+            if !them.following || them.to_goal < NEAR_GOAL {
+                continue;
+            }
+            let other = &b.agents[j];
+            let offset = other.position - me.position;
+            let along = offset.dot(ahead);
+            let touch = me.radius + other.radius;
+            let in_lane = offset.dot(right).abs() < 0.9 * touch;
+            let heading = other.preferred.dot(ahead);
+            let reach = other.preferred.length();
+            if heading < -0.5 * reach && along > 0.0 && along <= LOOK_AHEAD {
+                scan.oncoming = true;
+                scan.blocked |= in_lane && along < touch + 1.0;
+            } else if heading > 0.5 * reach
+                && in_lane
+                && along > 0.0
+                && along < (touch + 0.6).min(nearest)
+            {
+                nearest = along;
+                scan.leader = Some(j as u32);
+            }
+        }
+        if scan.oncoming || scan.leader.is_some() {
+            let free = |side: Vector| {
+                let mut s = 0.0;
+                while s < SIDE_REACH && !blocked(me.position + side * (s + 0.25)) {
+                    s += 0.25;
+                }
+                s
+            };
+            scan.wrong_side = free(right) > free(-right);
+        }
+        scan.back = scan.wrong_side && scan.blocked;
+        scans.push(scan);
+    }
+    // Falling back passes down each file of units on the wrong side, front to back.
+    for _ in 0..scans.len() {
+        let mut changed = false;
+        for k in 0..scans.len() {
+            let s = scans[k];
+            if s.back || !s.wrong_side {
+                continue;
+            }
+            if s.leader.is_some_and(|j| scans[j as usize].back) {
+                scans[k].back = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (k, s) in scans.iter().enumerate() {
+        let agent = &mut b.agents[k];
+        let speed = agent.preferred.length();
+        if s.back {
+            agent.preferred = (s.ahead * -0.7 + s.right * 0.7) * (FALL_BACK_SPEED * speed);
+            agent.responsibility = standing;
+        } else if s.oncoming && s.wrong_side {
+            agent.preferred = (s.ahead * 0.25 + s.right * 0.75) * speed;
+        } else if s.oncoming {
+            agent.preferred = (s.ahead + s.right * 0.25).normalize_or_zero() * speed;
+        }
+    }
+}
