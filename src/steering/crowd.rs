@@ -6,7 +6,7 @@ use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::avoid::{Avoidance, CellSpace};
 use super::frame::{SteerBuffers, Units, slide};
-use super::lanes::keep_right;
+use super::lanes::Lanes;
 use crate::components::NavGrid;
 use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, Vector};
 use crate::grid::Cell;
@@ -19,6 +19,7 @@ pub(super) fn avoid(
     grid: &NavGrid,
     settings: &TilepathSettings,
     b: &mut SteerBuffers,
+    lanes: &mut Lanes,
     space: CellSpace,
     dt: f32,
 ) {
@@ -29,19 +30,19 @@ pub(super) fn avoid(
     }
     let avoidance = crowd.avoidance();
     b.crowd.index(&b.agents, &avoidance);
-    keep_right(grid, b, &avoidance, crowd.standing_responsibility);
-    give_way(b, &avoidance, crowd.standing_responsibility);
+    lanes.keep_right(grid, b, &avoidance, crowd.standing_responsibility);
+    give_way(b, lanes, &avoidance, crowd.standing_responsibility);
     velocities(grid, settings.max_threads, b, &avoidance, dt);
     for k in 0..b.agents.len() {
         let m = &mut b.movers[b.owners[k]];
         // A unit keeping to its lane makes no headway while it gives way: only its
         // standing still counts.
-        let stuck = if b.lanes.active(k) {
+        let stuck = if lanes.active(k) {
             m.still
         } else {
             m.stalled.max(m.still)
         };
-        m.wanted = if b.lanes.falls_back(k) {
+        m.wanted = if lanes.falls_back(k) {
             // Falling back out of an oncoming stream's way: straight, the whole file at
             // once (avoidance would let it go only as fast as the unit behind it goes).
             space.world(b.agents[k].preferred) * dt
@@ -145,10 +146,10 @@ const PUSH_SPEED: f32 = 0.5;
 /// touching a walking unit of higher priority (the smaller entity) backs away from it at
 /// half its speed, taking the standing units' share of the avoidance, until it makes
 /// headway again; the other then has room to pass.
-fn give_way(b: &mut SteerBuffers, avoidance: &AvoidanceSettings, standing: f32) {
+fn give_way(b: &mut SteerBuffers, lanes: &Lanes, avoidance: &AvoidanceSettings, standing: f32) {
     for k in 0..b.agents.len() {
         let m = b.movers[b.owners[k]];
-        if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER || b.lanes.active(k) {
+        if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER || lanes.active(k) {
             continue;
         }
         let me = b.agents[k];

@@ -3,7 +3,6 @@
 use bevy::prelude::*;
 
 use super::avoid::Avoidance;
-use super::lanes::Lanes;
 use super::pose::Poses;
 use super::walls::{Lattice, Walls};
 use super::{Arrived, Steering, SteeringProgress};
@@ -84,7 +83,6 @@ pub(crate) struct SteerBuffers {
     /// For each agent, its mover.
     pub(super) owners: Vec<usize>,
     pub(super) corrections: Vec<Vector>,
-    pub(super) lanes: Lanes,
 }
 
 /// The end of a move of `step` from `from` for unit `m`, in pieces of less than half a

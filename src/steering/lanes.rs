@@ -41,8 +41,20 @@ struct Scan {
 
 /// The lanes of one frame, reused across frames.
 #[derive(Default)]
-pub(super) struct Lanes {
+pub(crate) struct Lanes {
     scans: Vec<Scan>,
+    /// Scratch: a chain of leaders being resolved, and where each unit's walk stands.
+    chain: Vec<usize>,
+    state: Vec<Walk>,
+}
+
+/// Where a unit stands in the walk along the chains of leaders.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Walk {
+    #[default]
+    New,
+    OnChain,
+    Done,
 }
 
 impl Lanes {
@@ -58,109 +70,123 @@ impl Lanes {
     }
 }
 
-/// Lane formation: a walking unit with an oncoming walking unit ahead of it turns its
-/// preferred velocity to its right (the side it keeps is the same for everyone, so two
-/// streams settle into lanes side by side). One in the left half of the free width
-/// around it (a corridor) moves over while it slows down; when an oncoming unit stands
-/// right in front of it, or the unit going its way right in front of it falls back, it
-/// falls back too, on its right, and takes the standing units' share of the avoidance, so
-/// the oncoming stream has the lane and it joins its own lane once there is room.
-pub(super) fn keep_right(
-    grid: &NavGrid,
-    b: &mut SteerBuffers,
-    avoidance: &AvoidanceSettings,
-    standing: f32,
-) {
-    let look = AvoidanceSettings {
-        neighbour_distance: avoidance.neighbour_distance.min(LOOK_AHEAD),
-        max_neighbours: LOOKED_AT,
-        ..*avoidance
-    };
-    let obstacles = grid.scenario().obstacles();
-    let blocked =
-        |p: Vector| obstacles.get_or(Cell::new(p.x.floor() as i32, p.y.floor() as i32), true);
-    let scans = &mut b.lanes.scans;
-    scans.clear();
-    for k in 0..b.agents.len() {
-        let m = &b.movers[b.owners[k]];
-        let me = b.agents[k];
-        let speed = me.preferred.length();
-        if !m.following || speed <= 1e-3 || m.to_goal < NEAR_GOAL {
-            scans.push(Scan::default());
-            continue;
-        }
-        let ahead = me.preferred * (1.0 / speed);
-        let right = -ahead.perp();
-        let mut scan = Scan {
-            ahead,
-            right,
-            ..Scan::default()
+impl Lanes {
+    /// Lane formation: a walking unit with an oncoming walking unit ahead of it turns its
+    /// preferred velocity to its right (the side it keeps is the same for everyone, so two
+    /// streams settle into lanes side by side). One in the left half of the free width
+    /// around it (a corridor) moves over while it slows down; when an oncoming unit stands
+    /// right in front of it, or the unit going its way right in front of it falls back, it
+    /// falls back too, on its right, and takes the standing units' share of the avoidance, so
+    /// the oncoming stream has the lane and it joins its own lane once there is room.
+    pub(super) fn keep_right(
+        &mut self,
+        grid: &NavGrid,
+        b: &mut SteerBuffers,
+        avoidance: &AvoidanceSettings,
+        standing: f32,
+    ) {
+        let look = AvoidanceSettings {
+            neighbour_distance: avoidance.neighbour_distance.min(LOOK_AHEAD),
+            max_neighbours: LOOKED_AT,
+            ..*avoidance
         };
-        let mut nearest = f32::INFINITY;
-        for j in b.crowd.neighbours(k, &b.agents, &look, &mut b.scratch) {
-            let them = &b.movers[b.owners[j]];
-            if !them.following || them.to_goal < NEAR_GOAL {
+        let obstacles = grid.scenario().obstacles();
+        let blocked =
+            |p: Vector| obstacles.get_or(Cell::new(p.x.floor() as i32, p.y.floor() as i32), true);
+        let scans = &mut self.scans;
+        scans.clear();
+        for k in 0..b.agents.len() {
+            let m = &b.movers[b.owners[k]];
+            let me = b.agents[k];
+            let speed = me.preferred.length();
+            if !m.following || speed <= 1e-3 || m.to_goal < NEAR_GOAL {
+                scans.push(Scan::default());
                 continue;
             }
-            let other = &b.agents[j];
-            let offset = other.position - me.position;
-            let along = offset.dot(ahead);
-            let touch = me.radius + other.radius;
-            let in_lane = offset.dot(right).abs() < 0.9 * touch;
-            let heading = other.preferred.dot(ahead);
-            let reach = other.preferred.length();
-            if heading < -0.5 * reach && along > 0.0 && along <= LOOK_AHEAD {
-                scan.oncoming = true;
-                scan.blocked |= in_lane && along < touch + 1.0;
-            } else if heading > 0.5 * reach
-                && in_lane
-                && along > 0.0
-                && along < (touch + 0.6).min(nearest)
-            {
-                nearest = along;
-                scan.leader = Some(j as u32);
-            }
-        }
-        if scan.oncoming || scan.leader.is_some() {
-            let free = |side: Vector| {
-                let mut s = 0.0;
-                while s < SIDE_REACH && !blocked(me.position + side * (s + 0.25)) {
-                    s += 0.25;
-                }
-                s
+            let ahead = me.preferred * (1.0 / speed);
+            let right = -ahead.perp();
+            let mut scan = Scan {
+                ahead,
+                right,
+                ..Scan::default()
             };
-            scan.wrong_side = free(right) > free(-right);
+            let mut nearest = f32::INFINITY;
+            for j in b.crowd.neighbours(k, &b.agents, &look, &mut b.scratch) {
+                let them = &b.movers[b.owners[j]];
+                if !them.following || them.to_goal < NEAR_GOAL {
+                    continue;
+                }
+                let other = &b.agents[j];
+                let offset = other.position - me.position;
+                let along = offset.dot(ahead);
+                let touch = me.radius + other.radius;
+                let in_lane = offset.dot(right).abs() < 0.9 * touch;
+                let heading = other.preferred.dot(ahead);
+                let reach = other.preferred.length();
+                if heading < -0.5 * reach && along > 0.0 && along <= LOOK_AHEAD {
+                    scan.oncoming = true;
+                    scan.blocked |= in_lane && along < touch + 1.0;
+                } else if heading > 0.5 * reach
+                    && in_lane
+                    && along > 0.0
+                    && along < (touch + 0.6).min(nearest)
+                {
+                    nearest = along;
+                    scan.leader = Some(j as u32);
+                }
+            }
+            if scan.oncoming || scan.leader.is_some() {
+                let free = |side: Vector| {
+                    let mut s = 0.0;
+                    while s < SIDE_REACH && !blocked(me.position + side * (s + 0.25)) {
+                        s += 0.25;
+                    }
+                    s
+                };
+                scan.wrong_side = free(right) > free(-right);
+            }
+            scan.back = scan.wrong_side && scan.blocked;
+            scans.push(scan);
         }
-        scan.back = scan.wrong_side && scan.blocked;
-        scans.push(scan);
-    }
-    // Falling back passes down each file of units on the wrong side, front to back.
-    for _ in 0..scans.len() {
-        let mut changed = false;
+        // Falling back passes down each file of units on the wrong side, front to back: a
+        // unit falls back when the leader it follows does. Each chain of leaders is walked
+        // once (O(units)); a chain that loops without a unit falling back stays.
+        let (chain, state) = (&mut self.chain, &mut self.state);
+        state.clear();
+        state.resize(scans.len(), Walk::New);
         for k in 0..scans.len() {
-            let s = scans[k];
-            if s.back || !s.wrong_side {
-                continue;
-            }
-            if s.leader.is_some_and(|j| scans[j as usize].back) {
-                scans[k].back = true;
-                changed = true;
+            chain.clear();
+            let mut at = k;
+            let back = loop {
+                if scans[at].back {
+                    break true;
+                }
+                if state[at] != Walk::New || !scans[at].wrong_side {
+                    break false;
+                }
+                state[at] = Walk::OnChain;
+                chain.push(at);
+                match scans[at].leader {
+                    Some(j) => at = j as usize,
+                    None => break false,
+                }
+            };
+            for &c in chain.iter() {
+                scans[c].back = back;
+                state[c] = Walk::Done;
             }
         }
-        if !changed {
-            break;
-        }
-    }
-    for (k, s) in scans.iter().enumerate() {
-        let agent = &mut b.agents[k];
-        let speed = agent.preferred.length();
-        if s.back {
-            agent.preferred = (s.ahead * -0.7 + s.right * 0.7) * (FALL_BACK_SPEED * speed);
-            agent.responsibility = standing;
-        } else if s.oncoming && s.wrong_side {
-            agent.preferred = (s.ahead * 0.25 + s.right * 0.75) * speed;
-        } else if s.oncoming {
-            agent.preferred = (s.ahead + s.right * 0.25).normalize_or_zero() * speed;
+        for (k, s) in scans.iter().enumerate() {
+            let agent = &mut b.agents[k];
+            let speed = agent.preferred.length();
+            if s.back {
+                agent.preferred = (s.ahead * -0.7 + s.right * 0.7) * (FALL_BACK_SPEED * speed);
+                agent.responsibility = standing;
+            } else if s.oncoming && s.wrong_side {
+                agent.preferred = (s.ahead * 0.25 + s.right * 0.75) * speed;
+            } else if s.oncoming {
+                agent.preferred = (s.ahead + s.right * 0.25).normalize_or_zero() * speed;
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ use super::avoid::CellSpace;
 use super::crowd::{avoid, separate};
 use super::follow::{Slowness, follow};
 use super::frame::{Mover, SteerBuffers, Units, slide};
+use super::lanes::Lanes;
 use super::pose::{Poses, write_position};
 use super::walls::Lattice;
 use super::{Arrived, SteeringProgress};
@@ -33,7 +34,7 @@ pub(crate) fn steer_units(
     settings: Res<TilepathSettings>,
     profiles: Res<MovementProfiles>,
     mut commands: Commands,
-    mut buffers: Local<SteerBuffers>,
+    mut buffers: Local<(SteerBuffers, Lanes)>,
     mut set: ParamSet<(Units, TransformHelper)>,
 ) {
     let (Some(time), Some(grid)) = (time, grid) else {
@@ -46,7 +47,7 @@ pub(crate) fn steer_units(
     if !(cell_span > 0.0 && cell_span.is_finite()) {
         return;
     }
-    let b = &mut *buffers;
+    let (b, lanes) = &mut *buffers;
     collect_poses(&mut set, &mut b.poses);
     let mut units = set.p0();
     plan_moves(&mut units, &grid, &profiles, &mut commands, b, dt, moving);
@@ -54,7 +55,7 @@ pub(crate) fn steer_units(
         return;
     }
     let space = CellSpace::new(&grid);
-    avoid(&units, &grid, &settings, b, space, dt);
+    avoid(&units, &grid, &settings, b, lanes, space, dt);
     for m in &mut b.movers {
         m.end = slide(&grid, m, b.poses.poses[m.pose].world, m.wanted, cell_span);
     }
