@@ -467,14 +467,18 @@ fn wants_cell(units: &Steppers, b: &StepBuffers, h: Entity, at: Cell, unit: Stan
     })
 }
 
+/// The footprints of the next cells of a unit's way, inline up to the 16 a caller asks
+/// for (no allocation per blocked unit).
+type WayAhead = smallvec::SmallVec<[CellRect; 16]>;
+
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
-fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> Vec<CellRect> {
+fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {
     let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) = (index_of(b, h), units.get(h))
     else {
-        return Vec::new();
+        return WayAhead::new();
     };
     let Some(path) = result.found() else {
-        return Vec::new();
+        return WayAhead::new();
     };
     let d = b.standing[i].diameter;
     progress
