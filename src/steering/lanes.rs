@@ -68,9 +68,7 @@ impl Lanes {
     pub(super) fn falls_back(&self, k: usize) -> bool {
         self.scans.get(k).is_some_and(|s| s.back)
     }
-}
 
-impl Lanes {
     /// Lane formation: a walking unit with an oncoming walking unit ahead of it turns its
     /// preferred velocity to its right (the side it keeps is the same for everyone, so two
     /// streams settle into lanes side by side). One in the left half of the free width

@@ -24,29 +24,23 @@ pub(super) struct Detour {
     smoothed: Vec<Cell>,
 }
 
-/// What a frame knows of the other units: where they stand, and the price of entering
-/// their cells, in straight steps.
-#[derive(Clone, Copy)]
-pub(super) struct Units<'a> {
-    pub(super) cells: &'a UnitCells,
-    pub(super) penalty: f32,
-}
-
-/// Plans the stretch of `path` (the answer to `query`) that crosses units `avoid` counts
-/// again around them: from `MARGIN` + penalty cells before the first crossed unit to as
+/// Plans the stretch of `path` (the answer to `query`) that crosses units of `cells` that
+/// `avoid` counts again around them, entering a unit's cell costing `penalty` straight
+/// steps: from `MARGIN` + penalty cells before the first crossed unit to as
 /// many after the last, exactly for that stretch under
 /// [`Pathfinder::find_around`]'s costs, and splices it in (waypoints, length and cost
 /// follow). Returns the expansions spent (0 when the path crosses no such unit).
 pub(super) fn around_units(
     detour: &mut Detour,
     grid: &NavGrid,
-    units: Units,
+    cells: &UnitCells,
+    penalty: f32,
     avoid: AvoidUnits,
     query: &SearchQuery,
     path: &mut FoundPath,
 ) -> u64 {
     let map = grid.scenario();
-    let (cells, diameter) = (units.cells, query.diameter);
+    let diameter = query.diameter;
     if avoid == AvoidUnits::Ignore || cells.is_empty() || cells.size() != map.size() {
         return 0;
     }
@@ -55,7 +49,7 @@ pub(super) fn around_units(
         return 0;
     };
     let last = crossed.last().unwrap_or(first);
-    let margin = MARGIN + units.penalty.clamp(0.0, 64.0).ceil() as usize;
+    let margin = MARGIN + penalty.clamp(0.0, 64.0).ceil() as usize;
     let a = first.saturating_sub(margin);
     let b = (last + margin).min(path.cells.len() - 1);
     let options = SearchOptions {
@@ -71,7 +65,7 @@ pub(super) fn around_units(
             time_budget: None,
         });
     let pf = &mut detour.pathfinder;
-    let found = pf.find_around(map, &stretch, cells, avoid, units.penalty);
+    let found = pf.find_around(map, &stretch, cells, avoid, penalty);
     let expanded = u64::from(pf.last_expanded());
     if found.is_err() || pf.path().len() < 2 {
         return expanded;

@@ -223,6 +223,32 @@ pub(crate) fn solve_paths(
     }
 }
 
+impl SolveState {
+    /// Plans the stretch of job `job`'s found path that crosses units it avoids again
+    /// around them ([`around::around_units`]); returns the expansions it spent.
+    fn plan_around_units(
+        &mut self,
+        grid: &NavGrid,
+        job: usize,
+        answer: &mut Result<FoundPath, PathFailure>,
+    ) -> u64 {
+        let Ok(path) = answer else {
+            return 0;
+        };
+        let job = &self.jobs[job];
+        let (units, penalty) = (&self.units, self.unit_penalty);
+        around::around_units(
+            &mut self.detour,
+            grid,
+            units,
+            penalty,
+            job.avoid,
+            job.query(),
+            path,
+        )
+    }
+}
+
 /// Requests taken by the first batch of a frame; each further batch takes twice as many.
 const FIRST_BATCH: usize = 64;
 
@@ -465,18 +491,7 @@ fn run_whole(
             Outcome::Answer {
                 mut answer, charge, ..
             } => {
-                let units = around::Units {
-                    cells: &state.units,
-                    penalty: state.unit_penalty,
-                };
-                let job = &state.jobs[0];
-                let extra = match &mut answer {
-                    Ok(path) => {
-                        let detour = &mut state.detour;
-                        around::around_units(detour, grid, units, job.avoid, job.query(), path)
-                    }
-                    Err(_) => 0,
-                };
+                let extra = state.plan_around_units(grid, 0, &mut answer);
                 state.answers.push((0, answer));
                 charge + extra
             }

@@ -1,7 +1,6 @@
 //! What the solver threads did with a frame's items: answers kept, searches suspended, expansions charged.
 
 use super::SolveState;
-use super::around::{Units, around_units};
 use super::jobs::{Budget, Job, Work};
 use super::solvers::{Outcome, Solvers, Suspended};
 use crate::components::NavGrid;
@@ -44,19 +43,10 @@ impl SolveState {
             };
             // After `in_order`: the stretch planned again around units is the same
             // whichever thread found the path.
-            if let Outcome::Answer {
-                answer: Ok(path),
-                charge,
-                ..
-            } = &mut outcome
-            {
-                let units = Units {
-                    cells: &state.units,
-                    penalty: state.unit_penalty,
-                };
-                let detour = &mut state.detour;
-                *charge += around_units(detour, grid, units, job.avoid, job.query(), path);
+            if let Outcome::Answer { answer, charge, .. } = &mut outcome {
+                *charge += state.plan_around_units(grid, job_index, answer);
             }
+            let job = &state.jobs[job_index];
             if let Some(l) = &mut left {
                 *l = match outcome {
                     Outcome::Suspended { .. } => 0,
