@@ -317,7 +317,9 @@ pub struct CrowdSettings {
     /// A unit avoids at most this many of its nearest neighbours. 10 by default.
     pub max_neighbours: usize,
     /// Passes of hard separation per frame, pushing apart the units that still overlap
-    /// after their moves (each pass removes most of what is left). 8 by default.
+    /// after their moves (each pass removes most of what is left; the moves that would
+    /// still leave an overlap are then undone). 0 turns separation and that undoing off,
+    /// so units may overlap. 8 by default.
     pub separation_passes: u32,
     /// How much more of the avoidance a standing unit (arrived, or without a path) takes
     /// than a moving one, so that standing units step aside for moving ones (a moving

@@ -8,7 +8,7 @@ use super::avoid::{Avoidance, CellSpace};
 use super::frame::{SteerBuffers, Units, slide};
 use super::lanes::Lanes;
 use crate::components::NavGrid;
-use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, Vector};
+use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, OVERLAP_TOLERANCE, Vector};
 use crate::grid::Cell;
 use crate::settings::TilepathSettings;
 
@@ -222,7 +222,8 @@ fn fill_agents(
 }
 
 /// Hard separation: units that still overlap after their moves are pushed apart
-/// (through the same wall rule as their moves).
+/// (through the same wall rule as their moves), and the moves of units that still
+/// overlap after that are undone.
 pub(super) fn separate(
     units: &Units,
     grid: &NavGrid,
@@ -242,11 +243,17 @@ pub(super) fn separate(
     b.crowd.index(&b.agents, &crowd.avoidance());
     b.corrections.clear();
     b.corrections.resize(b.agents.len(), Vector::ZERO);
+    // Each unit out of the walls of its own layer.
     let obstacles = grid.scenario().obstacles();
+    let (movers, owners) = (&b.movers, &b.owners);
     b.crowd.separate_with_walls(
         &b.agents,
         crowd.separation_passes,
-        |c| obstacles.get_or(c, true),
+        |k, c| {
+            grid.scenario()
+                .layer_for(movers[owners[k]].profile, 1)
+                .map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
+        },
         &mut b.corrections,
     );
     for k in 0..b.agents.len() {
@@ -259,5 +266,40 @@ pub(super) fn separate(
             continue;
         }
         b.movers[b.owners[k]].end = slide(grid, &m, m.end, correction, cell_span);
+    }
+    hold_back(b, space);
+}
+
+/// Undoes the moves of the units that would end the frame overlapping by more than
+/// [`OVERLAP_TOLERANCE`] (and more than they did at its start): they stay where they
+/// were (see [`Crowd::hold_back`](crate::crowd::Crowd::hold_back)). `b.agents` are those
+/// separation indexed.
+fn hold_back(b: &mut SteerBuffers, space: CellSpace) {
+    let SteerBuffers {
+        crowd,
+        agents,
+        owners,
+        movers,
+        poses,
+        starts,
+        ends,
+        held,
+        ..
+    } = b;
+    starts.clear();
+    ends.clear();
+    for &owner in owners.iter() {
+        let m = &movers[owner];
+        starts.push(space.point(poses.poses[m.pose].world));
+        ends.push(space.point(m.end));
+    }
+    held.clear();
+    held.resize(agents.len(), false);
+    if crowd.hold_back(agents, starts, ends, OVERLAP_TOLERANCE, held) == 0 {
+        return;
+    }
+    for (k, _) in held.iter().enumerate().filter(|(_, h)| **h) {
+        let m = &mut movers[owners[k]];
+        m.end = poses.poses[m.pose].world;
     }
 }

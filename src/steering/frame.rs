@@ -83,6 +83,11 @@ pub(crate) struct SteerBuffers {
     /// For each agent, its mover.
     pub(super) owners: Vec<usize>,
     pub(super) corrections: Vec<Vector>,
+    /// Holding back: each agent's start and end of the frame, in cells, and whether it
+    /// stays at its start.
+    pub(super) starts: Vec<Vector>,
+    pub(super) ends: Vec<Vector>,
+    pub(super) held: Vec<bool>,
 }
 
 /// The end of a move of `step` from `from` for unit `m`, in pieces of less than half a

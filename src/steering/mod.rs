@@ -57,7 +57,11 @@ pub(crate) use unit_map::mark_units;
 /// aside for moving ones and stay where they were pushed. A unit without a
 /// [`PathRequest`](crate::components::PathRequest) has no movement profile the plugin
 /// knows, so the crowd never moves it: the others avoid it like a post. After the moves, units that
-/// still overlap are pushed apart ([`CrowdSettings::separation_passes`](crate::settings::CrowdSettings::separation_passes)). Deadlocks are
+/// still overlap are pushed apart ([`CrowdSettings::separation_passes`](crate::settings::CrowdSettings::separation_passes)),
+/// and a unit whose move would still leave it overlapping another by more than
+/// [`OVERLAP_TOLERANCE`](crate::crowd::OVERLAP_TOLERANCE) tiles (and more than at the
+/// start of the frame) does not move that frame ([`Crowd::hold_back`](crate::crowd::Crowd::hold_back)):
+/// units that did not overlap never come to. Deadlocks are
 /// broken in two steps: a walking unit that has made no headway for 0.15 s while
 /// touching a walking unit of higher priority (the smaller entity) backs away from it,
 /// which lets the other pass (two units at a corridor's mouth go in one after the other);

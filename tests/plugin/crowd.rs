@@ -296,3 +296,48 @@ fn two_groups_filling_a_corridor_pass_each_other_head_on() {
         "the two groups deadlocked in the corridor"
     );
 }
+
+/// 160 units pushing through a one-cell gap pack against the wall: separation alone
+/// leaves a pair at the gap's mouth overlapping beyond the tolerance by frame 645; the
+/// units whose moves would do that stay where they were instead.
+#[test]
+fn a_crowd_jammed_at_a_one_cell_gap_never_overlaps() {
+    let mut rows = vec![vec!['.'; 40]; 24];
+    for (y, row) in rows.iter_mut().enumerate() {
+        if y != 12 {
+            row[20] = '#';
+        }
+    }
+    let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    let mut app = app();
+    app.insert_resource(
+        NavGrid::from_ascii(&text.join("\n"), Vec2::ZERO, Vec2::splat(TILE)).unwrap(),
+    );
+    let mut units = Vec::new();
+    for x in 2..12 {
+        for y in 4..20 {
+            let goal = Cell::new(x + 24, y);
+            units.push((spawn(&mut app, center_of(Cell::new(x, y), 1), goal, 1), 1));
+        }
+    }
+    let mut worst = 0.0f32;
+    for frame in 1..=3_000 {
+        app.update();
+        let (overlap, pair) = worst_overlap(&app, &units);
+        assert!(
+            overlap <= OVERLAP_TOLERANCE,
+            "frame {frame}: {pair:?} overlap by {overlap} tiles\n{}",
+            text.join("\n")
+        );
+        worst = worst.max(overlap);
+    }
+    let through = units
+        .iter()
+        .filter(|(e, _)| app.world().get::<Transform>(*e).unwrap().translation.x > 21.0 * TILE)
+        .count();
+    println!(
+        "worst overlap {worst:.4} tiles, {through} of {} units through the gap",
+        units.len()
+    );
+    assert!(through > 0, "nobody got through the gap");
+}

@@ -180,6 +180,71 @@ fn random_crowds_do_not_overlap_on_a_map_with_walls() {
     }
 }
 
+/// Random steps of random crowds, each agent moving up to 1.5 cells anywhere (so that
+/// many pairs end overlapping): after `hold_back`, no pair overlaps by more than the
+/// tolerance or than it did at the start, and the agents it holds are the same in the
+/// reverse order.
+#[test]
+fn holding_back_leaves_no_pair_overlapping_more_than_before() {
+    let settings = AvoidanceSettings::default();
+    let mut crowd_index = Crowd::new();
+    let (mut held_total, mut agents_total) = (0, 0);
+    for seed in 300..364 {
+        let mut rng = SplitMix64::new(seed);
+        let map = Map::open(20);
+        let n = 10 + rng.below(51) as usize;
+        let (start, _) = crowd(&map, n, &mut rng);
+        let mut from: Vec<Vector> = start.iter().map(|a| a.position).collect();
+        // Some starts overlap too, deeper than the tolerance.
+        if rng.chance(1, 2) {
+            from[1] = from[0] + Vector::new(0.1, 0.0);
+        }
+        let to: Vec<Vector> = from
+            .iter()
+            .map(|&p| p + Vector::new(uniform(&mut rng, -1.5, 1.5), uniform(&mut rng, -1.5, 1.5)))
+            .collect();
+        let moved: Vec<CrowdAgent> = start
+            .iter()
+            .zip(&to)
+            .map(|(a, &p)| CrowdAgent { position: p, ..*a })
+            .collect();
+        crowd_index.index(&moved, &settings);
+        let mut held = vec![false; n];
+        let count = crowd_index.hold_back(&moved, &from, &to, OVERLAP_TOLERANCE, &mut held);
+        assert_eq!(count, held.iter().filter(|&&h| h).count());
+        let at = |k: usize| if held[k] { from[k] } else { to[k] };
+        for i in 0..n {
+            for j in i + 1..n {
+                let sum = moved[i].radius + moved[j].radius;
+                let now = sum - (at(i) - at(j)).length();
+                let before = sum - (from[i] - from[j]).length();
+                assert!(
+                    now <= OVERLAP_TOLERANCE || now <= before,
+                    "seed {seed}: agents {i} and {j} overlap by {now} (before {before}), held {:?}\n\
+                     from {from:?}\nto {to:?}\nagents {moved:#?}",
+                    (held[i], held[j])
+                );
+            }
+        }
+        // The same agents are held when the crowd is listed the other way round.
+        let reversed: Vec<CrowdAgent> = moved.iter().rev().copied().collect();
+        let (from_r, to_r): (Vec<Vector>, Vec<Vector>) = (
+            from.iter().rev().copied().collect(),
+            to.iter().rev().copied().collect(),
+        );
+        crowd_index.index(&reversed, &settings);
+        let mut held_r = vec![false; n];
+        crowd_index.hold_back(&reversed, &from_r, &to_r, OVERLAP_TOLERANCE, &mut held_r);
+        held_r.reverse();
+        assert_eq!(held, held_r, "seed {seed}");
+        held_total += count;
+        agents_total += n;
+    }
+    // It holds back what it must, not everybody.
+    println!("held {held_total} of {agents_total} agents");
+    assert!(held_total > 0 && held_total < agents_total);
+}
+
 #[test]
 fn avoid_is_bit_identical_in_any_order_and_on_two_threads() {
     let mut rng = SplitMix64::new(7);
@@ -353,7 +418,7 @@ fn speed() {
     let avoid_open = (time() - start) / rounds as f64;
     let start = time();
     for _ in 0..rounds {
-        crowd.separate_with_walls(&agents, 8, |c| map.blocked(c), &mut out);
+        crowd.separate_with_walls(&agents, 8, |_, c| map.blocked(c), &mut out);
     }
     let separate = (time() - start) / rounds as f64;
     let per_ms = |seconds: f64| agents.len() as f64 / (seconds * 1e3);

@@ -1,6 +1,7 @@
 //! Local avoidance and hard separation for crowds of disc-shaped units (ORCA).
 
 mod agent;
+mod hold;
 mod neighbours;
 mod orca;
 mod program;
@@ -33,7 +34,9 @@ use program::HalfPlane;
 ///    cells around it; calls for different agents are independent and may run on
 ///    different threads;
 /// 3. the caller moves the agents, indexes them again and [`Crowd::separate`] (or
-///    [`Crowd::separate_with_walls`]) pushes apart the discs that still overlap.
+///    [`Crowd::separate_with_walls`]) pushes apart the discs that still overlap;
+/// 4. where separation leaves a pair overlapping, [`Crowd::hold_back`] undoes the moves
+///    that caused it.
 ///
 /// Everything is `f32` in a fixed order of operations and ties are broken by each agent's
 /// [`key`](CrowdAgent::key), so results are bit-identical whatever the thread count.
@@ -92,6 +95,10 @@ pub struct Crowd {
     bits: Vec<bool>,
     /// Separation: which agents start a step near a wall (see `separate`).
     near_wall: Vec<bool>,
+    /// Holding back: how far each agent's start and end lie from its indexed position,
+    /// and the agents newly held whose pairs are still to check.
+    reach: Vec<f32>,
+    queue: Vec<u32>,
 }
 
 /// Per-thread scratch of [`Crowd::avoid`]: the neighbours and half-planes of one agent.

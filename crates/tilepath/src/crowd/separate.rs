@@ -10,7 +10,9 @@ use crate::grid::Cell;
 /// overlap each other or a blocked cell by more than this many cells (an overlap is the
 /// radius sum minus the centre distance). Separation converges geometrically, so fewer
 /// passes leave more: with 4 passes the worst pair overlap seen was about 0.06 cells in
-/// dense crowds pressed against walls.
+/// dense crowds pressed against walls. In a jam (units pushing into a packed block)
+/// passes propagate a push one neighbour at a time and leave more; there
+/// [`Crowd::hold_back`] keeps every pair within this tolerance.
 pub const OVERLAP_TOLERANCE: f32 = 0.05;
 
 /// Over-relaxation of the averaged Jacobi corrections: an agent in several overlapping
@@ -57,7 +59,9 @@ impl Crowd {
     /// [`avoid`](Self::avoid)) it overlaps, so that walls win over neighbours; in the
     /// next pass an agent a wall pushed does not move for its neighbours (they take the
     /// whole correction), so crowds pressed against a wall converge as fast as in the
-    /// open. A disc whose centre is inside a blocked cell is not moved by the walls.
+    /// open. `blocked(i, cell)` says whether `cell` is blocked for agent `i` (agents may
+    /// walk on different layers). A disc whose centre is inside a blocked cell is not
+    /// moved by the walls.
     ///
     /// # Panics
     ///
@@ -66,7 +70,7 @@ impl Crowd {
         &mut self,
         agents: &[CrowdAgent],
         iterations: u32,
-        blocked: impl Fn(Cell) -> bool,
+        blocked: impl Fn(usize, Cell) -> bool,
         out: &mut [Vector],
     ) {
         self.separate_inner(agents, iterations, Some(&blocked), out);
@@ -76,7 +80,7 @@ impl Crowd {
         &mut self,
         agents: &[CrowdAgent],
         iterations: u32,
-        blocked: Option<&dyn Fn(Cell) -> bool>,
+        blocked: Option<&dyn Fn(usize, Cell) -> bool>,
         out: &mut [Vector],
     ) {
         assert_eq!(out.len(), agents.len(), "one correction per agent");
@@ -89,6 +93,7 @@ impl Crowd {
             pairs,
             bits,
             near_wall,
+            ..
         } = self;
         positions.clear();
         positions.extend(agents.iter().map(|a| a.position));
@@ -120,13 +125,10 @@ impl Crowd {
         // so the nearest of them is as far as the blocked cells are).
         near_wall.clear();
         if let Some(blocked) = blocked {
-            near_wall.extend(agents.iter().map(|agent| {
+            near_wall.extend(agents.iter().enumerate().map(|(i, agent)| {
                 let reach = agent.radius - walls::WALL_MARGIN + NEAR_WALL;
-                let cell = Cell::new(
-                    agent.position.x.floor() as i32,
-                    agent.position.y.floor() as i32,
-                );
-                let mut near = !agent.position.is_finite() || blocked(cell);
+                let blocked = |c: Cell| blocked(i, c);
+                let mut near = !agent.position.is_finite() || blocked(cell_of(agent.position));
                 walls::for_each_wall(agent.position, reach, &blocked, bits, |_, _| near = true);
                 near
             }));
@@ -177,10 +179,11 @@ impl Crowd {
                 for (i, agent) in agents.iter().enumerate() {
                     let far = (positions[i] - agent.position).length_squared() >= MOVED_FAR;
                     if agent.is_valid() && (near_wall[i] || far) {
+                        let blocked = |c: Cell| blocked(i, c);
                         let pushed = push_out_of_walls(
                             &mut positions[i],
                             agent.radius - walls::WALL_MARGIN,
-                            blocked,
+                            &blocked,
                             bits,
                         );
                         pinned[i] = pushed;
@@ -217,4 +220,9 @@ fn push_out_of_walls(
     });
     *centre = position;
     position != start
+}
+
+/// The cell that holds `point`.
+fn cell_of(point: Vector) -> Cell {
+    Cell::new(point.x.floor() as i32, point.y.floor() as i32)
 }

@@ -93,7 +93,7 @@ fn separation_pushes_out_of_walls_and_apart() {
     let mut crowd = Crowd::new();
     crowd.index(&agents, &settings());
     let mut out = [Vector::ZERO; 2];
-    crowd.separate_with_walls(&agents, 20, floor, &mut out);
+    crowd.separate_with_walls(&agents, 20, |_, c| floor(c), &mut out);
     let (a, b) = (agents[0].position + out[0], agents[1].position + out[1]);
     let off = 1.5 - WALL_MARGIN - 1e-4;
     assert!(a.y >= off && b.y >= off, "{a:?} {b:?}");

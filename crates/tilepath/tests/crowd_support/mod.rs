@@ -172,7 +172,7 @@ impl Sim {
         self.crowd.separate_with_walls(
             agents,
             iterations,
-            |c| map.blocked(c),
+            |_, c| map.blocked(c),
             &mut self.corrections,
         );
         for (agent, &c) in agents.iter_mut().zip(&self.corrections) {
