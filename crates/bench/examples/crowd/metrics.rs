@@ -11,6 +11,9 @@ use crate::scenarios::Scenario;
 pub const TOLERANCE: f32 = 0.05;
 /// Seconds without any unit moving after which a run that is not done stops early.
 pub const STALL_SECS: f64 = 10.0;
+/// An arrived unit settled short of its goal when it stands more than this many tiles
+/// from it.
+pub const SHORT: f32 = 1.0;
 /// A unit moved in a frame when its position changed by more than this many tiles.
 const MOVED: f32 = 1e-4;
 
@@ -42,6 +45,10 @@ pub struct Outcome {
     /// Mean speed of the arrived units over one more second after the run, as a fraction
     /// of the top speed.
     pub jitter: f64,
+    /// Units with an order that count as arrived more than [`SHORT`] tiles from the end of
+    /// their path (they settled in the crowd short of it), and the farthest of them, tiles.
+    pub settled_short: usize,
+    pub farthest_short: f32,
     /// Mean and longest milliseconds per frame of the crowd's movement (ours: the `Steer`
     /// set; northstar: its `PathingSet` and the mover).
     pub steer_ms: f64,
@@ -236,6 +243,21 @@ impl Tracker {
         }
         if !watched.is_empty() && seconds > 0.0 {
             self.out.jitter = path / watched.len() as f64 / seconds / speed;
+        }
+    }
+
+    /// At the end of the run: how many arrived units (`arrived`, positions `pos`) stand
+    /// more than [`SHORT`] tiles from their goal (`goals`, tiles; `None` for units without
+    /// an order), and the farthest.
+    pub fn settled(&mut self, pos: &[Vec2], arrived: &[bool], goals: &[Option<Vec2>]) {
+        for ((p, &done), goal) in pos.iter().zip(arrived).zip(goals) {
+            if let (true, Some(goal)) = (done, goal) {
+                let off = p.distance(*goal);
+                if off > SHORT {
+                    self.out.settled_short += 1;
+                    self.out.farthest_short = self.out.farthest_short.max(off);
+                }
+            }
         }
     }
 

@@ -124,7 +124,8 @@ pub fn run(scenario: &Scenario, limits: &Limits) -> Outcome {
         let (pos, arrived) = read(&app);
         done = tracker.frame(&pos, &arrived, ms(&app));
     }
-    let (_, arrived) = read(&app);
+    let (pos, arrived) = read(&app);
+    tracker.settled(&pos, &arrived, &goals(&app, scenario, &units));
     let frames = (1.0 / DT).round() as usize;
     let trace: Vec<Vec<Vec2>> = (0..frames)
         .map(|_| {
@@ -136,6 +137,23 @@ pub fn run(scenario: &Scenario, limits: &Limits) -> Outcome {
     let mut out = tracker.finish();
     out.wall_s = wall.elapsed().as_secs_f64();
     out
+}
+
+/// Where each unit with an order and a path is going: the centre of the cell its path
+/// reaches, tiles.
+fn goals(app: &App, scenario: &Scenario, units: &[Entity]) -> Vec<Option<Vec2>> {
+    let grid = app.world().resource::<NavGrid>();
+    scenario
+        .units
+        .iter()
+        .zip(units)
+        .map(|(unit, &e)| match app.world().get::<PathResult>(e) {
+            Some(PathResult::Found(path)) if !unit.parked => {
+                Some(grid.agent_center(path.reached, unit.diameter) / TILE)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Each unit with an order and a path: its start, the cell its path reaches and its diameter.

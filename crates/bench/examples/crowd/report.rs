@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::metrics::{Outcome, STALL_SECS, TOLERANCE};
+use crate::metrics::{Outcome, SHORT, STALL_SECS, TOLERANCE};
 use crate::northstar::{AVOIDANCE_DISTANCE, RETRY_SECS};
 use crate::scenarios::Scenario;
 
@@ -92,15 +92,15 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
     let mut s = String::new();
     s.push_str(
         "| scenario | system | units (moving / all) | ideal s | all arrived s | ÷ ideal | deadlocks | \
-         overlap pair-frames | worst overlap (tiles) | jitter (÷ top speed) | movement ms/frame (mean / max) | \
+         overlap pair-frames | worst overlap (tiles) | jitter (÷ top speed) | settled short (farthest, tiles) | movement ms/frame (mean / max) | \
          agents per ms per thread | frames | wall s |\n",
     );
-    s.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    s.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let o = match &r.result {
             Ok(o) => o,
             Err(why) => {
-                let blank = " |".repeat(11);
+                let blank = " |".repeat(12);
                 writeln!(
                     s,
                     "| {} | {} | n/a: {why} |{blank}",
@@ -118,7 +118,7 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
         };
         writeln!(
             s,
-            "| {} | {} | {} / {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.3} | {:.3} / {:.3} | {:.0} | {} | {:.1} |",
+            "| {} | {} | {} / {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.3} | {} ({:.1}) | {:.3} / {:.3} | {:.0} | {} | {:.1} |",
             r.scenario,
             r.system.name(),
             o.movers,
@@ -130,6 +130,8 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
             o.overlap_pair_frames,
             o.worst_overlap,
             o.jitter,
+            o.settled_short,
+            o.farthest_short,
             o.steer_ms,
             o.steer_max_ms,
             throughput(o, threads),
@@ -163,6 +165,9 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
          positions, so two units in one cell always count.\n\
          - Jitter: mean speed over one more second after the run of the units arrived at its end, \
          as a fraction of the top speed.\n\
+         - Settled short: units counted as arrived that stand more than {SHORT} tile from the end \
+         of their path at the end of the run (ours: held back or walled in by the crowd; \
+         northstar's arrival is its goal cell, so 0), and the farthest of them.\n\
          - Movement time: ours, the `TilepathSystems::Steer` set (steering, progress, \
          end of frame); northstar, its `PathingSet` (searches, avoidance, re-routes) plus \
          the mover and the retries. Agents per ms per thread: all units (parked too) over \
@@ -183,20 +188,20 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
 pub fn csv(rows: &[Row], threads: usize) -> String {
     let mut s = String::from(
         "scenario,system,movers,units,ideal_s,arrived_s,limit_s,ran_s,stalled,deadlocks,\
-         overlap_pair_frames,worst_overlap,jitter,steer_ms,steer_max_ms,agents_per_ms_thread,\
+         overlap_pair_frames,worst_overlap,jitter,settled_short,farthest_short,steer_ms,steer_max_ms,agents_per_ms_thread,\
          frames,wall_s,threads,na\n",
     );
     for r in rows {
         match &r.result {
             Err(why) => writeln!(
                 s,
-                "{},{},,,,,,,,,,,,,,,,,{threads},\"{why}\"",
+                "{},{},,,,,,,,,,,,,,,,,,,{threads},\"{why}\"",
                 r.scenario,
                 r.system.name()
             ),
             Ok(o) => writeln!(
                 s,
-                "{},{},{},{},{:.4},{},{:.4},{:.4},{},{},{},{:.4},{:.5},{:.4},{:.4},{:.2},{},{:.2},{threads},",
+                "{},{},{},{},{:.4},{},{:.4},{:.4},{},{},{},{:.4},{:.5},{},{:.2},{:.4},{:.4},{:.2},{},{:.2},{threads},",
                 r.scenario,
                 r.system.name(),
                 o.movers,
@@ -210,6 +215,8 @@ pub fn csv(rows: &[Row], threads: usize) -> String {
                 o.overlap_pair_frames,
                 o.worst_overlap,
                 o.jitter,
+                o.settled_short,
+                o.farthest_short,
                 o.steer_ms,
                 o.steer_max_ms,
                 throughput(o, threads),
