@@ -136,6 +136,16 @@ const PUSH_AFTER: f32 = 0.75;
 /// pushing would go on forever.
 const GIVE_UP_AFTER: f32 = 2.0;
 
+/// Seconds without getting half a tile closer to its goal after which a walking unit in
+/// its goal area (within [`SETTLE_WITHIN`] tiles and its diameter of the goal) that
+/// touches a standing unit (one that arrived, most often) settles and counts as arrived:
+/// it is in a block of units that reached their goals before it, jostling without getting
+/// through (its own goal lies beyond them, and they have no room to make way).
+const SETTLE_AFTER: f32 = 3.0;
+
+/// Tiles from its goal (beyond its diameter) within which a unit may settle.
+const SETTLE_WITHIN: f32 = 8.0;
+
 /// The fraction of its speed at which a unit pushes through (slow enough for separation
 /// to keep the crowd apart within its tolerance).
 const PUSH_SPEED: f32 = 0.5;
@@ -149,6 +159,19 @@ const PUSH_SPEED: f32 = 0.5;
 fn give_way(b: &mut SteerBuffers, lanes: &Lanes, avoidance: &AvoidanceSettings, standing: f32) {
     for k in 0..b.agents.len() {
         let m = b.movers[b.owners[k]];
+        let near_goal = m.to_goal <= SETTLE_WITHIN + m.diameter as f32;
+        if m.following && m.slow >= SETTLE_AFTER && near_goal {
+            let me = b.agents[k];
+            let settled = b
+                .crowd
+                .neighbours(k, &b.agents, avoidance, &mut b.scratch)
+                .any(|j| {
+                    let (other, o) = (b.agents[j], b.movers[b.owners[j]]);
+                    let gap = (other.position - me.position).length() - other.radius - me.radius;
+                    !o.following && o.pushable && gap < 0.1
+                });
+            b.movers[b.owners[k]].walled_in |= settled;
+        }
         if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER || lanes.active(k) {
             continue;
         }
@@ -169,7 +192,7 @@ fn give_way(b: &mut SteerBuffers, lanes: &Lanes, avoidance: &AvoidanceSettings, 
                     let other = b.agents[j];
                     (other.position - me.position).length() - other.radius - me.radius < 0.1
                 });
-            b.movers[b.owners[k]].walled_in = touching;
+            b.movers[b.owners[k]].walled_in |= touching;
         }
         if away != Vector::ZERO {
             let agent = &mut b.agents[k];

@@ -57,7 +57,10 @@ pub(super) struct Mover {
     pub(super) stalled: f32,
     /// Seconds it has barely moved, whatever its paths.
     pub(super) still: f32,
-    /// It has barely moved for [`GIVE_UP_AFTER`] seconds and touches another unit.
+    /// Seconds since it last got half a tile closer to its goal.
+    pub(super) slow: f32,
+    /// It has barely moved for [`GIVE_UP_AFTER`] seconds and touches another unit, or
+    /// made no headway for [`SETTLE_AFTER`] seconds and touches a standing one.
     pub(super) walled_in: bool,
     /// Tiles from the end of its path, straight (0 without a path to follow).
     pub(super) to_goal: f32,

@@ -67,7 +67,10 @@ pub(crate) use unit_map::mark_units;
 /// which lets the other pass (two units at a corridor's mouth go in one after the other);
 /// a walking unit that has barely moved for 0.75 s (new paths included) stops avoiding and follows its path
 /// at half its speed, and only separation keeps it and the units in its way apart (standing units then take
-/// the larger share of the push). Counter-flow forms lanes: a walking unit more than six
+/// the larger share of the push). A walking unit counts as [`Arrived`] short of its goal when the
+/// crowd holds it for good: it has barely moved for 2 s while touching another unit, or, within
+/// 8 tiles (and its diameter) of its goal, it has not got half a tile closer to it for 3 s while
+/// touching a standing unit (the units that arrived before it fill its goal area). Counter-flow forms lanes: a walking unit more than six
 /// tiles from its goal with an oncoming one (also that far from its goal) within four
 /// tiles ahead keeps right; in the left half of the free width around it (a corridor's
 /// left half) it moves over slowly, and when an oncoming unit stands right in front of it
@@ -176,7 +179,17 @@ pub struct SteeringProgress {
     velocity: Vec2,
     /// Seconds it has barely moved (kept across new paths, unlike `stalled`).
     still: f32,
+    /// The goal it walks to, its least distance to it (tiles) when it last got
+    /// [`HEADWAY`] tiles closer, and the seconds since (kept across new paths to the same
+    /// goal).
+    goal: Vec2,
+    nearest: f32,
+    slow: f32,
 }
+
+/// Tiles closer to its goal that a unit must get to count as making headway (see
+/// [`SteeringProgress::headway`]): units jostled in a crowd move, but not this far.
+const HEADWAY: f32 = 0.5;
 
 impl Default for SteeringProgress {
     fn default() -> Self {
@@ -186,6 +199,9 @@ impl Default for SteeringProgress {
             stalled: 0.0,
             velocity: Vec2::ZERO,
             still: 0.0,
+            goal: Vec2::NAN,
+            nearest: f32::INFINITY,
+            slow: 0.0,
         }
     }
 }
@@ -213,8 +229,30 @@ impl SteeringProgress {
             next,
             velocity: self.velocity,
             still: self.still,
+            goal: self.goal,
+            nearest: self.nearest,
+            slow: self.slow,
             ..Self::default()
         };
+    }
+
+    /// Seconds since the unit last got [`HEADWAY`] tiles closer to its goal.
+    pub(super) fn slow(&self) -> f32 {
+        self.slow
+    }
+
+    /// Records the unit's distance to `goal` (tiles) after a frame of `dt` seconds:
+    /// the seconds since it last got [`HEADWAY`] tiles closer to it (from 0 on a new
+    /// goal).
+    pub(super) fn headway(&mut self, goal: Vec2, distance: f32, dt: f32) -> f32 {
+        if goal != self.goal || distance < self.nearest - HEADWAY {
+            self.goal = goal;
+            self.nearest = distance;
+            self.slow = 0.0;
+        } else {
+            self.slow += dt;
+        }
+        self.slow
     }
 
     /// Records the waypoint now headed for and the distance to it after a frame of `dt`

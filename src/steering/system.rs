@@ -102,6 +102,7 @@ fn plan_moves(
             next: progress.next,
             stalled: progress.stalled,
             still: progress.still,
+            slow: progress.slow(),
             walled_in: false,
             to_goal: 0.0,
             at_goal: false,
@@ -237,6 +238,7 @@ fn finish_moves(
         // in the goal cell on the last leg, stalled within a tile and a diameter of the
         // goal, or stalled for long against standing units (its group arrived around it).
         let goal = path.waypoints[path.waypoints.len() - 1];
+        progress.headway(goal, p.distance(goal) / cell_span, dt);
         let last_leg = progress.next + 1 >= path.waypoints.len();
         let in_goal_cell = p.distance(pos) < 0.1 * m.max_step
             && grid.agent_cell(p, m.diameter) == grid.agent_cell(goal, m.diameter);
