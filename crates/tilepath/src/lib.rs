@@ -261,7 +261,9 @@
 //! velocity nearest the one it wants that avoids its neighbours and the blocked cells
 //! (ORCA, optimal reciprocal collision avoidance), one unit per call on any thread, and
 //! [`Crowd::separate`](crowd::Crowd::separate) pushes apart the discs that still overlap
-//! after the move. Both are deterministic to the bit and allocate nothing once warm.
+//! after the move; where a jam leaves some overlapping,
+//! [`Crowd::hold_back`](crowd::Crowd::hold_back) undoes the moves that caused it. All
+//! three are deterministic to the bit and allocate nothing once warm.
 //!
 //! # Reading and generating maps
 //!
