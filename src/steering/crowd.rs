@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
+use smallvec::SmallVec;
 
 use super::avoid::{Avoidance, CellSpace};
 use super::frame::{SteerBuffers, Units, slide};
@@ -10,6 +11,7 @@ use super::lanes::Lanes;
 use crate::components::NavGrid;
 use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, OVERLAP_TOLERANCE, Vector};
 use crate::grid::Cell;
+use crate::scenario::{Layer, ProfileId};
 use crate::settings::TilepathSettings;
 
 /// Reciprocal avoidance between the units that take part ([`Avoidance::Reciprocal`]):
@@ -266,15 +268,25 @@ pub(super) fn separate(
     b.crowd.index(&b.agents, &crowd.avoidance());
     b.corrections.clear();
     b.corrections.resize(b.agents.len(), Vector::ZERO);
-    // Each unit out of the walls of its own layer.
+    // Each unit out of the walls of its own layer, each profile's looked up once.
     let obstacles = grid.scenario().obstacles();
     let (movers, owners) = (&b.movers, &b.owners);
+    let mut layers: SmallVec<[(ProfileId, Option<&Layer>); 4]> = SmallVec::new();
+    for &owner in owners {
+        let profile = movers[owner].profile;
+        if !layers.iter().any(|(p, _)| *p == profile) {
+            layers.push((profile, grid.scenario().layer_for(profile, 1)));
+        }
+    }
     b.crowd.separate_with_walls(
         &b.agents,
         crowd.separation_passes,
         |k, c| {
-            grid.scenario()
-                .layer_for(movers[owners[k]].profile, 1)
+            let profile = movers[owners[k]].profile;
+            layers
+                .iter()
+                .find(|(p, _)| *p == profile)
+                .and_then(|(_, layer)| *layer)
                 .map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
         },
         &mut b.corrections,
