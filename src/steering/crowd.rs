@@ -2,14 +2,13 @@
 //! hard separation, on the core's [`crate::crowd`].
 
 use bevy::prelude::*;
-use bevy::tasks::{ComputeTaskPool, TaskPool};
 use smallvec::SmallVec;
 
 use super::avoid::{Avoidance, CellSpace};
-use super::frame::{SteerBuffers, Units, slide};
+use super::frame::{SteerBuffers, Units, per_agent, slide};
 use super::lanes::Lanes;
 use crate::components::NavGrid;
-use crate::crowd::{AvoidScratch, AvoidanceSettings, CrowdAgent, OVERLAP_TOLERANCE, Vector};
+use crate::crowd::{AvoidanceSettings, CrowdAgent, OVERLAP_TOLERANCE, Vector};
 use crate::grid::Cell;
 use crate::scenario::{Layer, ProfileId};
 use crate::settings::TilepathSettings;
@@ -32,7 +31,13 @@ pub(super) fn avoid(
     }
     let avoidance = crowd.avoidance();
     b.crowd.index(&b.agents, &avoidance);
-    lanes.keep_right(grid, b, &avoidance, crowd.standing_responsibility);
+    lanes.keep_right(
+        grid,
+        settings.max_threads,
+        b,
+        &avoidance,
+        crowd.standing_responsibility,
+    );
     give_way(b, lanes, &avoidance, crowd.standing_responsibility);
     velocities(grid, settings.max_threads, b, &avoidance, dt);
     for k in 0..b.agents.len() {
@@ -58,12 +63,9 @@ pub(super) fn avoid(
     }
 }
 
-/// Agents per thread below which avoidance runs on one thread.
-const AGENTS_PER_TASK: usize = 512;
-
-/// Every agent's avoiding velocity into `b.velocities`, on up to `max_threads` threads of
-/// the `ComputeTaskPool` (each agent reads only the others' positions at the start of
-/// the frame, so the result does not depend on the thread count).
+/// Every agent's avoiding velocity into `b.velocities`, on up to `max_threads` threads
+/// (each agent reads only the others' positions at the start of the frame, so the result
+/// does not depend on the thread count).
 fn velocities(
     grid: &NavGrid,
     max_threads: usize,
@@ -71,18 +73,8 @@ fn velocities(
     avoidance: &AvoidanceSettings,
     dt: f32,
 ) {
-    let n = b.agents.len();
     b.velocities.clear();
-    b.velocities.resize(n, Vector::ZERO);
-    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-    let threads = pool
-        .thread_num()
-        .min(max_threads)
-        .clamp(1, n.div_ceil(AGENTS_PER_TASK));
-    let chunk = n.div_ceil(threads);
-    if b.scratches.len() < threads {
-        b.scratches.resize_with(threads, AvoidScratch::default);
-    }
+    b.velocities.resize(b.agents.len(), Vector::ZERO);
     let SteerBuffers {
         crowd,
         agents,
@@ -93,28 +85,14 @@ fn velocities(
         ..
     } = b;
     let (crowd, agents, owners, movers) = (&*crowd, &agents[..], &owners[..], &movers[..]);
-    let run = |first: usize, out: &mut [Vector], scratch: &mut AvoidScratch| {
-        let obstacles = grid.scenario().obstacles();
+    let obstacles = grid.scenario().obstacles();
+    per_agent(max_threads, velocities, scratches, |first, out, scratch| {
         for (j, v) in out.iter_mut().enumerate() {
             let k = first + j;
             let layer = grid.scenario().layer_for(movers[owners[k]].profile, 1);
             let blocked =
                 |c: Cell| layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c));
             *v = crowd.avoid(k, agents, blocked, avoidance, dt, scratch);
-        }
-    };
-    if threads == 1 {
-        run(0, velocities, &mut scratches[0]);
-        return;
-    }
-    pool.scope(|scope| {
-        for (i, (out, scratch)) in velocities
-            .chunks_mut(chunk)
-            .zip(scratches.iter_mut())
-            .enumerate()
-        {
-            let run = &run;
-            scope.spawn(async move { run(i * chunk, out, scratch) });
         }
     });
 }

@@ -1,6 +1,7 @@
 //! One frame of steering: what it reads of each unit, what it wants, and the moves.
 
 use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::avoid::Avoidance;
 use super::pose::Poses;
@@ -91,6 +92,42 @@ pub(crate) struct SteerBuffers {
     pub(super) starts: Vec<Vector>,
     pub(super) ends: Vec<Vector>,
     pub(super) held: Vec<bool>,
+}
+
+/// Agents per thread below which the per-agent work of a frame runs on one thread.
+const AGENTS_PER_TASK: usize = 512;
+
+/// Fills `out` (one item per agent) by `work(first, chunk, scratch)` over chunks of
+/// agents, on up to `max_threads` threads of the `ComputeTaskPool` (at least
+/// [`AGENTS_PER_TASK`] agents a thread), one scratch of `scratches` per chunk. Each item
+/// must depend only on what the frame read before, so the result does not depend on the
+/// thread count.
+pub(super) fn per_agent<T: Send>(
+    max_threads: usize,
+    out: &mut [T],
+    scratches: &mut Vec<AvoidScratch>,
+    work: impl Fn(usize, &mut [T], &mut AvoidScratch) + Sync,
+) {
+    let n = out.len();
+    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    let threads = pool
+        .thread_num()
+        .min(max_threads)
+        .clamp(1, n.div_ceil(AGENTS_PER_TASK).max(1));
+    if scratches.len() < threads {
+        scratches.resize_with(threads, AvoidScratch::default);
+    }
+    if threads == 1 {
+        work(0, out, &mut scratches[0]);
+        return;
+    }
+    let chunk = n.div_ceil(threads);
+    pool.scope(|scope| {
+        for (i, (out, scratch)) in out.chunks_mut(chunk).zip(scratches.iter_mut()).enumerate() {
+            let work = &work;
+            scope.spawn(async move { work(i * chunk, out, scratch) });
+        }
+    });
 }
 
 /// The end of a move of `step` from `from` for unit `m`, in pieces of less than half a

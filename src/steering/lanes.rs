@@ -1,8 +1,8 @@
 //! Lanes in counter-flow: units meeting oncoming ones keep right, or fall back to let them by.
 
-use super::frame::SteerBuffers;
+use super::frame::{Mover, SteerBuffers, per_agent};
 use crate::components::NavGrid;
-use crate::crowd::{AvoidanceSettings, Vector};
+use crate::crowd::{AvoidScratch, AvoidanceSettings, Crowd, CrowdAgent, Vector};
 use crate::grid::Cell;
 
 /// Oncoming units whose centres are at most this many tiles ahead make a unit keep right.
@@ -79,6 +79,7 @@ impl Lanes {
     pub(super) fn keep_right(
         &mut self,
         grid: &NavGrid,
+        max_threads: usize,
         b: &mut SteerBuffers,
         avoidance: &AvoidanceSettings,
         standing: f32,
@@ -88,68 +89,34 @@ impl Lanes {
             max_neighbours: LOOKED_AT,
             ..*avoidance
         };
-        let obstacles = grid.scenario().obstacles();
-        let blocked =
-            |p: Vector| obstacles.get_or(Cell::new(p.x.floor() as i32, p.y.floor() as i32), true);
         let scans = &mut self.scans;
         scans.clear();
-        for k in 0..b.agents.len() {
-            let m = &b.movers[b.owners[k]];
-            let me = b.agents[k];
-            let speed = me.preferred.length();
-            if !m.following || speed <= 1e-3 || m.to_goal < NEAR_GOAL {
-                scans.push(Scan::default());
-                continue;
+        scans.resize(b.agents.len(), Scan::default());
+        let SteerBuffers {
+            crowd,
+            agents,
+            owners,
+            movers,
+            scratches,
+            ..
+        } = b;
+        let view = View {
+            grid,
+            crowd,
+            agents,
+            owners,
+            movers,
+            look: &look,
+        };
+        per_agent(max_threads, scans, scratches, |first, out, scratch| {
+            for (j, scan) in out.iter_mut().enumerate() {
+                *scan = view.scan(first + j, scratch);
             }
-            let ahead = me.preferred * (1.0 / speed);
-            let right = -ahead.perp();
-            let mut scan = Scan {
-                ahead,
-                right,
-                ..Scan::default()
-            };
-            let mut nearest = f32::INFINITY;
-            for j in b.crowd.neighbours(k, &b.agents, &look, &mut b.scratch) {
-                let them = &b.movers[b.owners[j]];
-                if !them.following || them.to_goal < NEAR_GOAL {
-                    continue;
-                }
-                let other = &b.agents[j];
-                let offset = other.position - me.position;
-                let along = offset.dot(ahead);
-                let touch = me.radius + other.radius;
-                let in_lane = offset.dot(right).abs() < 0.9 * touch;
-                let heading = other.preferred.dot(ahead);
-                let reach = other.preferred.length();
-                if heading < -0.5 * reach && along > 0.0 && along <= LOOK_AHEAD {
-                    scan.oncoming = true;
-                    scan.blocked |= in_lane && along < touch + 1.0;
-                } else if heading > 0.5 * reach
-                    && in_lane
-                    && along > 0.0
-                    && along < (touch + 0.6).min(nearest)
-                {
-                    nearest = along;
-                    scan.leader = Some(j as u32);
-                }
-            }
-            if scan.oncoming || scan.leader.is_some() {
-                let free = |side: Vector| {
-                    let mut s = 0.0;
-                    while s < SIDE_REACH && !blocked(me.position + side * (s + 0.25)) {
-                        s += 0.25;
-                    }
-                    s
-                };
-                scan.wrong_side = free(right) > free(-right);
-            }
-            scan.back = scan.wrong_side && scan.blocked;
-            scans.push(scan);
-        }
+        });
         // Falling back passes down each file of units on the wrong side, front to back: a
         // unit falls back when the leader it follows does. Each chain of leaders is walked
         // once (O(units)); a chain that loops without a unit falling back stays.
-        let (chain, state) = (&mut self.chain, &mut self.state);
+        let (scans, chain, state) = (&mut self.scans, &mut self.chain, &mut self.state);
         state.clear();
         state.resize(scans.len(), Walk::New);
         for k in 0..scans.len() {
@@ -186,5 +153,77 @@ impl Lanes {
                 agent.preferred = (s.ahead + s.right * 0.25).normalize_or_zero() * speed;
             }
         }
+    }
+}
+
+/// What the scan of one unit reads: the frame's crowd, read-only, so units can be
+/// scanned on any thread.
+struct View<'a> {
+    grid: &'a NavGrid,
+    crowd: &'a Crowd,
+    agents: &'a [CrowdAgent],
+    owners: &'a [usize],
+    movers: &'a [Mover],
+    look: &'a AvoidanceSettings,
+}
+
+impl View<'_> {
+    /// What agent `k` sees ahead of it (nothing when it does not walk, or walks near its
+    /// goal).
+    fn scan(&self, k: usize, scratch: &mut AvoidScratch) -> Scan {
+        let m = &self.movers[self.owners[k]];
+        let me = self.agents[k];
+        let speed = me.preferred.length();
+        if !m.following || speed <= 1e-3 || m.to_goal < NEAR_GOAL {
+            return Scan::default();
+        }
+        let ahead = me.preferred * (1.0 / speed);
+        let right = -ahead.perp();
+        let mut scan = Scan {
+            ahead,
+            right,
+            ..Scan::default()
+        };
+        let mut nearest = f32::INFINITY;
+        for j in self.crowd.neighbours(k, self.agents, self.look, scratch) {
+            let them = &self.movers[self.owners[j]];
+            if !them.following || them.to_goal < NEAR_GOAL {
+                continue;
+            }
+            let other = &self.agents[j];
+            let offset = other.position - me.position;
+            let along = offset.dot(ahead);
+            let touch = me.radius + other.radius;
+            let in_lane = offset.dot(right).abs() < 0.9 * touch;
+            let heading = other.preferred.dot(ahead);
+            let reach = other.preferred.length();
+            if heading < -0.5 * reach && along > 0.0 && along <= LOOK_AHEAD {
+                scan.oncoming = true;
+                scan.blocked |= in_lane && along < touch + 1.0;
+            } else if heading > 0.5 * reach
+                && in_lane
+                && along > 0.0
+                && along < (touch + 0.6).min(nearest)
+            {
+                nearest = along;
+                scan.leader = Some(j as u32);
+            }
+        }
+        if scan.oncoming || scan.leader.is_some() {
+            let obstacles = self.grid.scenario().obstacles();
+            let blocked = |p: Vector| {
+                obstacles.get_or(Cell::new(p.x.floor() as i32, p.y.floor() as i32), true)
+            };
+            let free = |side: Vector| {
+                let mut s = 0.0;
+                while s < SIDE_REACH && !blocked(me.position + side * (s + 0.25)) {
+                    s += 0.25;
+                }
+                s
+            };
+            scan.wrong_side = free(right) > free(-right);
+        }
+        scan.back = scan.wrong_side && scan.blocked;
+        scan
     }
 }
