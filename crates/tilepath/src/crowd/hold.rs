@@ -27,6 +27,26 @@ impl Crowd {
     /// nobody. O(m · k) for m agents checked (n plus those held) and k agents within the
     /// reach of one.
     ///
+    /// # Example
+    ///
+    /// Two discs of radius 0.5 one cell apart, each stepping 0.3 toward the other: both
+    /// moves are undone. A third one stepping away is not held.
+    ///
+    /// ```
+    /// use tilepath::crowd::{AvoidanceSettings, Crowd, CrowdAgent, OVERLAP_TOLERANCE, Vector};
+    ///
+    /// let from = [Vector::new(1.0, 1.0), Vector::new(2.0, 1.0), Vector::new(5.0, 1.0)];
+    /// let to = [Vector::new(1.3, 1.0), Vector::new(1.7, 1.0), Vector::new(5.5, 1.0)];
+    /// let agents: Vec<CrowdAgent> = (0..3)
+    ///     .map(|i| CrowdAgent::new(to[i], 0.5, 4.0, i as u64))
+    ///     .collect();
+    /// let mut crowd = Crowd::new();
+    /// crowd.index(&agents, &AvoidanceSettings::default());
+    /// let mut held = [false; 3];
+    /// let count = crowd.hold_back(&agents, &from, &to, OVERLAP_TOLERANCE, &mut held);
+    /// assert_eq!((count, held), (2, [true, true, false]));
+    /// ```
+    ///
     /// # Panics
     ///
     /// If `from`, `to` or `held` is not as long as `agents`.
