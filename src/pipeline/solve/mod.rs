@@ -21,6 +21,7 @@
 
 mod around;
 mod fields;
+mod finish;
 mod jobs;
 mod outcomes;
 mod solvers;
@@ -38,12 +39,12 @@ use crate::components::{
     RefusedLayers, Replanning, UnitMap,
 };
 use crate::profiles::MovementProfiles;
-use crate::search::{Pathfinder, UnitCells};
+use crate::search::UnitCells;
 use crate::settings::{FrameBudget, TilepathSettings};
 use crate::stats::TilepathStats;
 use fields::Fields;
 use jobs::{Budget, Job, Pace, Work};
-use solvers::{Outcome, Solvers, Suspended};
+use solvers::{Outcome, Solvers};
 
 /// The requests the solve system reads and answers.
 type Requests<'w, 's> = Query<
@@ -195,8 +196,7 @@ pub(crate) fn solve_paths(
         batch = batch.saturating_mul(2);
     }
     let had_work = !state.jobs.is_empty();
-    finish_jobs(
-        state,
+    state.finish_jobs(
         &mut commands,
         &mut queue,
         &mut requests,
@@ -511,103 +511,6 @@ fn run_whole(
             *left = left.saturating_sub(charge);
         }
     }
-}
-
-/// Writes this frame's answers (in job order), returns resumed searches that are still
-/// suspended to the pool, drops suspended searches whose request moved on, and puts
-/// every job not answered back at the front of the queue, in order.
-fn finish_jobs(
-    state: &mut SolveState,
-    commands: &mut Commands,
-    queue: &mut PathQueue,
-    requests: &mut Requests,
-    solved: &mut MessageWriter<PathSolved>,
-    stats: &mut TilepathStats,
-) {
-    state.answered.clear();
-    state.answered.resize(state.jobs.len(), false);
-    for (index, answer) in state.answers.drain(..) {
-        state.answered[index] = true;
-        let entity = state.jobs[index].entity;
-        let Ok((_, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
-            continue;
-        };
-        ticket.answered();
-        if replanning {
-            commands.entity(entity).remove::<Replanning>();
-        }
-        let outcome = answer.as_ref().map(|path| path.length).map_err(|f| *f);
-        *result = match answer {
-            Ok(path) => {
-                stats.solved += 1;
-                PathResult::Found(path)
-            }
-            Err(failure) => {
-                stats.failed += 1;
-                PathResult::Failed(failure)
-            }
-        };
-        solved.write(PathSolved { entity, outcome });
-    }
-    stats.total_field_answers += stats.field_answers as u64;
-    // Resumed searches: back to the pool while suspended, otherwise spares.
-    let resumed = std::mem::take(&mut state.solvers.resumed);
-    let mut resumed: Vec<Option<Pathfinder>> = resumed
-        .into_iter()
-        .map(|m| Some(m.into_inner().unwrap_or_else(|e| e.into_inner())))
-        .collect();
-    for (index, job) in state.jobs.iter().enumerate() {
-        let field = match job.work {
-            Work::Field { field, .. } => Some(field),
-            Work::Search { .. } => None,
-        };
-        if !state.answered[index] && field.is_some_and(|at| state.fields.set_back(at)) {
-            set_back(requests, job.entity, job.order);
-        }
-        if let Work::Search {
-            query,
-            resumed: Some(at),
-        } = job.work
-            && let Some(pathfinder) = resumed[at].take()
-        {
-            if pathfinder.edit_setbacks() > job.setbacks {
-                set_back(requests, job.entity, job.order);
-            }
-            if pathfinder.is_suspended() {
-                state.solvers.suspended.push(Suspended {
-                    entity: job.entity,
-                    order: job.order,
-                    query,
-                    ends: job.ends,
-                    approach: job.approach.clone(),
-                    pathfinder,
-                });
-            } else {
-                state.solvers.spares.push(pathfinder);
-            }
-        }
-    }
-    // Suspended searches of requests answered, changed or gone are dropped.
-    let mut kept = Vec::with_capacity(state.solvers.suspended.len());
-    for s in std::mem::take(&mut state.solvers.suspended) {
-        let live = requests
-            .get(s.entity)
-            .is_ok_and(|(_, _, ticket, _)| ticket.waits_as(s.order));
-        if live {
-            kept.push(s);
-        } else {
-            state.solvers.spares.push(s.pathfinder);
-        }
-    }
-    state.solvers.suspended = kept;
-    for (index, job) in state.jobs.iter().enumerate().rev() {
-        if !state.answered[index] {
-            queue.push_front(job.order, job.entity);
-        }
-    }
-    state.fields.end_frame();
-    let threads = state.solvers.workers.len().max(1);
-    state.solvers.restock(threads);
 }
 
 /// Adds this frame's answers to the totals and counts the requests still waiting.

@@ -1,0 +1,111 @@
+//! The end of a frame's solving: answers written, suspended searches kept or dropped, and
+//! the requests not answered put back at the front of the queue.
+
+use bevy::prelude::*;
+
+use super::jobs::Work;
+use super::solvers::Suspended;
+use super::{Requests, SolveState, set_back};
+use crate::components::{PathResult, PathSolved, Replanning};
+use crate::pipeline::PathQueue;
+use crate::search::Pathfinder;
+use crate::stats::TilepathStats;
+
+impl SolveState {
+    /// Writes this frame's answers (in job order), returns resumed searches that are still
+    /// suspended to the pool, drops suspended searches whose request moved on, and puts
+    /// every job not answered back at the front of the queue, in order.
+    pub(super) fn finish_jobs(
+        &mut self,
+        commands: &mut Commands,
+        queue: &mut PathQueue,
+        requests: &mut Requests,
+        solved: &mut MessageWriter<PathSolved>,
+        stats: &mut TilepathStats,
+    ) {
+        self.answered.clear();
+        self.answered.resize(self.jobs.len(), false);
+        for (index, answer) in self.answers.drain(..) {
+            self.answered[index] = true;
+            let entity = self.jobs[index].entity;
+            let Ok((_, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
+                continue;
+            };
+            ticket.answered();
+            if replanning {
+                commands.entity(entity).remove::<Replanning>();
+            }
+            let outcome = answer.as_ref().map(|path| path.length).map_err(|f| *f);
+            *result = match answer {
+                Ok(path) => {
+                    stats.solved += 1;
+                    PathResult::Found(path)
+                }
+                Err(failure) => {
+                    stats.failed += 1;
+                    PathResult::Failed(failure)
+                }
+            };
+            solved.write(PathSolved { entity, outcome });
+        }
+        stats.total_field_answers += stats.field_answers as u64;
+        // Resumed searches: back to the pool while suspended, otherwise spares.
+        let resumed = std::mem::take(&mut self.solvers.resumed);
+        let mut resumed: Vec<Option<Pathfinder>> = resumed
+            .into_iter()
+            .map(|m| Some(m.into_inner().unwrap_or_else(|e| e.into_inner())))
+            .collect();
+        for (index, job) in self.jobs.iter().enumerate() {
+            let field = match job.work {
+                Work::Field { field, .. } => Some(field),
+                Work::Search { .. } => None,
+            };
+            if !self.answered[index] && field.is_some_and(|at| self.fields.set_back(at)) {
+                set_back(requests, job.entity, job.order);
+            }
+            if let Work::Search {
+                query,
+                resumed: Some(at),
+            } = job.work
+                && let Some(pathfinder) = resumed[at].take()
+            {
+                if pathfinder.edit_setbacks() > job.setbacks {
+                    set_back(requests, job.entity, job.order);
+                }
+                if pathfinder.is_suspended() {
+                    self.solvers.suspended.push(Suspended {
+                        entity: job.entity,
+                        order: job.order,
+                        query,
+                        ends: job.ends,
+                        approach: job.approach.clone(),
+                        pathfinder,
+                    });
+                } else {
+                    self.solvers.spares.push(pathfinder);
+                }
+            }
+        }
+        // Suspended searches of requests answered, changed or gone are dropped.
+        let mut kept = Vec::with_capacity(self.solvers.suspended.len());
+        for s in std::mem::take(&mut self.solvers.suspended) {
+            let live = requests
+                .get(s.entity)
+                .is_ok_and(|(_, _, ticket, _)| ticket.waits_as(s.order));
+            if live {
+                kept.push(s);
+            } else {
+                self.solvers.spares.push(s.pathfinder);
+            }
+        }
+        self.solvers.suspended = kept;
+        for (index, job) in self.jobs.iter().enumerate().rev() {
+            if !self.answered[index] {
+                queue.push_front(job.order, job.entity);
+            }
+        }
+        self.fields.end_frame();
+        let threads = self.solvers.workers.len().max(1);
+        self.solvers.restock(threads);
+    }
+}
