@@ -3,7 +3,6 @@
 use super::frame::{Mover, SteerBuffers, per_agent};
 use crate::components::NavGrid;
 use crate::crowd::{AvoidScratch, AvoidanceSettings, Crowd, CrowdAgent, Vector};
-use crate::grid::Cell;
 
 /// Oncoming units whose centres are at most this many tiles ahead make a unit keep right.
 const LOOK_AHEAD: f32 = 4.0;
@@ -211,9 +210,7 @@ impl View<'_> {
         }
         if scan.oncoming || scan.leader.is_some() {
             let obstacles = self.grid.scenario().obstacles();
-            let blocked = |p: Vector| {
-                obstacles.get_or(Cell::new(p.x.floor() as i32, p.y.floor() as i32), true)
-            };
+            let blocked = |p: Vector| obstacles.get_or(p.cell(), true);
             let free = |side: Vector| {
                 let mut s = 0.0;
                 while s < SIDE_REACH && !blocked(me.position + side * (s + 0.25)) {

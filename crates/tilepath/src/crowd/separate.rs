@@ -128,7 +128,7 @@ impl Crowd {
             near_wall.extend(agents.iter().enumerate().map(|(i, agent)| {
                 let reach = agent.radius - walls::WALL_MARGIN + NEAR_WALL;
                 let blocked = |c: Cell| blocked(i, c);
-                let mut near = !agent.position.is_finite() || blocked(cell_of(agent.position));
+                let mut near = !agent.position.is_finite() || blocked(agent.position.cell());
                 walls::for_each_wall(agent.position, reach, &blocked, bits, |_, _| near = true);
                 near
             }));
@@ -220,9 +220,4 @@ fn push_out_of_walls(
     });
     *centre = position;
     position != start
-}
-
-/// The cell that holds `point`.
-fn cell_of(point: Vector) -> Cell {
-    Cell::new(point.x.floor() as i32, point.y.floor() as i32)
 }

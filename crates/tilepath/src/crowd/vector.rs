@@ -2,6 +2,8 @@
 
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
+use crate::grid::Cell;
+
 /// A 2-D vector of `f32`: a position or offset in cells, or a velocity in cells per
 /// second. Cell `(x, y)` covers the square `[x, x + 1) × [y, y + 1)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -20,6 +22,13 @@ impl Vector {
     #[inline]
     pub const fn new(x: f32, y: f32) -> Self {
         Self { x, y }
+    }
+
+    /// The cell that holds the point (coordinates rounded down, saturating at the `i32`
+    /// range).
+    #[inline]
+    pub fn cell(self) -> Cell {
+        Cell::new(self.x.floor() as i32, self.y.floor() as i32)
     }
 
     /// The dot product `x·x' + y·y'`.
