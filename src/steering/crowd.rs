@@ -126,6 +126,9 @@ const SETTLE_AFTER: f32 = 3.0;
 /// Tiles from its goal (beyond its diameter) within which a unit may settle.
 const SETTLE_WITHIN: f32 = 8.0;
 
+/// Two units touch when the gap between their discs is less than this many tiles.
+const TOUCHING: f32 = 0.1;
+
 /// The fraction of its speed at which a unit pushes through (slow enough for separation
 /// to keep the crowd apart within its tolerance).
 const PUSH_SPEED: f32 = 0.5;
@@ -139,41 +142,30 @@ const PUSH_SPEED: f32 = 0.5;
 fn give_way(b: &mut SteerBuffers, lanes: &Lanes, avoidance: &AvoidanceSettings, standing: f32) {
     for k in 0..b.agents.len() {
         let m = b.movers[b.owners[k]];
-        let near_goal = m.to_goal <= SETTLE_WITHIN + m.diameter as f32;
-        if m.following && m.slow >= SETTLE_AFTER && near_goal {
-            let me = b.agents[k];
-            let settled = b
-                .crowd
-                .neighbours(k, &b.agents, avoidance, &mut b.scratch)
-                .any(|j| {
-                    let (other, o) = (b.agents[j], b.movers[b.owners[j]]);
-                    let gap = (other.position - me.position).length() - other.radius - me.radius;
-                    !o.following && o.pushable && gap < 0.1
-                });
-            b.movers[b.owners[k]].walled_in |= settled;
-        }
-        if !m.following || m.stalled.max(m.still) < GIVE_WAY_AFTER || lanes.active(k) {
+        let settling =
+            m.following && m.slow >= SETTLE_AFTER && m.to_goal <= SETTLE_WITHIN + m.diameter as f32;
+        let held_up = m.following && m.stalled.max(m.still) >= GIVE_WAY_AFTER && !lanes.active(k);
+        if !settling && !held_up {
             continue;
         }
+        // One pass over the neighbours it touches: the walking ones of higher priority
+        // it backs away from, and whether it touches any unit, or a standing one.
         let me = b.agents[k];
-        let mut away = Vector::ZERO;
+        let (mut away, mut touching, mut touching_standing) = (Vector::ZERO, false, false);
         for j in b.crowd.neighbours(k, &b.agents, avoidance, &mut b.scratch) {
-            let other = b.agents[j];
+            let (other, them) = (b.agents[j], b.movers[b.owners[j]]);
             let gap = (other.position - me.position).length() - other.radius - me.radius;
-            if other.key < me.key && b.movers[b.owners[j]].following && gap < 0.1 {
+            if gap >= TOUCHING {
+                continue;
+            }
+            touching = true;
+            touching_standing |= !them.following && them.pushable;
+            if held_up && other.key < me.key && them.following {
                 away += (me.position - other.position).normalize_or_zero();
             }
         }
-        if m.still >= GIVE_UP_AFTER {
-            let touching = b
-                .crowd
-                .neighbours(k, &b.agents, avoidance, &mut b.scratch)
-                .any(|j| {
-                    let other = b.agents[j];
-                    (other.position - me.position).length() - other.radius - me.radius < 0.1
-                });
-            b.movers[b.owners[k]].walled_in |= touching;
-        }
+        b.movers[b.owners[k]].walled_in =
+            (settling && touching_standing) || (held_up && m.still >= GIVE_UP_AFTER && touching);
         if away != Vector::ZERO {
             let agent = &mut b.agents[k];
             agent.preferred = away.normalize_or_zero() * (0.5 * agent.max_speed);
