@@ -225,15 +225,9 @@ impl SteeringProgress {
 
     /// Starts following a new path at waypoint `next`.
     pub(super) fn restart(&mut self, next: usize) {
-        *self = Self {
-            next,
-            velocity: self.velocity,
-            still: self.still,
-            goal: self.goal,
-            nearest: self.nearest,
-            slow: self.slow,
-            ..Self::default()
-        };
+        self.next = next;
+        self.closest = f32::INFINITY;
+        self.stalled = 0.0;
     }
 
     /// Seconds since the unit last got [`HEADWAY`] tiles closer to its goal.
@@ -241,10 +235,9 @@ impl SteeringProgress {
         self.slow
     }
 
-    /// Records the unit's distance to `goal` (tiles) after a frame of `dt` seconds:
-    /// the seconds since it last got [`HEADWAY`] tiles closer to it (from 0 on a new
-    /// goal).
-    pub(super) fn headway(&mut self, goal: Vec2, distance: f32, dt: f32) -> f32 {
+    /// Records the unit's distance to `goal` (tiles) after a frame of `dt` seconds, for
+    /// [`slow`](Self::slow) (from 0 on a new goal).
+    pub(super) fn headway(&mut self, goal: Vec2, distance: f32, dt: f32) {
         if goal != self.goal || distance < self.nearest - HEADWAY {
             self.goal = goal;
             self.nearest = distance;
@@ -252,7 +245,6 @@ impl SteeringProgress {
         } else {
             self.slow += dt;
         }
-        self.slow
     }
 
     /// Records the waypoint now headed for and the distance to it after a frame of `dt`
