@@ -5,6 +5,7 @@
 //! one 4-connected labelling serves both connectivities.
 
 use super::bitgrid::BitGrid;
+use super::rect::CellRect;
 use crate::grid::{Cell, Direction, GridSize};
 
 /// Component labels per cell: 0 on blocked cells, equal labels for mutually reachable cells.
@@ -14,6 +15,10 @@ pub struct Components {
     labels: Vec<u32>,
     next_label: u32,
     stack: Vec<Cell>,
+    /// Scratch of [`Components::update`]: the cells its floods start from, and the ring
+    /// around a cluster.
+    seeds: Vec<Cell>,
+    ring: Vec<(bool, bool)>,
 }
 
 impl Components {
@@ -25,6 +30,8 @@ impl Components {
             labels: vec![0; size.area()],
             next_label: 1,
             stack: Vec::new(),
+            seeds: Vec::new(),
+            ring: Vec::new(),
         };
         c.relabel_all(blocked);
         c
@@ -83,14 +90,25 @@ impl Components {
 
     /// Brings the labels up to date after the cells in `changed` flipped in `blocked`.
     ///
-    /// Every component (after the change) that holds a changed cell or a free
-    /// 4-neighbour of one is flooded again with a fresh label, whether the change split
-    /// it or joined several. The cost is the total size of those components, which on
-    /// a mostly open map is the whole map even for one changed cell; other components
-    /// keep their labels. When fresh labels could run out (each changed cell may use
-    /// up to four), all cells are relabelled instead, O(width × height).
+    /// The flipped cells are taken in clusters (4-connected, all blocked or all freed),
+    /// and most clusters are settled locally:
     ///
-    /// Cells of `changed` off the map are ignored.
+    /// - a blocked cluster that fills its bounding box (the box's other cells were
+    ///   blocked already) and whose free 4-neighbours all lie on one free arc of the ring
+    ///   of cells around the box cannot split a component (every way through the box can
+    ///   go around it instead): its cells only lose their label, O(its box's perimeter);
+    /// - a freed cluster whose free 4-neighbours all carry one label (or that has none)
+    ///   joins that component (or starts its own), O(its cells).
+    ///
+    /// Otherwise every component (after the change) that holds such a cell or a free
+    /// 4-neighbour of one is flooded again with a fresh label, whether the change split
+    /// it or joined several: the cost is the total size of those components, which on
+    /// a mostly open map is the whole map even for one changed cell. Batches of more than
+    /// 64 cells are all handled so. When fresh labels could run out (each
+    /// changed cell may use up to four), all cells are relabelled instead,
+    /// O(width × height).
+    ///
+    /// Cells of `changed` off the map are ignored; each cell should appear once.
     ///
     /// # Panics
     ///
@@ -106,24 +124,138 @@ impl Components {
             self.relabel_all(blocked);
             return;
         }
+        let mut seeds = std::mem::take(&mut self.seeds);
+        seeds.clear();
         for &c in changed {
             if self.size.contains(c) && blocked.get_or(c, true) {
                 let i = self.size.index(c);
                 self.labels[i] = 0;
             }
         }
+        if changed.len() > LOCAL_BATCH {
+            for &c in changed {
+                seeds.push(c);
+                seeds.extend(Direction::CARDINAL.map(|d| c.step(d)));
+            }
+        } else {
+            self.settle_locally(blocked, changed, &mut seeds);
+        }
         let fresh_from = self.next_label;
-        for &c in changed {
-            for n in std::iter::once(c).chain(Direction::CARDINAL.iter().map(|&d| c.step(d))) {
-                if blocked.get_or(n, true) {
-                    continue;
+        for &n in &seeds {
+            if !blocked.get_or(n, true) && self.labels[self.size.index(n)] < fresh_from {
+                self.flood(blocked, n, fresh_from);
+            }
+        }
+        self.seeds = seeds;
+    }
+
+    /// The local part of [`Components::update`] for a small batch: settles the clusters
+    /// that can be, and adds to `seeds` where floods must start for the others.
+    fn settle_locally(&mut self, blocked: &BitGrid, changed: &[Cell], seeds: &mut Vec<Cell>) {
+        let on_map = |c: &&Cell| self.size.contains(**c);
+        let mut done = [false; LOCAL_BATCH];
+        let mut cluster: Vec<usize> = Vec::with_capacity(changed.len());
+        for first in 0..changed.len() {
+            if done[first] || !on_map(&&changed[first]) {
+                continue;
+            }
+            // The cluster of `first`: flipped cells 4-connected to it, in the same state.
+            let state = blocked.get_or(changed[first], true);
+            cluster.clear();
+            cluster.push(first);
+            done[first] = true;
+            let mut k = 0;
+            while k < cluster.len() {
+                let c = changed[cluster[k]];
+                for d in Direction::CARDINAL {
+                    let n = c.step(d);
+                    if let Some(j) = changed.iter().position(|&x| x == n)
+                        && !done[j]
+                        && blocked.get_or(n, true) == state
+                    {
+                        done[j] = true;
+                        cluster.push(j);
+                    }
                 }
-                if self.labels[self.size.index(n)] < fresh_from {
-                    self.flood(blocked, n, fresh_from);
+                k += 1;
+            }
+            let cells = cluster.iter().map(|&j| changed[j]);
+            let outside = || {
+                cells
+                    .clone()
+                    .flat_map(|c| Direction::CARDINAL.map(|d| c.step(d)))
+                    .filter(|&n| !blocked.get_or(n, true))
+            };
+            if state {
+                // Blocked: fine when the box around it is sealed and the way round it
+                // is one arc.
+                let mut bounds = CellRect::from_cell(changed[first]);
+                cells.clone().for_each(|c| bounds.include(c));
+                if !(bounds.cells().all(|c| blocked.get_or(c, true))
+                    && one_arc(blocked, bounds, &mut self.ring))
+                {
+                    seeds.extend(outside());
                 }
+                continue;
+            }
+            // Freed: it joins the one component around it, or components merge.
+            let mut label = 0;
+            let mut merge = false;
+            for n in outside() {
+                let l = self.label(n);
+                merge |= l != 0 && label != 0 && l != label;
+                label = label.max(l);
+            }
+            if merge {
+                seeds.extend(cells);
+                continue;
+            }
+            if label == 0 {
+                label = self.next_label;
+                self.next_label += 1;
+            }
+            for c in cells {
+                let i = self.size.index(c);
+                self.labels[i] = label;
             }
         }
     }
+}
+
+/// The largest batch [`Components::update`] settles cluster by cluster (finding the
+/// clusters is quadratic in the batch); larger ones are flooded.
+pub(crate) const LOCAL_BATCH: usize = 64;
+
+/// True when the free cells 4-adjacent to `bounds` all lie on one arc of free cells of
+/// the ring around it (cells off the map are blocked): going around the box from one
+/// to the next never crosses a blocked cell. Also true when there is at most one.
+/// `ring` is scratch.
+fn one_arc(blocked: &BitGrid, bounds: CellRect, ring: &mut Vec<(bool, bool)>) -> bool {
+    let (x0, y0) = (bounds.min.x - 1, bounds.min.y - 1);
+    let (x1, y1) = (bounds.max.x, bounds.max.y);
+    let free = |x, y| !blocked.get_or(Cell::new(x, y), true);
+    // The ring clockwise from the top-left corner, each cell with whether it is free and
+    // whether it touches the box by a side (the corners touch it by a corner only).
+    ring.clear();
+    ring.extend((x0..x1).map(|x| (free(x, y0), x != x0)));
+    ring.extend((y0..y1).map(|y| (free(x1, y), y != y0)));
+    ring.extend((x0 + 1..=x1).rev().map(|x| (free(x, y1), x != x1)));
+    ring.extend((y0 + 1..=y1).rev().map(|y| (free(x0, y), y != y1)));
+    // Walk once round from a blocked cell, counting the free arcs that hold a side cell.
+    let Some(start) = ring.iter().position(|&(f, _)| !f) else {
+        return true;
+    };
+    let (mut arcs, mut side) = (0, false);
+    for k in 1..=ring.len() {
+        let (f, is_side) = ring[(start + k) % ring.len()];
+        if f {
+            side |= is_side;
+        } else {
+            arcs += usize::from(side);
+            side = false;
+        }
+    }
+    arcs <= 1
 }
 
 #[cfg(test)]
@@ -168,5 +300,89 @@ mod tests {
         c.update(&g, &[Cell::new(2, 1), Cell::new(-1, 1), Cell::new(9, 9)]);
         assert!(c.connected(Cell::new(0, 0), Cell::new(3, 2)));
         assert_eq!(c.label(Cell::new(2, 0)), 0);
+    }
+
+    /// Prints `g` with `#` for blocked cells, for failure messages.
+    fn show(g: &BitGrid) -> String {
+        let size = g.size();
+        (0..size.height as i32)
+            .map(|y| {
+                (0..size.width as i32)
+                    .map(|x| {
+                        if g.get_or(Cell::new(x, y), true) {
+                            '#'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn local_updates_keep_the_same_partition_as_a_full_relabel() {
+        use crate::scenario::generate::SplitMix64;
+        let mut rng = SplitMix64::new(7);
+        for round in 0..400 {
+            let (w, h) = (3 + rng.below(10), 3 + rng.below(8));
+            let size = GridSize::new(w, h);
+            let mut g = BitGrid::new(size, false);
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    g.set(Cell::new(x, y), rng.chance(2, 5));
+                }
+            }
+            let mut c = Components::new(&g);
+            for batch in 0..30 {
+                // Batches of a few distinct cells, often next to each other.
+                let mut cells: Vec<Cell> = Vec::new();
+                let mut at = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+                if rng.chance(1, 3) {
+                    // A block, as a wide agent's layer sees one new wall.
+                    let (bw, bh) = (1 + rng.below(3) as i32, 1 + rng.below(3) as i32);
+                    let block = (0..bw).flat_map(|dx| (0..bh).map(move |dy| (dx, dy)));
+                    let mut cells: Vec<Cell> = block
+                        .map(|(dx, dy)| Cell::new(at.x + dx, at.y + dy))
+                        .filter(|&c| size.contains(c))
+                        .collect();
+                    let blocking = rng.chance(1, 2);
+                    cells.retain(|&c| g.get_or(c, true) != blocking);
+                    at = Cell::new(-1, -1);
+                    for &cell in &cells {
+                        g.set(cell, blocking);
+                    }
+                    c.update(&g, &cells);
+                }
+                for _ in 0..1 + rng.below(4) {
+                    if size.contains(at) && !cells.contains(&at) {
+                        cells.push(at);
+                    }
+                    at = match rng.below(3) {
+                        0 => at.step(Direction::CARDINAL[rng.below(4) as usize]),
+                        _ => Cell::new(rng.below(w) as i32, rng.below(h) as i32),
+                    };
+                }
+                let before = show(&g);
+                for &cell in &cells {
+                    g.set(cell, !g.get_or(cell, true));
+                }
+                c.update(&g, &cells);
+                let fresh = Components::new(&g);
+                let all = || (0..size.area()).map(|i| size.cell(i));
+                for a in all() {
+                    for b in all() {
+                        assert_eq!(
+                            c.connected(a, b),
+                            fresh.connected(a, b),
+                            "round {round}, batch {batch}: {a} and {b} after flipping \
+                             {cells:?} of\n{before}\ninto\n{}",
+                            show(&g)
+                        );
+                    }
+                }
+            }
+        }
     }
 }

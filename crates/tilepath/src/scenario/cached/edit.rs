@@ -84,13 +84,14 @@ impl CachedScenario {
     /// - Weights: a terrain edit changes step costs at once (searches read the terrain
     ///   ids directly); each profile's smallest and uniform weight is recomputed from
     ///   per-terrain cell counts, O(256) per profile.
-    /// - Components, per built layer: **not local**. Every component that holds a cell
-    ///   whose freedom changed, or a free 4-neighbour of one, is flooded again with a
-    ///   fresh label, whether the edit blocks (possibly splitting it) or unblocks
-    ///   (possibly joining several). The cost is the total size of those components:
-    ///   on a mostly open map that is O(width × height) per built layer even for one
-    ///   cell. When fresh labels would run out, everything is relabelled, also
-    ///   O(width × height). A terrain edit that changes only weights floods nothing.
+    /// - Components, per built layer: local for most edits, see
+    ///   [`Components::update`](crate::scenario::Components::update). A cluster of
+    ///   flipped cells is settled from the ring of cells around it in O(its perimeter)
+    ///   when it cannot split or join components; otherwise every component that holds a
+    ///   cell whose freedom changed, or a free 4-neighbour of one, is flooded again with
+    ///   a fresh label: O(width × height) per built layer on a mostly open map. When
+    ///   fresh labels would run out, everything is relabelled, also O(width × height).
+    ///   A terrain edit that changes only weights floods nothing.
     ///
     /// Allocates the terrain ids (1 byte per cell) on the first terrain other than 0,
     /// and one list of flipped cells per call; flood stacks are kept between calls.
