@@ -131,12 +131,22 @@ impl TilepathSettings {
 
 /// What the solve step may spend per frame.
 ///
-/// The re-planning step before it (its review bounded by
-/// [`ReplanSettings::review_budget`] in path cells, repairs and provisional detours by
-/// [`ReplanSettings::repair_budget`] in expansions) and steering are not part of it:
-/// [`TilepathStats::plugin_time`](crate::stats::TilepathStats::plugin_time) measures all
-/// of the plugin's systems per frame. Either way, the progress guarantee of
-/// [`TilepathSettings`] holds.
+/// What else the plugin does for paths has a budget of its own or counts against this
+/// one:
+///
+/// | work | under `Time` | under `Expansions` |
+/// |---|---|---|
+/// | searches, fields, paths read off fields | this budget | this budget |
+/// | carrying suspended searches and fields over edits | this budget (it runs in the solve step) | at most 16,384 labels forgotten per search or field, or it starts over (a setback of the progress guarantee) |
+/// | map upkeep of edits: clearance, layers, components, JPS+ jump tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | not counted: the cost of the edit calls (see `CachedScenario::apply_edits`) |
+/// | review of answered paths against edits | [`ReplanSettings::review_budget`], in path cells | the same |
+/// | repairs in place, provisional detours | [`ReplanSettings::repair_budget`], in expansions | the same |
+/// | steering | not budgeted: every unit moves every frame | the same |
+///
+/// [`TilepathStats`](crate::stats::TilepathStats) reports each step's time, and
+/// `plugin_time` all of the plugin's systems per frame. Whatever counts against the
+/// budget, the progress guarantee of [`TilepathSettings`] holds: the frame's first slice
+/// runs even when upkeep has spent the budget already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 #[reflect(Default, Debug, PartialEq)]
 pub enum FrameBudget {

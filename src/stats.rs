@@ -65,6 +65,11 @@ pub struct TilepathStats {
     /// paths and failures an edit concerns, and repairing paths in place). It is not
     /// part of the solve step's budget: repairs are local searches capped in expansions.
     pub replan_time: Duration,
+    /// Wall-clock time the map's edits spent bringing it up to date since the solve step
+    /// last ran ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time)):
+    /// under [`crate::settings::FrameBudget::Time`] it counts against the frame's solve
+    /// budget.
+    pub upkeep_time: Duration,
     /// Wall-clock time of all the plugin's systems in the last frame, from the start of
     /// [`crate::plugin::TilepathSystems::SyncMap`] to the end of
     /// [`crate::plugin::TilepathSystems::Steer`] (your systems ordered in between

@@ -1,6 +1,7 @@
 //! The [`NavGrid`] map resource and its change announcements.
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
@@ -100,6 +101,9 @@ pub struct NavGrid {
     /// The generation of the last change of the whole map (new map, size, placement).
     #[reflect(ignore)]
     whole_map_generation: u64,
+    /// Wall-clock time its edits spent updating the map, since it was made.
+    #[reflect(ignore)]
+    upkeep: Duration,
 }
 
 /// Announces a change of the [`NavGrid`]: obstacles or terrain edited (by collision
@@ -190,6 +194,7 @@ impl NavGrid {
             profiles: Vec::new(),
             source: GridSource::Manual,
             whole_map_generation: 0,
+            upkeep: Duration::ZERO,
         }
     }
 
@@ -240,6 +245,16 @@ impl NavGrid {
     #[inline]
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Wall-clock time that edits of this grid ([`NavGrid::apply_edits`],
+    /// [`NavGrid::apply_map_edits`], the tilemap sync) spent bringing the map up to date
+    /// since the grid was made: clearance, layers, components and JPS+ jump tables (see
+    /// [`CachedScenario::apply_edits`]). Under [`FrameBudget::Time`](crate::settings::FrameBudget::Time)
+    /// the solve step counts what this grew by since its last run against the frame's
+    /// budget.
+    pub fn upkeep_time(&self) -> Duration {
+        self.upkeep
     }
 
     /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes
@@ -406,7 +421,10 @@ impl NavGrid {
             .collect();
         before.sort_unstable_by_key(|(cell, ..)| (cell.y, cell.x));
         before.dedup_by_key(|(cell, ..)| *cell);
-        let change = self.scenario.apply_edits(self.edits.iter().copied())?;
+        let started = Instant::now();
+        let change = self.scenario.apply_edits(self.edits.iter().copied());
+        self.upkeep += started.elapsed();
+        let change = change?;
         let flipped = before
             .iter()
             .filter(|&&(cell, was, _)| self.scenario.is_obstacle(cell) != was)

@@ -446,3 +446,32 @@ fn a_search_longer_than_a_frame_ends_while_tiles_flip_every_frame() {
     }
     panic!("no answer in 2,000 frames of edits");
 }
+
+/// The map upkeep of edits made between two frames, wherever they were made, is what the
+/// solve step reports (and counts against a time budget); a replaced grid starts its own
+/// count.
+#[test]
+fn the_upkeep_of_edits_between_frames_is_reported_once() {
+    let mut app = app();
+    app.insert_resource(maze_grid(64, 5));
+    app.update();
+    let mut seen = app.world().resource::<NavGrid>().upkeep_time();
+    for frame in 0..6 {
+        let mut grid = app.world_mut().resource_mut::<NavGrid>();
+        for k in 0..frame {
+            let cell = Cell::new(1 + 2 * k, 1 + 2 * frame);
+            let blocked = grid.is_blocked(cell, 1);
+            grid.apply_edits([(cell, !blocked)]);
+        }
+        let total = grid.upkeep_time();
+        assert_eq!(total > seen, frame > 0, "frame {frame}: the edits' upkeep");
+        app.update();
+        let stats = app.world().resource::<TilepathStats>();
+        assert_eq!(stats.upkeep_time, total - seen, "frame {frame}");
+        seen = total;
+    }
+    app.insert_resource(maze_grid(64, 6));
+    app.update();
+    let stats = app.world().resource::<TilepathStats>();
+    assert_eq!(stats.upkeep_time, Duration::ZERO, "a new grid has no upkeep yet");
+}

@@ -176,6 +176,12 @@ pub fn live_edits_summary(app: &App, panics: u32, memory: &[(u32, u64)]) {
         })
         .collect();
     println!("the plugin's system sets per frame: {}", stages.join(", "));
+    println!(
+        "map upkeep of the edits per frame: {}; path work per frame (upkeep, sync, \
+         re-plan, solve; all but steering): {}",
+        spread(&m.upkeep_times),
+        spread(&m.path_times)
+    );
 }
 
 /// The soak figures (see [`summary`]).

@@ -68,6 +68,8 @@ pub(crate) struct SolveState {
     /// The map object ([`CachedScenario::id`](crate::scenario::CachedScenario::id)) they
     /// are for: a `NavGrid` inserted in place of another is another map.
     map: Option<u64>,
+    /// [`NavGrid::upkeep_time`] of that map when the solve step last ran.
+    upkeep: std::time::Duration,
     /// The tilemap sync refused every layer this frame: with no grid, requests fail with
     /// `MapRefused` instead of `NoMap`.
     map_refused: bool,
@@ -141,6 +143,18 @@ pub(crate) fn solve_paths(
             set_back(&mut requests, entity, order);
         }
     }
+    // The map's upkeep since the last run (its edits: clearance, layers, components,
+    // jump tables), wherever the edits were made, counts against a time budget.
+    let upkeep = grid.as_deref().map_or(Default::default(), |g| {
+        let total = g.upkeep_time();
+        let since = match state.map == map {
+            true => total.saturating_sub(state.upkeep),
+            false => total,
+        };
+        state.upkeep = total;
+        since
+    });
+    stats.upkeep_time = upkeep;
     state.generation = generation;
     state.map = map;
     let mut budget = match settings.budget {
@@ -148,7 +162,10 @@ pub(crate) fn solve_paths(
             left: u64::from(n.max(1)),
         },
         FrameBudget::Time(time) => Budget::Time {
-            deadline: started.checked_add(time),
+            deadline: started
+                .checked_sub(upkeep)
+                .unwrap_or(started)
+                .checked_add(time),
         },
     };
     state.jobs.clear();
