@@ -473,5 +473,9 @@ fn the_upkeep_of_edits_between_frames_is_reported_once() {
     app.insert_resource(maze_grid(64, 6));
     app.update();
     let stats = app.world().resource::<TilepathStats>();
-    assert_eq!(stats.upkeep_time, Duration::ZERO, "a new grid has no upkeep yet");
+    assert_eq!(
+        stats.upkeep_time,
+        Duration::ZERO,
+        "a new grid has no upkeep yet"
+    );
 }
