@@ -1,5 +1,6 @@
 //! The neighbour index: a uniform grid of buckets as one sorted array, and the k-nearest neighbour query of one agent.
 
+use super::vector::floor_i32;
 use super::{CrowdAgent, Vector};
 
 /// Agents bucketed by position: `entries` holds `(bucket key, agent index)` sorted, so a
@@ -162,7 +163,7 @@ impl BucketGrid {
     /// The bucket row (or column) of coordinate `v`.
     #[inline]
     fn row_of(&self, v: f32) -> i32 {
-        ((v / self.side).floor() as i32).clamp(i32::MIN + 1, i32::MAX - 1)
+        floor_i32(v / self.side).clamp(i32::MIN + 1, i32::MAX - 1)
     }
 
     /// The agents in column `column` of buckets, rows `low..=high`, in index order.

@@ -235,3 +235,41 @@ fn a_squeezed_agent_gets_a_bounded_velocity() {
     let v = avoid_one(&agents, 1, |_| false, 0.05);
     assert!(v.is_finite() && v.length() <= 2.0, "{v:?}");
 }
+
+#[test]
+fn rounding_down_equals_floor_on_every_kind_of_value() {
+    use crate::scenario::generate::SplitMix64;
+    let mut values = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        -1.5,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        2_147_483_520.0,
+        -2_147_483_648.0,
+        2_147_483_648.0,
+        -2_147_483_904.0,
+        1e10,
+        -1e10,
+        9.3e18,
+        -9.3e18,
+        f32::MAX,
+        f32::MIN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    let mut rng = SplitMix64::new(11);
+    for _ in 0..100_000 {
+        values.push(f32::from_bits(rng.next_u64() as u32));
+        values.push((rng.next_u64() % 4_000_001) as f32 / 1000.0 - 2000.0);
+    }
+    for v in values {
+        assert_eq!(vector::floor_i32(v), v.floor() as i32, "{v:e}");
+        assert_eq!(vector::floor_i64(v), v.floor() as i64, "{v:e}");
+    }
+}

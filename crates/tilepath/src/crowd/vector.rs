@@ -28,7 +28,7 @@ impl Vector {
     /// range).
     #[inline]
     pub fn cell(self) -> Cell {
-        Cell::new(self.x.floor() as i32, self.y.floor() as i32)
+        Cell::new(floor_i32(self.x), floor_i32(self.y))
     }
 
     /// The dot product `x·x' + y·y'`.
@@ -158,4 +158,20 @@ impl From<Vector> for [f32; 2] {
     fn from(v: Vector) -> Self {
         [v.x, v.y]
     }
+}
+
+/// `v.floor() as i32`, equal for every `f32` (saturating, NaN gives 0), without the call
+/// to the C library's `floorf` that the baseline x86-64 target makes for `f32::floor`:
+/// the crowd rounds coordinates down a few times per agent and neighbour.
+#[inline]
+pub(crate) fn floor_i32(v: f32) -> i32 {
+    let t = v as i32;
+    t.saturating_sub(i32::from(t as f32 > v))
+}
+
+/// `v.floor() as i64`, as [`floor_i32`].
+#[inline]
+pub(crate) fn floor_i64(v: f32) -> i64 {
+    let t = v as i64;
+    t.saturating_sub(i64::from(t as f32 > v))
 }

@@ -2,6 +2,7 @@
 
 use super::Vector;
 use super::program::HalfPlane;
+use super::vector::floor_i64;
 use crate::grid::Cell;
 
 /// Walls keep discs this many cells less than their radius away: a disc exactly as wide
@@ -35,10 +36,10 @@ pub(crate) fn for_each_wall(
     if reach.is_nan() || reach <= 0.0 || !centre.is_finite() {
         return;
     }
-    let x0 = (centre.x - reach).floor() as i64;
-    let y0 = (centre.y - reach).floor() as i64;
-    let width = (centre.x + reach).floor() as i64 - x0 + 1;
-    let height = (centre.y + reach).floor() as i64 - y0 + 1;
+    let x0 = floor_i64(centre.x - reach);
+    let y0 = floor_i64(centre.y - reach);
+    let width = floor_i64(centre.x + reach) - x0 + 1;
+    let height = floor_i64(centre.y + reach) - y0 + 1;
     let inside = |v: i64| i64::from(i32::MIN) <= v && v <= i64::from(i32::MAX);
     if width < 2 && height < 2
         || !inside(x0)
