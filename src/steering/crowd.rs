@@ -39,7 +39,7 @@ pub(super) fn avoid(
         crowd.standing_responsibility,
     );
     give_way(b, lanes, &avoidance, crowd.standing_responsibility);
-    velocities(grid, settings.max_threads, b, &avoidance, dt);
+    velocities(grid, settings.max_threads, b, lanes, &avoidance, dt);
     for k in 0..b.agents.len() {
         let m = &mut b.movers[b.owners[k]];
         // A unit keeping to its lane makes no headway while it gives way: only its
@@ -63,13 +63,15 @@ pub(super) fn avoid(
     }
 }
 
-/// Every agent's avoiding velocity into `b.velocities`, on up to `max_threads` threads
+/// Every agent's avoiding velocity into `b.velocities` (with the neighbours its lane scan
+/// read, when it read them), on up to `max_threads` threads
 /// (each agent reads only the others' positions at the start of the frame, so the result
 /// does not depend on the thread count).
 fn velocities(
     grid: &NavGrid,
     max_threads: usize,
     b: &mut SteerBuffers,
+    lanes: &Lanes,
     avoidance: &AvoidanceSettings,
     dt: f32,
 ) {
@@ -92,7 +94,15 @@ fn velocities(
             let layer = grid.scenario().layer_for(movers[owners[k]].profile, 1);
             let blocked =
                 |c: Cell| layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c));
-            *v = crowd.avoid(k, agents, blocked, avoidance, dt, scratch);
+            // The lane scan read this agent's neighbours already (the positions have not
+            // changed since): avoidance takes the nearest of them.
+            *v = match lanes.neighbours(k, avoidance) {
+                Some(near) => {
+                    let near = near.iter().map(|&j| j as usize);
+                    crowd.avoid_among(k, agents, near, blocked, avoidance, dt, scratch)
+                }
+                None => crowd.avoid(k, agents, blocked, avoidance, dt, scratch),
+            };
         }
     });
 }

@@ -36,6 +36,11 @@ struct Scan {
     leader: Option<u32>,
     /// It falls back.
     back: bool,
+    /// The neighbours it read (nearest first, [`LOOKED_AT`] at most, within the lane
+    /// look's distance), for avoidance to use again; `near_len` of them, `None` when it
+    /// read none.
+    near: [u32; LOOKED_AT],
+    near_len: Option<u8>,
 }
 
 /// The lanes of one frame, reused across frames.
@@ -61,6 +66,17 @@ impl Lanes {
     /// it makes no headway while it gives way).
     pub(super) fn active(&self, k: usize) -> bool {
         self.scans.get(k).is_some_and(|s| s.oncoming || s.back)
+    }
+
+    /// The neighbours agent `k` read this frame, nearest first, when it read them: the
+    /// first `max_neighbours` of them are those avoidance reads, when its
+    /// `neighbour_distance` is at most [`LOOK_AHEAD`] and `max_neighbours` at most
+    /// [`LOOKED_AT`] (the lane look then reads with the same distance, more of them).
+    pub(super) fn neighbours(&self, k: usize, avoidance: &AvoidanceSettings) -> Option<&[u32]> {
+        let shared =
+            avoidance.neighbour_distance <= LOOK_AHEAD && avoidance.max_neighbours <= LOOKED_AT;
+        let scan = self.scans.get(k).filter(|_| shared)?;
+        Some(&scan.near[..usize::from(scan.near_len?)])
     }
 
     /// True when agent `k` falls back this frame.
@@ -184,7 +200,10 @@ impl View<'_> {
             ..Scan::default()
         };
         let mut nearest = f32::INFINITY;
+        let mut read = 0;
         for j in self.crowd.neighbours(k, self.agents, self.look, scratch) {
+            scan.near[read] = j as u32;
+            read += 1;
             let them = &self.movers[self.owners[j]];
             if !them.following || them.to_goal < NEAR_GOAL {
                 continue;
@@ -208,6 +227,7 @@ impl View<'_> {
                 scan.leader = Some(j as u32);
             }
         }
+        scan.near_len = Some(read as u8);
         if scan.oncoming || scan.leader.is_some() {
             let obstacles = self.grid.scenario().obstacles();
             let blocked = |p: Vector| obstacles.get_or(p.cell(), true);

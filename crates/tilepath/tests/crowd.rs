@@ -279,6 +279,43 @@ fn avoid_is_bit_identical_in_any_order_and_on_two_threads() {
     assert_eq!(forward, reverse);
     assert_eq!(forward, threaded);
     assert!(forward.iter().any(|v| *v != [0, 0]), "the crowd moves");
+    // With the neighbours of a longer read of the same distance (as the plugin's lane
+    // scan hands them on), the velocities are the same bits. Few neighbours, so that
+    // the ones beyond them would change some velocities.
+    let few = AvoidanceSettings {
+        max_neighbours: 2,
+        ..settings
+    };
+    let longer = AvoidanceSettings {
+        max_neighbours: 8,
+        ..settings
+    };
+    let mut long_scratch = AvoidScratch::default();
+    let mut changed_by_more = 0;
+    for i in 0..n {
+        let bits = |v: Vector| [v.x.to_bits(), v.y.to_bits()];
+        let blocked = |c| map.blocked(c);
+        let alone = crowd.avoid(i, &agents, blocked, &few, dt, &mut scratch);
+        let near: Vec<usize> = crowd
+            .neighbours(i, &agents, &longer, &mut long_scratch)
+            .collect();
+        let among = crowd.avoid_among(
+            i,
+            &agents,
+            near.iter().copied(),
+            blocked,
+            &few,
+            dt,
+            &mut scratch,
+        );
+        assert_eq!(bits(among), bits(alone), "agent {i}");
+        let all = crowd.avoid(i, &agents, blocked, &longer, dt, &mut scratch);
+        changed_by_more += usize::from(bits(all) != bits(alone));
+    }
+    assert!(
+        changed_by_more > 0,
+        "neighbours beyond the first two change some velocities"
+    );
 }
 
 /// Two agents of radius 0.5 and speed 2 from `a` to `b` and back; the steps until both

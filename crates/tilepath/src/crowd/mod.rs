@@ -191,57 +191,107 @@ impl Crowd {
         dt: f32,
         scratch: &mut AvoidScratch,
     ) -> Vector {
-        let agent = &agents[i];
-        if !(agent.is_valid() && settings.is_valid() && dt.is_finite() && dt > 0.0) {
-            return Vector::ZERO;
-        }
+        self.grid.nearest(
+            i,
+            agents,
+            settings.neighbour_distance,
+            settings.max_neighbours,
+            &mut scratch.neighbours,
+        );
         let AvoidScratch {
             neighbours,
             planes,
             projected,
             bits,
         } = scratch;
-        planes.clear();
-        let reach = agent.radius + (agent.max_speed * settings.wall_horizon).min(MAX_WALL_REACH);
-        walls::for_each_wall(
-            agent.position,
-            reach,
-            &blocked,
+        let among = neighbours.iter().map(|n| n.index as usize);
+        avoid_among(
+            i, agents, among, blocked, settings, dt, planes, projected, bits,
+        )
+    }
+
+    /// [`avoid`](Self::avoid) with agent `i`'s neighbours given: the indices
+    /// [`neighbours`](Self::neighbours) gives, or the first `max_neighbours` of a longer
+    /// list of the same order (for example one read with more neighbours and the same
+    /// `neighbour_distance`, that another step of the frame already read). With those,
+    /// the velocity is bit-identical to `avoid`'s; the index is not read.
+    ///
+    /// # Panics
+    ///
+    /// If `i` or a neighbour is not an index of `agents`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn avoid_among(
+        &self,
+        i: usize,
+        agents: &[CrowdAgent],
+        neighbours: impl Iterator<Item = usize>,
+        blocked: impl Fn(Cell) -> bool,
+        settings: &AvoidanceSettings,
+        dt: f32,
+        scratch: &mut AvoidScratch,
+    ) -> Vector {
+        let AvoidScratch {
+            planes,
+            projected,
             bits,
-            |nearest, distance| {
-                planes.push(walls::wall_half_plane(
-                    agent.position,
-                    nearest,
-                    distance,
-                    agent.radius - walls::WALL_MARGIN,
-                    agent.max_speed,
-                    settings.wall_horizon,
-                    dt,
-                ));
-            },
-        );
-        let hard = planes.len();
-        self.grid.nearest(
-            i,
-            agents,
-            settings.neighbour_distance,
-            settings.max_neighbours,
-            neighbours,
-        );
-        for n in neighbours.iter() {
-            let j = n.index as usize;
-            let other = &agents[j];
-            let agent_first = (agent.key, i) < (other.key, j);
-            planes.push(orca::half_plane(
-                agent,
-                other,
-                agent_first,
-                settings.time_horizon,
+            ..
+        } = scratch;
+        let among = neighbours.take(settings.max_neighbours);
+        avoid_among(
+            i, agents, among, blocked, settings, dt, planes, projected, bits,
+        )
+    }
+}
+
+/// The body of [`Crowd::avoid`] once the neighbours are known.
+#[allow(clippy::too_many_arguments)]
+fn avoid_among(
+    i: usize,
+    agents: &[CrowdAgent],
+    neighbours: impl Iterator<Item = usize>,
+    blocked: impl Fn(Cell) -> bool,
+    settings: &AvoidanceSettings,
+    dt: f32,
+    planes: &mut Vec<HalfPlane>,
+    projected: &mut Vec<HalfPlane>,
+    bits: &mut Vec<bool>,
+) -> Vector {
+    let agent = &agents[i];
+    if !(agent.is_valid() && settings.is_valid() && dt.is_finite() && dt > 0.0) {
+        return Vector::ZERO;
+    }
+    planes.clear();
+    let reach = agent.radius + (agent.max_speed * settings.wall_horizon).min(MAX_WALL_REACH);
+    walls::for_each_wall(
+        agent.position,
+        reach,
+        &blocked,
+        bits,
+        |nearest, distance| {
+            planes.push(walls::wall_half_plane(
+                agent.position,
+                nearest,
+                distance,
+                agent.radius - walls::WALL_MARGIN,
+                agent.max_speed,
+                settings.wall_horizon,
                 dt,
             ));
-        }
-        let v = program::solve(planes, hard, agent.max_speed, agent.preferred, projected)
-            .clamp_length_max(agent.max_speed);
-        if v.is_finite() { v } else { Vector::ZERO }
+        },
+    );
+    let hard = planes.len();
+    for j in neighbours {
+        let other = &agents[j];
+        let agent_first = (agent.key, i) < (other.key, j);
+        planes.push(orca::half_plane(
+            agent,
+            other,
+            agent_first,
+            settings.time_horizon,
+            dt,
+        ));
     }
+    let v = program::solve(planes, hard, agent.max_speed, agent.preferred, projected)
+        .clamp_length_max(agent.max_speed);
+    if v.is_finite() { v } else { Vector::ZERO }
 }
