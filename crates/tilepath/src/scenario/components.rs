@@ -5,6 +5,8 @@
 //! one 4-connected labelling serves both connectivities.
 
 use super::bitgrid::BitGrid;
+use smallvec::SmallVec;
+
 use super::rect::CellRect;
 use crate::grid::{Cell, Direction, GridSize};
 
@@ -19,6 +21,12 @@ pub struct Components {
     /// around a cluster.
     seeds: Vec<Cell>,
     ring: Vec<(bool, bool)>,
+    /// Scratch of the searches that check whether a component stayed whole: a stamp per
+    /// cell (allocated on first use), the last stamp given, a queue per search.
+    seen: Vec<u32>,
+    stamp: u32,
+    queues: Vec<std::collections::VecDeque<Cell>>,
+    trail: Vec<(Cell, u8)>,
 }
 
 impl Components {
@@ -32,6 +40,10 @@ impl Components {
             stack: Vec::new(),
             seeds: Vec::new(),
             ring: Vec::new(),
+            seen: Vec::new(),
+            stamp: 0,
+            queues: Vec::new(),
+            trail: Vec::new(),
         };
         c.relabel_all(blocked);
         c
@@ -97,6 +109,11 @@ impl Components {
     ///   blocked already) and whose free 4-neighbours all lie on one free arc of the ring
     ///   of cells around the box cannot split a component (every way through the box can
     ///   go around it instead): its cells only lose their label, O(its box's perimeter);
+    /// - another blocked cluster (at most 8 free 4-neighbours) searches breadth-first
+    ///   from each of its free neighbours at once, up to 4,096 cells in all: when the
+    ///   searches meet, the component stayed whole; when the cluster is the batch's only
+    ///   blocked one and all searches but one group run out of cells, the parts they
+    ///   explored were cut off and get fresh labels (the rest keeps its label);
     /// - a freed cluster whose free 4-neighbours all carry one label (or that has none)
     ///   joins that component (or starts its own), O(its cells).
     ///
@@ -104,9 +121,9 @@ impl Components {
     /// 4-neighbour of one is flooded again with a fresh label, whether the change split
     /// it or joined several: the cost is the total size of those components, which on
     /// a mostly open map is the whole map even for one changed cell. Batches of more than
-    /// 64 cells are all handled so. When fresh labels could run out (each
-    /// changed cell may use up to four), all cells are relabelled instead,
-    /// O(width × height).
+    /// 64 cells are all handled so. When fresh labels could run out (each changed cell
+    /// may use up to eight), all cells are relabelled instead, O(width × height). The
+    /// searches use a stamp per cell (4 bytes), allocated on their first use.
     ///
     /// Cells of `changed` off the map are ignored; each cell should appear once.
     ///
@@ -119,7 +136,7 @@ impl Components {
             self.size,
             "Components::update: the bits are for another grid size"
         );
-        let needed = 4 * changed.len() as u64 + 1;
+        let needed = 8 * changed.len() as u64 + 1;
         if u64::from(self.next_label) + needed > u64::from(u32::MAX) {
             self.relabel_all(blocked);
             return;
@@ -152,8 +169,14 @@ impl Components {
     /// The local part of [`Components::update`] for a small batch: settles the clusters
     /// that can be, and adds to `seeds` where floods must start for the others.
     fn settle_locally(&mut self, blocked: &BitGrid, changed: &[Cell], seeds: &mut Vec<Cell>) {
-        let on_map = |c: &&Cell| self.size.contains(**c);
+        let size = self.size;
+        let on_map = |c: &&Cell| size.contains(**c);
         let mut done = [false; LOCAL_BATCH];
+        // Cells the batch blocked: a blocked cluster holding them all is alone.
+        let blocking = changed
+            .iter()
+            .filter(|&&c| size.contains(c) && blocked.get_or(c, true))
+            .count();
         let mut cluster: Vec<usize> = Vec::with_capacity(changed.len());
         for first in 0..changed.len() {
             if done[first] || !on_map(&&changed[first]) {
@@ -191,10 +214,16 @@ impl Components {
                 // is one arc.
                 let mut bounds = CellRect::from_cell(changed[first]);
                 cells.clone().for_each(|c| bounds.include(c));
-                if !(bounds.cells().all(|c| blocked.get_or(c, true))
-                    && one_arc(blocked, bounds, &mut self.ring))
-                {
-                    seeds.extend(outside());
+                let local = bounds.cells().all(|c| blocked.get_or(c, true))
+                    && one_arc(blocked, bounds, &mut self.ring);
+                if !local {
+                    // Ways round it that meet a little farther out also leave its
+                    // component whole, and small parts cut off are labelled apart;
+                    // otherwise the component is flooded again.
+                    let around: SmallVec<[Cell; 8]> = outside().collect();
+                    if !self.meet_nearby(blocked, &around, cluster.len() == blocking) {
+                        seeds.extend(around);
+                    }
                 }
                 continue;
             }
@@ -221,6 +250,131 @@ impl Components {
         }
     }
 }
+
+impl Components {
+    /// Settles a blocked cluster whose free neighbours `from` (cells of one component
+    /// before the change) may have been cut apart, by searching from each of them at
+    /// once, one cell per search in turn (breadth-first, so a short way round is found
+    /// before a long one); searches that meet join. A group of searches that runs out of
+    /// cells first is a part cut off. Returns true when all the searches meet, or, when
+    /// the cluster is `alone` (the batch blocked no other cell, so every part of the
+    /// component holds one of `from`), when all but one group run out: those parts get
+    /// fresh labels and the last keeps the component's. False (flood instead) otherwise,
+    /// when more than [`MEET_WITHIN`] cells were visited in all first, or when `from` is
+    /// long. O(cells visited), no allocation once warm.
+    // The search ids index the queues, the groups and the cut-off marks together.
+    #[allow(clippy::needless_range_loop)]
+    fn meet_nearby(&mut self, blocked: &BitGrid, from: &[Cell], alone: bool) -> bool {
+        const SEARCHES: usize = 8;
+        if from.len() > SEARCHES {
+            return false;
+        }
+        if from.len() <= 1 {
+            return true;
+        }
+        if self.seen.len() != self.labels.len() {
+            self.seen = vec![0; self.labels.len()];
+            self.stamp = 0;
+        }
+        if self.stamp > u32::MAX - 2 * SEARCHES as u32 {
+            self.seen.fill(0);
+            self.stamp = 0;
+        }
+        let base = self.stamp + 1;
+        self.stamp += SEARCHES as u32;
+        // The groups of searches (union by smallest id), those that ran out, a queue per
+        // search, and every cell visited with its search.
+        let mut group: [usize; SEARCHES] = std::array::from_fn(|k| k);
+        let mut cut_off = [false; SEARCHES];
+        let find = |group: &[usize; SEARCHES], mut k: usize| {
+            while group[k] != k {
+                k = group[k];
+            }
+            k
+        };
+        let (queues, trail) = (&mut self.queues, &mut self.trail);
+        queues.clear();
+        queues.resize(from.len(), Default::default());
+        trail.clear();
+        let mut open = from.len();
+        let join = |group: &mut [usize; SEARCHES], open: &mut usize, a: usize, b: usize| {
+            let (a, b) = (find(group, a), find(group, b));
+            if a != b {
+                group[a.max(b)] = a.min(b);
+                *open -= 1;
+            }
+        };
+        for (k, &c) in from.iter().enumerate() {
+            let i = self.size.index(c);
+            let owner = self.seen[i].wrapping_sub(base) as usize;
+            if owner < k {
+                join(&mut group, &mut open, owner, k);
+                continue;
+            }
+            self.seen[i] = base + k as u32;
+            queues[k].push_back(c);
+            trail.push((c, k as u8));
+        }
+        let mut visited = 0;
+        while open > 1 {
+            if visited >= MEET_WITHIN {
+                return false;
+            }
+            for k in 0..from.len() {
+                let Some(cell) = queues[k].pop_front() else {
+                    continue;
+                };
+                visited += 1;
+                for d in Direction::CARDINAL {
+                    let n = cell.step(d);
+                    if blocked.get_or(n, true) {
+                        continue;
+                    }
+                    let i = self.size.index(n);
+                    let owner = self.seen[i].wrapping_sub(base) as usize;
+                    if owner < SEARCHES {
+                        join(&mut group, &mut open, owner, k);
+                        continue;
+                    }
+                    self.seen[i] = base + k as u32;
+                    queues[k].push_back(n);
+                    trail.push((n, k as u8));
+                }
+            }
+            // A group whose every search ran out of cells is cut off.
+            for k in 0..from.len() {
+                let root = find(&group, k);
+                if root == k
+                    && !cut_off[k]
+                    && (0..from.len()).all(|j| find(&group, j) != k || queues[j].is_empty())
+                {
+                    if !alone {
+                        return false;
+                    }
+                    cut_off[k] = true;
+                    open -= 1;
+                }
+            }
+        }
+        for k in 0..from.len() {
+            if find(&group, k) != k || !cut_off[k] {
+                continue;
+            }
+            let label = self.next_label;
+            self.next_label += 1;
+            for &(cell, j) in trail.iter() {
+                if find(&group, usize::from(j)) == k {
+                    let i = self.size.index(cell);
+                    self.labels[i] = label;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Cells the searches of `Components::meet_nearby` visit at most, all together.
+const MEET_WITHIN: usize = 4096;
 
 /// The largest batch [`Components::update`] settles cluster by cluster (finding the
 /// clusters is quadratic in the batch); larger ones are flooded.
