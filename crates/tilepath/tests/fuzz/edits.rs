@@ -37,7 +37,10 @@ fn map_edits() {
 fn generate(rng: &mut SplitMix64) -> String {
     // Now and then tall enough for open squares of the clearance cap (63 cells).
     let height = if rng.chance(1, 4) { 80 } else { 40 };
-    let terrain = random_map(rng, 140, height);
+    // Now and then wide enough for edits of one batch to be brought up to date in
+    // separate boxes (at least 126 cells apart).
+    let width = if rng.chance(1, 4) { 400 } else { 140 };
+    let terrain = random_map(rng, width, height);
     let (mut text, size) = (terrain.to_movingai() + "---\n", terrain.size());
     let profiles = rng.below(3);
     for id in 1..=profiles {

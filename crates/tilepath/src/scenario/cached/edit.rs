@@ -73,8 +73,10 @@ impl CachedScenario {
     /// no edit changed anything (edits off the map or equal to the current state are
     /// ignored). A batch that changes a cell and then changes it back still counts.
     ///
-    /// What is local and what is not, with `B` the bounding box of the changed cells
-    /// (one box per call, so a batch with edits far apart has a large `B`):
+    /// What is local and what is not, with `B` a box of changed cells: the changed
+    /// cells are grouped into boxes at least 126 cells apart on one axis (at most 16;
+    /// more, or boxes that would cost more than one box around all the changed cells,
+    /// make that one box), and each box is brought up to date in turn:
     ///
     /// - True clearance (the map's, and that of each profile that blocks terrain and has
     ///   a built layer): exactly the cells of `B` grown by `CLEARANCE_CAP - 1` toward
@@ -86,17 +88,20 @@ impl CachedScenario {
     ///   per-terrain cell counts, O(256) per profile.
     /// - Components, per built layer: local for most edits, see
     ///   [`Components::update`](crate::scenario::Components::update). A cluster of
-    ///   flipped cells is settled from the ring of cells around it in O(its perimeter)
-    ///   when it cannot split or join components; otherwise every component that holds a
-    ///   cell whose freedom changed, or a free 4-neighbour of one, is flooded again with
-    ///   a fresh label: O(width × height) per built layer on a mostly open map. When
-    ///   fresh labels would run out, everything is relabelled, also O(width × height).
-    ///   A terrain edit that changes only weights floods nothing.
+    ///   flipped cells is settled from the ring of cells around it, or from short
+    ///   searches around it, when it cannot split or join components, or splits off a
+    ///   small part; otherwise every component that holds a cell whose freedom changed,
+    ///   or a free 4-neighbour of one, is flooded again with a fresh label:
+    ///   O(width × height) per built layer on a mostly open map. When fresh labels would
+    ///   run out, everything is relabelled, also O(width × height). A terrain edit that
+    ///   changes only weights floods nothing.
     ///
     /// Allocates the terrain ids (1 byte per cell) on the first terrain other than 0,
-    /// and one list of flipped cells per call; flood stacks are kept between calls.
+    /// and one list of flipped cells and one of boxes per call; flood stacks are kept
+    /// between calls.
     pub fn apply_edits(&mut self, edits: impl IntoIterator<Item = MapEdit>) -> Option<MapChange> {
         let mut bbox: Option<CellRect> = None;
+        let mut areas: Vec<CellRect> = Vec::new();
         let mut obstacles = false;
         let mut terrain = false;
         for edit in edits {
@@ -130,14 +135,18 @@ impl CachedScenario {
                 Some(b) => b.include(cell),
                 None => bbox = Some(CellRect::from_cell(cell)),
             }
+            include_in_areas(&mut areas, cell);
         }
         let change = MapChange {
             cells: bbox?,
             generation: self.generation + 1,
             terrain,
         };
+        let areas = settle_areas(areas, change.cells, self.size);
         if obstacles {
-            clearance::update(&self.base, &mut self.clearance, change.cells);
+            for &area in &areas {
+                clearance::update(&self.base, &mut self.clearance, area);
+            }
         }
         if terrain {
             self.refresh_profile_weights();
@@ -146,16 +155,82 @@ impl CachedScenario {
         for slot in self.profiles.iter_mut().flatten() {
             // Weight-only terrain edits leave the freedom of cells alone.
             if obstacles || (terrain && slot.profile.blocks_any()) {
-                slot.update(
-                    &self.base,
-                    &self.clearance,
-                    &self.terrain,
-                    change.cells,
-                    &mut changed,
-                );
+                for &area in &areas {
+                    slot.update(
+                        &self.base,
+                        &self.clearance,
+                        &self.terrain,
+                        area,
+                        &mut changed,
+                    );
+                }
             }
         }
         self.generation = change.generation;
         Some(change)
+    }
+}
+
+/// Cells between two edited areas below which they are brought up to date together: an
+/// edit changes the clearance of cells up to `CLEARANCE_CAP - 1` away and the layer bits
+/// of cells a footprint away, so areas farther apart than this never touch one another's
+/// cells or read them.
+const AREA_GAP: i32 = 2 * clearance::CLEARANCE_CAP as i32;
+
+/// The most separate areas one call updates; a call with edits in more places updates
+/// their bounding box.
+const MAX_AREAS: usize = 16;
+
+/// Adds `cell` to the area it lies within [`AREA_GAP`] of, or starts a new one.
+fn include_in_areas(areas: &mut Vec<CellRect>, cell: Cell) {
+    if areas.len() > MAX_AREAS {
+        return;
+    }
+    match areas
+        .iter_mut()
+        .find(|a| near(**a, CellRect::from_cell(cell)))
+    {
+        Some(area) => area.include(cell),
+        None => areas.push(CellRect::from_cell(cell)),
+    }
+}
+
+/// True when `a` and `b` are less than [`AREA_GAP`] cells apart on both axes.
+fn near(a: CellRect, b: CellRect) -> bool {
+    let apart = |lo_a: i32, hi_a: i32, lo_b: i32, hi_b: i32| {
+        i64::from(lo_b) - i64::from(hi_a) >= i64::from(AREA_GAP)
+            || i64::from(lo_a) - i64::from(hi_b) >= i64::from(AREA_GAP)
+    };
+    !(apart(a.min.x, a.max.x, b.min.x, b.max.x) || apart(a.min.y, a.max.y, b.min.y, b.max.y))
+}
+
+/// The areas one call brings up to date, one after the other: the edited areas, merged
+/// until no two are near each other (so that updating one never reads or writes the
+/// cells of another), when that is less work than their bounding box `all`; `all`
+/// otherwise.
+fn settle_areas(mut areas: Vec<CellRect>, all: CellRect, size: GridSize) -> Vec<CellRect> {
+    if areas.len() > MAX_AREAS {
+        return vec![all];
+    }
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'outer: for i in 0..areas.len() {
+            for j in i + 1..areas.len() {
+                if near(areas[i], areas[j]) {
+                    let b = areas.swap_remove(j);
+                    areas[i].include(b.min);
+                    areas[i].include(Cell::new(b.max.x - 1, b.max.y - 1));
+                    merged = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
+    let work = |a: CellRect| clearance::affected(a, size).cell_count();
+    if areas.iter().map(|&a| work(a)).sum::<u64>() < work(all) {
+        areas
+    } else {
+        vec![all]
     }
 }
