@@ -198,16 +198,12 @@ impl Crowd {
             settings.max_neighbours,
             &mut scratch.neighbours,
         );
-        let AvoidScratch {
-            neighbours,
-            planes,
-            projected,
-            bits,
-        } = scratch;
+        // Lent out while the scratch's other buffers are in use (no allocation).
+        let neighbours = std::mem::take(&mut scratch.neighbours);
         let among = neighbours.iter().map(|n| n.index as usize);
-        avoid_among(
-            i, agents, among, blocked, settings, dt, planes, projected, bits,
-        )
+        let v = self.avoid_among(i, agents, among, blocked, settings, dt, scratch);
+        scratch.neighbours = neighbours;
+        v
     }
 
     /// [`avoid`](Self::avoid) with agent `i`'s neighbours given: the indices
@@ -230,68 +226,49 @@ impl Crowd {
         dt: f32,
         scratch: &mut AvoidScratch,
     ) -> Vector {
+        let agent = &agents[i];
+        if !(agent.is_valid() && settings.is_valid() && dt.is_finite() && dt > 0.0) {
+            return Vector::ZERO;
+        }
         let AvoidScratch {
             planes,
             projected,
             bits,
             ..
         } = scratch;
-        let among = neighbours.take(settings.max_neighbours);
-        avoid_among(
-            i, agents, among, blocked, settings, dt, planes, projected, bits,
-        )
-    }
-}
-
-/// The body of [`Crowd::avoid`] once the neighbours are known.
-#[allow(clippy::too_many_arguments)]
-fn avoid_among(
-    i: usize,
-    agents: &[CrowdAgent],
-    neighbours: impl Iterator<Item = usize>,
-    blocked: impl Fn(Cell) -> bool,
-    settings: &AvoidanceSettings,
-    dt: f32,
-    planes: &mut Vec<HalfPlane>,
-    projected: &mut Vec<HalfPlane>,
-    bits: &mut Vec<bool>,
-) -> Vector {
-    let agent = &agents[i];
-    if !(agent.is_valid() && settings.is_valid() && dt.is_finite() && dt > 0.0) {
-        return Vector::ZERO;
-    }
-    planes.clear();
-    let reach = agent.radius + (agent.max_speed * settings.wall_horizon).min(MAX_WALL_REACH);
-    walls::for_each_wall(
-        agent.position,
-        reach,
-        &blocked,
-        bits,
-        |nearest, distance| {
-            planes.push(walls::wall_half_plane(
-                agent.position,
-                nearest,
-                distance,
-                agent.radius - walls::WALL_MARGIN,
-                agent.max_speed,
-                settings.wall_horizon,
+        planes.clear();
+        let reach = agent.radius + (agent.max_speed * settings.wall_horizon).min(MAX_WALL_REACH);
+        walls::for_each_wall(
+            agent.position,
+            reach,
+            &blocked,
+            bits,
+            |nearest, distance| {
+                planes.push(walls::wall_half_plane(
+                    agent.position,
+                    nearest,
+                    distance,
+                    agent.radius - walls::WALL_MARGIN,
+                    agent.max_speed,
+                    settings.wall_horizon,
+                    dt,
+                ));
+            },
+        );
+        let hard = planes.len();
+        for j in neighbours.take(settings.max_neighbours) {
+            let other = &agents[j];
+            let agent_first = (agent.key, i) < (other.key, j);
+            planes.push(orca::half_plane(
+                agent,
+                other,
+                agent_first,
+                settings.time_horizon,
                 dt,
             ));
-        },
-    );
-    let hard = planes.len();
-    for j in neighbours {
-        let other = &agents[j];
-        let agent_first = (agent.key, i) < (other.key, j);
-        planes.push(orca::half_plane(
-            agent,
-            other,
-            agent_first,
-            settings.time_horizon,
-            dt,
-        ));
+        }
+        let v = program::solve(planes, hard, agent.max_speed, agent.preferred, projected)
+            .clamp_length_max(agent.max_speed);
+        if v.is_finite() { v } else { Vector::ZERO }
     }
-    let v = program::solve(planes, hard, agent.max_speed, agent.preferred, projected)
-        .clamp_length_max(agent.max_speed);
-    if v.is_finite() { v } else { Vector::ZERO }
 }
