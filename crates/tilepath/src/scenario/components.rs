@@ -170,7 +170,6 @@ impl Components {
     /// that can be, and adds to `seeds` where floods must start for the others.
     fn settle_locally(&mut self, blocked: &BitGrid, changed: &[Cell], seeds: &mut Vec<Cell>) {
         let size = self.size;
-        let on_map = |c: &&Cell| size.contains(**c);
         let mut done = [false; LOCAL_BATCH];
         // Cells the batch blocked: a blocked cluster holding them all is alone.
         let blocking = changed
@@ -179,7 +178,7 @@ impl Components {
             .count();
         let mut cluster: Vec<usize> = Vec::with_capacity(changed.len());
         for first in 0..changed.len() {
-            if done[first] || !on_map(&&changed[first]) {
+            if done[first] || !size.contains(changed[first]) {
                 continue;
             }
             // The cluster of `first`: flipped cells 4-connected to it, in the same state.
@@ -265,7 +264,6 @@ impl Components {
     // The search ids index the queues, the groups and the cut-off marks together.
     #[allow(clippy::needless_range_loop)]
     fn meet_nearby(&mut self, blocked: &BitGrid, from: &[Cell], alone: bool) -> bool {
-        const SEARCHES: usize = 8;
         if from.len() > SEARCHES {
             return false;
         }
@@ -282,94 +280,110 @@ impl Components {
         }
         let base = self.stamp + 1;
         self.stamp += SEARCHES as u32;
-        // The groups of searches (union by smallest id), those that ran out, a queue per
-        // search, and every cell visited with its search.
-        let mut group: [usize; SEARCHES] = std::array::from_fn(|k| k);
+        self.queues.clear();
+        self.queues.resize(from.len(), Default::default());
+        self.trail.clear();
+        let mut groups = Groups::new(from.len());
         let mut cut_off = [false; SEARCHES];
-        let find = |group: &[usize; SEARCHES], mut k: usize| {
-            while group[k] != k {
-                k = group[k];
-            }
-            k
-        };
-        let (queues, trail) = (&mut self.queues, &mut self.trail);
-        queues.clear();
-        queues.resize(from.len(), Default::default());
-        trail.clear();
-        let mut open = from.len();
-        let join = |group: &mut [usize; SEARCHES], open: &mut usize, a: usize, b: usize| {
-            let (a, b) = (find(group, a), find(group, b));
-            if a != b {
-                group[a.max(b)] = a.min(b);
-                *open -= 1;
-            }
-        };
         for (k, &c) in from.iter().enumerate() {
-            let i = self.size.index(c);
-            let owner = self.seen[i].wrapping_sub(base) as usize;
-            if owner < k {
-                join(&mut group, &mut open, owner, k);
-                continue;
-            }
-            self.seen[i] = base + k as u32;
-            queues[k].push_back(c);
-            trail.push((c, k as u8));
+            self.reach(c, k, base, &mut groups);
         }
         let mut visited = 0;
-        while open > 1 {
+        while groups.open > 1 {
             if visited >= MEET_WITHIN {
                 return false;
             }
             for k in 0..from.len() {
-                let Some(cell) = queues[k].pop_front() else {
+                let Some(cell) = self.queues[k].pop_front() else {
                     continue;
                 };
                 visited += 1;
                 for d in Direction::CARDINAL {
                     let n = cell.step(d);
-                    if blocked.get_or(n, true) {
-                        continue;
+                    if !blocked.get_or(n, true) {
+                        self.reach(n, k, base, &mut groups);
                     }
-                    let i = self.size.index(n);
-                    let owner = self.seen[i].wrapping_sub(base) as usize;
-                    if owner < SEARCHES {
-                        join(&mut group, &mut open, owner, k);
-                        continue;
-                    }
-                    self.seen[i] = base + k as u32;
-                    queues[k].push_back(n);
-                    trail.push((n, k as u8));
                 }
             }
             // A group whose every search ran out of cells is cut off.
             for k in 0..from.len() {
-                let root = find(&group, k);
-                if root == k
+                if groups.find(k) == k
                     && !cut_off[k]
-                    && (0..from.len()).all(|j| find(&group, j) != k || queues[j].is_empty())
+                    && (0..from.len()).all(|j| groups.find(j) != k || self.queues[j].is_empty())
                 {
                     if !alone {
                         return false;
                     }
                     cut_off[k] = true;
-                    open -= 1;
+                    groups.open -= 1;
                 }
             }
         }
         for k in 0..from.len() {
-            if find(&group, k) != k || !cut_off[k] {
+            if groups.find(k) != k || !cut_off[k] {
                 continue;
             }
             let label = self.next_label;
             self.next_label += 1;
-            for &(cell, j) in trail.iter() {
-                if find(&group, usize::from(j)) == k {
+            for &(cell, j) in self.trail.iter() {
+                if groups.find(usize::from(j)) == k {
                     let i = self.size.index(cell);
                     self.labels[i] = label;
                 }
             }
         }
         true
+    }
+
+    /// Search `k` of [`Components::meet_nearby`] (stamps from `base`) reaches the free
+    /// cell `cell`: it joins the group of the search that reached it first, or takes it.
+    fn reach(&mut self, cell: Cell, k: usize, base: u32, groups: &mut Groups) {
+        let i = self.size.index(cell);
+        let owner = self.seen[i].wrapping_sub(base) as usize;
+        if owner < SEARCHES {
+            groups.join(owner, k);
+            return;
+        }
+        self.seen[i] = base + k as u32;
+        self.queues[k].push_back(cell);
+        self.trail.push((cell, k as u8));
+    }
+}
+
+/// The searches of [`Components::meet_nearby`] at most.
+const SEARCHES: usize = 8;
+
+/// Which searches of [`Components::meet_nearby`] have met: a union by smallest id, and
+/// the groups neither joined nor cut off.
+struct Groups {
+    parent: [usize; SEARCHES],
+    open: usize,
+}
+
+impl Groups {
+    /// `n` searches, each its own group.
+    fn new(n: usize) -> Self {
+        Self {
+            parent: std::array::from_fn(|k| k),
+            open: n,
+        }
+    }
+
+    /// The group of search `k` (its smallest id).
+    fn find(&self, mut k: usize) -> usize {
+        while self.parent[k] != k {
+            k = self.parent[k];
+        }
+        k
+    }
+
+    /// Searches `a` and `b` met.
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            self.parent[a.max(b)] = a.min(b);
+            self.open -= 1;
+        }
     }
 }
 
