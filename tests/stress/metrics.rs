@@ -60,10 +60,9 @@ pub struct Metrics {
     /// The plugin's time (all its systems, `TilepathStats::plugin_time`) of every
     /// measured frame.
     pub plugin_times: Vec<Duration>,
-    /// The map upkeep of the frame's edits (`TilepathStats::upkeep_time`), and the
-    /// plugin's path work: that upkeep plus every system set but steering.
+    /// The map upkeep of the frame's edits (`TilepathStats::upkeep_time`) of every
+    /// measured frame.
     pub upkeep_times: Vec<Duration>,
-    pub path_times: Vec<Duration>,
     /// Per measured frame, the time of each of the plugin's system sets:
     /// [`STAGES`] in order.
     pub stage_times: Vec<[Duration; 4]>,
@@ -235,8 +234,6 @@ fn record_frame(
     };
     m.stage_times.push([span(0), span(1), span(2), span(3)]);
     m.upkeep_times.push(stats.upkeep_time);
-    m.path_times
-        .push(stats.upkeep_time + span(0) + span(1) + span(2));
     for (transform, before, result, arrived, replanning) in &units {
         match watch::motion(transform.translation, before, arrived, replanning, result) {
             Motion::Moving => {}

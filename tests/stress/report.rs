@@ -176,11 +176,15 @@ pub fn live_edits_summary(app: &App, panics: u32, memory: &[(u32, u64)]) {
         })
         .collect();
     println!("the plugin's system sets per frame: {}", stages.join(", "));
+    // Path work: the edits' upkeep and every system set but steering (the last).
+    let path_times: Vec<Duration> = (m.upkeep_times.iter().zip(&m.stage_times))
+        .map(|(upkeep, stages)| *upkeep + stages[..STAGES.len() - 1].iter().sum::<Duration>())
+        .collect();
     println!(
         "map upkeep of the edits per frame: {}; path work per frame (upkeep, sync, \
          re-plan, solve; all but steering): {}",
         spread(&m.upkeep_times),
-        spread(&m.path_times)
+        spread(&path_times)
     );
 }
 
