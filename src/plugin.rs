@@ -82,8 +82,8 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress, PathRequest,
-    PathResult, PathSolved, PathStatus, QueueLane, Replanning,
+    Footprint, FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
+    PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
@@ -194,6 +194,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
             .register_type::<PathRequest>()
+            .register_type::<Footprint>()
             .register_type::<PathGoal>()
             .register_type::<PathResult>()
             .register_type::<FoundPath>()

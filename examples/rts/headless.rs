@@ -43,7 +43,7 @@ impl HeadlessConfig {
             sim: SimConfig { units, ..default() },
             script: ScriptConfig::default(),
             frames,
-            settle_frames: 3600,
+            settle_frames: 7200,
             unbounded_solving: false,
         }
     }

@@ -17,9 +17,9 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{
-    Algorithm, Arrived, CachedScenario, Cell, CollisionLayer, MovementProfile, MovementProfiles,
-    NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering, SteeringProgress,
-    TilepathSettings, TilepathStats, TilepathSystems,
+    Algorithm, Arrived, CachedScenario, Cell, CollisionLayer, Footprint, MovementProfile,
+    MovementProfiles, NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering,
+    SteeringProgress, TilepathSettings, TilepathStats, TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
 
@@ -459,6 +459,7 @@ fn spawn_units(
                 },
                 UnitOrder::default(),
                 steering_for(kind),
+                Footprint::new(member.diameter).profile(kind.name()),
                 Transform::from_xyz(p.x, p.y, 2.0 - 0.2 * member.diameter as f32),
             ));
         }

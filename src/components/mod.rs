@@ -1,5 +1,6 @@
 //! ECS data of the plugin: the [`NavGrid`] map resource, path requests, results and messages.
 
+mod footprint;
 mod goal;
 mod grid;
 mod progress;
@@ -7,6 +8,7 @@ mod request;
 mod result;
 mod units;
 
+pub use footprint::Footprint;
 pub use goal::PathGoal;
 #[cfg(feature = "tilemap")]
 pub(crate) use grid::GridSource;

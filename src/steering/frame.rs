@@ -5,9 +5,10 @@ use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::avoid::Avoidance;
 use super::pose::Poses;
+use super::size::UnitSize;
 use super::walls::{Lattice, Walls};
 use super::{Arrived, Steering, SteeringProgress};
-use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
+use crate::components::{NavGrid, PathResult, Replanning};
 use crate::crowd::{AvoidScratch, Crowd, CrowdAgent, Vector};
 use crate::grid::Cell;
 use crate::scenario::ProfileId;
@@ -20,7 +21,7 @@ pub(super) type Units<'w, 's> = Query<
         Entity,
         &'static Steering,
         Option<Ref<'static, PathResult>>,
-        Option<&'static PathRequest>,
+        UnitSize,
         &'static mut Transform,
         &'static mut SteeringProgress,
         Has<Arrived>,
@@ -41,8 +42,10 @@ pub(super) struct Mover {
     pub(super) escape: Cell,
     /// It follows a path (not arrived, not waiting for one).
     pub(super) following: bool,
-    /// It has a [`PathRequest`], so its movement profile is known and the crowd may push
-    /// it; a unit without one is an obstacle the crowd does not move.
+    /// It has a [`PathRequest`](crate::components::PathRequest) or a
+    /// [`Footprint`](crate::components::Footprint), so its movement profile is known and
+    /// the crowd may push it; a unit without either is an obstacle the crowd does not
+    /// move.
     pub(super) pushable: bool,
     pub(super) avoidance: Avoidance,
     /// Its move this frame, world units: first what path following wants, then what

@@ -7,7 +7,8 @@ use super::Arrived;
 use super::occupancy::Occupancy;
 use super::pose::{Poses, write_position};
 use super::sidestep::Sidestep;
-use crate::components::{NavGrid, PathRequest, PathResult, Replanning};
+use super::size::UnitSize;
+use crate::components::{NavGrid, PathResult, Replanning};
 use crate::grid::Cell;
 use crate::pipeline::step_ok;
 use crate::scenario::{CellRect, ProfileId, footprint};
@@ -111,7 +112,7 @@ type Steppers<'w, 's> = Query<
         Entity,
         &'static GridStepper,
         Option<Ref<'static, PathResult>>,
-        Option<&'static PathRequest>,
+        UnitSize,
         &'static mut Transform,
         &'static mut GridStepProgress,
         Has<Arrived>,
@@ -170,8 +171,7 @@ pub(crate) fn step_on_grid(
         let diameter = units
             .get(pose.entity)
             .ok()
-            .and_then(|(_, _, _, request, ..)| request)
-            .map_or(1, |r| r.diameter.max(1));
+            .map_or(1, |(_, _, _, size, ..)| size.diameter());
         let anchor = grid.agent_cell(pose.world, diameter);
         if let Some(anchor) = anchor {
             occupancy.hold(anchor, diameter, pose.entity);
@@ -366,7 +366,7 @@ fn blocked(
         move_unit(units, occupancy, grid, b, k, want, true);
         return;
     }
-    let Ok((_, stepper, Some(result), request, _, progress, _, replanning, _)) = units.get(entity)
+    let Ok((_, stepper, Some(result), size, _, progress, _, replanning, _)) = units.get(entity)
     else {
         return;
     };
@@ -381,7 +381,7 @@ fn blocked(
     let waited = progress.waited + 1;
     let next = progress.next;
     let facing = holder.filter(|&h| wants_cell(units, b, h, at, unit));
-    let ask_replan = waited >= 16 * patience && !replanning && request.is_some();
+    let ask_replan = waited >= 16 * patience && !replanning && size.request.is_some();
     let open = |c: Cell| occupancy.is_free_for(c, unit.diameter, entity);
     // Walk around the units in the way, to a cell further along the path.
     let mut detour = None;

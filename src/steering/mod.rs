@@ -11,6 +11,7 @@ mod lanes;
 mod occupancy;
 mod pose;
 mod sidestep;
+mod size;
 mod system;
 mod unit_map;
 mod walls;
@@ -49,14 +50,15 @@ pub(crate) use unit_map::mark_units;
 ///
 /// The unit slows down inside `arrival_radius` of its goal. Other steering units are
 /// disc-shaped obstacles of diameter [`PathRequest::diameter`](crate::components::PathRequest::diameter)
-/// tiles: with [`Avoidance::Reciprocal`] (the default) each unit takes, every frame, the
+/// tiles (a unit without a request: its [`Footprint`](crate::components::Footprint)'s,
+/// else 1): with [`Avoidance::Reciprocal`] (the default) each unit takes, every frame, the
 /// velocity nearest to the one its path asks for that avoids the units near it for
 /// [`CrowdSettings::time_horizon`](crate::settings::CrowdSettings::time_horizon) seconds, each doing its share (optimal reciprocal
 /// collision avoidance, [`crate::crowd`]); units standing still (arrived, or without a
 /// path) take the larger share ([`CrowdSettings::standing_responsibility`](crate::settings::CrowdSettings::standing_responsibility)), so they step
-/// aside for moving ones and stay where they were pushed. A unit without a
-/// [`PathRequest`](crate::components::PathRequest) has no movement profile the plugin
-/// knows, so the crowd never moves it: the others avoid it like a post. After the moves, units that
+/// aside for moving ones and stay where they were pushed. A unit with neither a
+/// [`PathRequest`](crate::components::PathRequest) nor a `Footprint` has no movement
+/// profile the plugin knows, so the crowd never moves it: the others avoid it like a post. After the moves, units that
 /// still overlap are pushed apart ([`CrowdSettings::separation_passes`](crate::settings::CrowdSettings::separation_passes)),
 /// and a unit whose move would still leave it overlapping another by more than
 /// [`OVERLAP_TOLERANCE`](crate::crowd::OVERLAP_TOLERANCE) tiles (and more than at the

@@ -75,7 +75,7 @@ fn plan_moves(
 ) {
     b.movers.clear();
     for (i, pose) in b.poses.poses.iter().enumerate() {
-        let Ok((entity, steering, result, request, _, mut progress, arrived, _, _)) =
+        let Ok((entity, steering, result, size, _, mut progress, arrived, _, _)) =
             units.get_mut(pose.entity)
         else {
             continue;
@@ -85,17 +85,15 @@ fn plan_moves(
         if !pos.is_finite() {
             continue;
         }
-        let diameter = request.map_or(1, |r| r.diameter);
+        let diameter = size.diameter();
         let mut mover = Mover {
             pose: i,
             diameter,
             // Without a path (yet), the walls of the profile it asks for.
-            profile: request
-                .and_then(|r| profiles.resolve(r.profile.as_deref()))
-                .unwrap_or(ProfileId::DEFAULT),
+            profile: size.profile(profiles).unwrap_or(ProfileId::DEFAULT),
             escape: grid.agent_cell(pos, diameter).unwrap_or_default(),
             following: false,
-            pushable: request.is_some(),
+            pushable: size.known(),
             avoidance: steering.avoidance,
             wanted: Vec2::ZERO,
             followed: Vec2::ZERO,
@@ -187,7 +185,7 @@ fn finish_moves(
 ) {
     for m in &b.movers {
         let pose = &b.poses.poses[m.pose];
-        let Ok((entity, steering, result, request, mut transform, mut progress, _, replanning, _)) =
+        let Ok((entity, steering, result, size, mut transform, mut progress, _, replanning, _)) =
             units.get_mut(pose.entity)
         else {
             continue;
@@ -229,7 +227,7 @@ fn finish_moves(
             tolerance,
             dt,
             steering.replan_after,
-        ) && request.is_some()
+        ) && size.request.is_some()
             && !replanning
         {
             commands.entity(entity).insert(Replanning);

@@ -4,8 +4,9 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::pose::Poses;
+use super::size::UnitSize;
 use super::{Arrived, GridStepper, Steering};
-use crate::components::{NavGrid, PathRequest, PathResult, UnitMap};
+use crate::components::{NavGrid, PathResult, UnitMap};
 use crate::search::UnitKind;
 
 /// A unit as the planner sees it.
@@ -16,17 +17,19 @@ type Marked<'w, 's> = Query<
         Entity,
         &'static Transform,
         Option<&'static ChildOf>,
-        Option<&'static PathRequest>,
+        UnitSize,
         Option<&'static PathResult>,
         Has<Arrived>,
     ),
     Or<(With<Steering>, With<GridStepper>)>,
 >;
 
-/// Marks every steering and grid-stepping unit into the [`UnitMap`] at its anchor cell:
-/// standing when it has no [`PathRequest`], or has arrived and waits for no new answer;
-/// moving otherwise (a unit given an order this frame is about to move). Runs first in
-/// the `Solve` set, after intake has marked new orders pending.
+/// Marks every steering and grid-stepping unit into the [`UnitMap`] at its anchor cell,
+/// as wide as its request or its [`Footprint`](crate::components::Footprint) says:
+/// standing when it has no [`PathRequest`](crate::components::PathRequest), or has
+/// arrived and waits for no new answer; moving otherwise (a unit given an order this
+/// frame is about to move). Runs first in the `Solve` set, after intake has marked new
+/// orders pending.
 pub(crate) fn mark_units(
     grid: Option<Res<NavGrid>>,
     mut map: ResMut<UnitMap>,
@@ -45,12 +48,12 @@ pub(crate) fn mark_units(
     }
     poses.finish(&helper);
     for pose in &poses.poses {
-        let Ok((_, _, _, request, result, arrived)) = units.get(pose.entity) else {
+        let Ok((_, _, _, size, result, arrived)) = units.get(pose.entity) else {
             continue;
         };
-        let diameter = request.map_or(1, |r| r.diameter);
+        let diameter = size.diameter();
         let waiting = result.is_some_and(PathResult::is_pending);
-        let kind = if request.is_none() || (arrived && !waiting) {
+        let kind = if size.request.is_none() || (arrived && !waiting) {
             UnitKind::Standing
         } else {
             UnitKind::Moving

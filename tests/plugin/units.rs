@@ -3,7 +3,8 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    AvoidUnits, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathSettings, UnitMap,
+    AvoidUnits, Cell, Footprint, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
+    UnitMap,
 };
 use bevy_tilepath::search::UnitKind;
 
@@ -130,4 +131,61 @@ fn a_unit_stalled_by_a_parked_unit_plans_around_it() {
     );
     let still = position(&app, parked).distance(center_of(Cell::new(6, row), 1));
     assert!(still < 0.3 * TILE, "the parked unit was pushed {still}");
+}
+
+#[test]
+fn a_wide_idle_unit_keeps_its_footprint_for_the_planner_and_the_crowd() {
+    let mut app = app();
+    let grid = NavGrid::from_ascii(&".............\n".repeat(9), Vec2::ZERO, Vec2::splat(TILE));
+    app.insert_resource(grid.unwrap());
+    // A tank three cells wide, parked without an order.
+    let parked = Cell::new(6, 4);
+    let tank = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(center_of(parked, 3).extend(1.0)),
+            Steering::default(),
+            Footprint::new(3),
+        ))
+        .id();
+    app.update();
+    let units = app.world().resource::<UnitMap>().cells();
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let cell = Cell::new(parked.x + dx, parked.y + dy);
+            assert_eq!(units.kind(cell), Some(UnitKind::Standing), "{cell:?}");
+        }
+    }
+    assert_eq!(units.kind(Cell::new(8, 4)), None);
+    // A unit told to ignore units walks straight at it: the crowd keeps them apart as
+    // discs of their diameters.
+    let (start, goal) = (Cell::new(1, 4), Cell::new(11, 4));
+    let walker = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(center_of(start, 1).extend(1.0)),
+            PathRequest::new(goal)
+                .claim_goal(false)
+                .avoid_units(AvoidUnits::Ignore),
+            Steering::default(),
+        ))
+        .id();
+    let apart = 2.0 * TILE - bevy_tilepath::crowd::OVERLAP_TOLERANCE * TILE;
+    let mut closest = f32::INFINITY;
+    let mut reached = false;
+    for _ in 0..1_200 {
+        app.update();
+        let gap = position(&app, walker).distance(position(&app, tank));
+        closest = closest.min(gap);
+        assert!(
+            gap >= apart - 1e-3,
+            "the walker came within {gap} of the tank"
+        );
+        if position(&app, walker).distance(center_of(goal, 1)) < 0.25 * TILE {
+            reached = true;
+            break;
+        }
+    }
+    println!("closest {closest}, reached {reached}");
+    assert!(reached, "the walker never got past the tank");
 }
