@@ -18,8 +18,9 @@
 //! `--no-default-features` builds this runner without compiling bevy (it also runs with it).
 //! One line per scen file and algorithm, then one `TOTAL` line per algorithm;
 //! `prep_ms` is the preprocessing before the first query where there is one (the JPS+
-//! table, a peer's grid), timed apart from the queries; `length_ratio` is a non-optimal
-//! algorithm's mean path length over the optimum; `ns_per_expanded` is the query time
+//! table, Auto's landmark table on a weighted layer, a peer's grid), timed apart from
+//! the queries; `length_ratio` is a non-optimal algorithm's mean path length over the
+//! optimum; `ns_per_expanded` is the query time
 //! over the expansions (all queries of the line). `--families` adds one `FAMILY` line per
 //! MovingAI map family and algorithm before the `TOTAL` lines (`bg512`, `mazes`, `random`,
 //! `rooms`, `street`; any other map is its own family).

@@ -113,6 +113,10 @@
 //!   on a map without terrain), and run A\* elsewhere; [`Algorithm::Auto`](search::Algorithm::Auto)
 //!   picks accordingly, and [`Pathfinder::resolve`](search::Pathfinder::resolve) tells
 //!   which algorithm a query runs.
+//! - On a weighted layer, `Auto` runs A\* with a second lower bound: the layer's
+//!   [`Landmarks`](scenario::Landmarks), costs from 16 far-apart cells (a differential
+//!   heuristic). Its module docs prove why the bound stays admissible and consistent
+//!   under every edit, and how edits that make moves cheaper repair it locally.
 //! - BFS, DFS, IDDFS, best-first and evasion ignore the weights while they search, and
 //!   report the weighted cost of the path they find.
 //! - Smoothing on a weighted layer never raises the cost of the path
@@ -128,7 +132,8 @@
 //! jump table in place, and report a [`MapChange`](scenario::MapChange). `apply_edits`
 //! lists what is local (clearance, layer bits, weights) and what may cost the whole map
 //! (components); a jump table recomputes only the entries an edit can change
-//! ([`JumpTable::update`](scenario::JumpTable::update)). Every change bumps the map's
+//! ([`JumpTable::update`](scenario::JumpTable::update)), and a landmark table only the
+//! values a cheaper or new move lowers. Every change bumps the map's
 //! [`generation`](scenario::CachedScenario::generation);
 //! [`edits_since`](scenario::CachedScenario::edits_since) lists the cells edited after a
 //! generation, which is what lets searches and distance fields carry over edits (see

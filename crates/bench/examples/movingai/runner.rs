@@ -454,7 +454,21 @@ fn run(
             layer.build_jump_table();
         }
     }
-    if gp.is_some() || external.is_some() || matches!(runner, Runner::Ours(Algorithm::JpsPlus, _)) {
+    // Auto's landmark table on a weighted layer, timed as a fresh build likewise.
+    let landmarks =
+        matches!(runner, Runner::Ours(Algorithm::Auto, _)) && weights.uniform().is_none();
+    if landmarks {
+        if layer.landmarks().is_some() {
+            std::hint::black_box(tilepath::scenario::Landmarks::build(layer, weights));
+        } else {
+            layer.build_landmarks(weights);
+        }
+    }
+    if gp.is_some()
+        || external.is_some()
+        || landmarks
+        || matches!(runner, Runner::Ours(Algorithm::JpsPlus, _))
+    {
         t.prep_ms = Some(prep.elapsed().as_secs_f64() * 1e3);
     }
     let moves = (runner == Runner::PfAstar).then(|| peers::move_table(layer));

@@ -5,8 +5,10 @@ use super::clearance::{self, CLEARANCE_CAP};
 use super::components::Components;
 use super::footprint::footprint;
 use super::jump_table::JumpTable;
+use super::landmarks::Landmarks;
 use super::profile::ProfileId;
 use super::rect::CellRect;
+use super::weights::Weights;
 use crate::grid::{Cell, Direction, GridSize};
 use std::sync::OnceLock;
 
@@ -18,14 +20,15 @@ pub const MAX_DIAMETER: u32 = CLEARANCE_CAP as u32;
 /// Everything a search needs for agents of one diameter and one movement profile:
 /// which cells they cannot stand on (row-major and transposed bits, 1 = blocked) and
 /// connected components; and, once asked for, its [`JumpTable`] for
-/// [`Algorithm::JpsPlus`](crate::search::Algorithm::JpsPlus).
+/// [`Algorithm::JpsPlus`](crate::search::Algorithm::JpsPlus) and, on weighted layers,
+/// its [`Landmarks`] for [`Algorithm::Auto`](crate::search::Algorithm::Auto).
 ///
 /// A cell is blocked when the agent's [`footprint`](crate::scenario::footprint) there
 /// holds an obstacle, a terrain the profile blocks, or leaves the map.
 ///
 /// Memory: 2 bits per cell (the two bit grids) plus 4 bytes per cell of component
 /// labels, so about 4.25 bytes per cell per built layer; 16 bytes per cell more once
-/// its jump table is built.
+/// its jump table is built; 64 bytes per cell more once its landmark table is built.
 #[derive(Clone, Debug)]
 pub struct Layer {
     profile: ProfileId,
@@ -34,6 +37,7 @@ pub struct Layer {
     blocked_columns: BitGrid,
     components: Components,
     jumps: OnceLock<JumpTable>,
+    landmarks: OnceLock<Option<Landmarks>>,
 }
 
 impl Layer {
@@ -64,7 +68,41 @@ impl Layer {
             components: Components::new(&blocked),
             blocked,
             jumps: OnceLock::new(),
+            landmarks: OnceLock::new(),
         }
+    }
+
+    /// Its landmark table, when built (see [`Layer::build_landmarks`]).
+    pub fn landmarks(&self) -> Option<&Landmarks> {
+        self.landmarks.get().and_then(Option::as_ref)
+    }
+
+    /// Its landmark table under `weights` (the weights of its profile on its map), built
+    /// on the first call ([`Landmarks::build`]) and kept feasible under edits since;
+    /// `None` when the table cannot be built. The first call is O(n log n) per landmark.
+    pub fn build_landmarks(&self, weights: Weights<'_>) -> Option<&Landmarks> {
+        self.landmarks
+            .get_or_init(|| Landmarks::build(self, weights))
+            .as_ref()
+    }
+
+    /// Keeps a built landmark table feasible after edits (see [`Landmarks::repair`]).
+    pub(crate) fn repair_landmarks(
+        &mut self,
+        weights: Weights<'_>,
+        blocked: &[Cell],
+        opened: &[Cell],
+    ) {
+        let Some(Some(mut table)) = self.landmarks.take() else {
+            return;
+        };
+        table.repair(
+            self,
+            weights,
+            blocked.iter().copied(),
+            opened.iter().copied(),
+        );
+        self.landmarks = OnceLock::from(Some(table));
     }
 
     /// The movement profile this layer is for.
@@ -203,8 +241,15 @@ const fn legal_moves_table() -> [u8; 512] {
 impl Layer {
     /// Sets the freedom of every cell of `area` from `clearance` and returns (through
     /// `changed`) the cells whose freedom flipped, then updates the components and, when
-    /// built, the jump table (only the entries the flips can change).
-    pub(crate) fn update(&mut self, clearance: &[u8], area: CellRect, changed: &mut Vec<Cell>) {
+    /// built, the jump table (only the entries the flips can change) and the landmark
+    /// table (under `weights`, the profile's).
+    pub(crate) fn update(
+        &mut self,
+        clearance: &[u8],
+        weights: Weights<'_>,
+        area: CellRect,
+        changed: &mut Vec<Cell>,
+    ) {
         changed.clear();
         let size = self.size();
         for cell in area.cells() {
@@ -220,6 +265,20 @@ impl Layer {
             && let Some(jumps) = self.jumps.get_mut()
         {
             jumps.update(&self.blocked, changed);
+        }
+        if !changed.is_empty() && self.landmarks().is_some() {
+            let (blocked, freed): (Vec<Cell>, Vec<Cell>) =
+                changed.iter().partition(|&&c| self.is_blocked(c));
+            // A freed cell opens the moves into it, and diagonals past its corner: each
+            // of those has an end orthogonally next to it.
+            let opened: Vec<Cell> = freed
+                .iter()
+                .flat_map(|&c| {
+                    [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
+                        .map(|(dx, dy)| Cell::new(c.x + dx, c.y + dy))
+                })
+                .collect();
+            self.repair_landmarks(weights, &blocked, &opened);
         }
     }
 }

@@ -1,4 +1,9 @@
-//! Landmark heuristics: a distance field as an exact lower bound for searches near its goal.
+//! Landmark heuristics: a distance field or a layer's landmark table as a lower bound.
+//!
+//! Two kinds of landmark guide A*. A layer's [`Landmarks`] table (weighted layers,
+//! [`Algorithm::Auto`](super::Algorithm::Auto)) bounds every query on it; its module
+//! says why the bound stays valid under edits. A distance field bounds the searches to
+//! cells near its goal, as follows.
 //!
 //! A field from a landmark `g` knows the exact cost `d(x, g)` from every settled cell to
 //! `g`. Step costs are symmetric, so the triangle inequality gives, for a search to a
@@ -15,11 +20,68 @@
 //! same for the whole search, slices included, and stays consistent.
 
 use super::field::DistanceField;
-use crate::grid::{Cell, Cost};
+use crate::grid::{Cell, Cost, GridSize};
+use crate::scenario::{LANDMARKS, Landmarks};
+
+/// A lower bound on the cost to one search's goal, besides the octile distance.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Landmark<'a> {
+    /// A distance field from a cell near the goal.
+    Field(FieldBound<'a>),
+    /// The layer's landmark table (weighted costs).
+    Table(TableBound<'a>),
+}
+
+impl Landmark<'_> {
+    /// A lower bound on the cost from `cell` to the search's goal.
+    #[inline]
+    pub(crate) fn h(&self, cell: Cell) -> Cost {
+        match self {
+            Landmark::Field(f) => f.h(cell),
+            Landmark::Table(t) => t.h(cell),
+        }
+    }
+
+    /// What a suspended search keeps to resume with the same field; `None` for a table
+    /// (a resumed search reads the layer's table again, unchanged while the map is).
+    pub(crate) fn frozen(&self) -> Option<Frozen> {
+        match self {
+            Landmark::Field(f) => Some(f.frozen()),
+            Landmark::Table(_) => None,
+        }
+    }
+}
+
+/// A layer's landmark table with the goal's values read once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TableBound<'a> {
+    table: &'a Landmarks,
+    size: GridSize,
+    goal: [u32; LANDMARKS],
+}
+
+impl<'a> TableBound<'a> {
+    /// The bound of `table` (of a layer of `size`) for a search to `goal` (on the map).
+    /// Every landmark is read: on the countryside maps, reading the 4 or 8 with the
+    /// largest bound between start and goal (ALT's "active" landmarks) expanded more
+    /// nodes than it saved time per node.
+    pub(crate) fn new(table: &'a Landmarks, size: GridSize, goal: Cell) -> Self {
+        Self {
+            table,
+            size,
+            goal: *table.row(size.index(goal)),
+        }
+    }
+
+    #[inline]
+    fn h(&self, cell: Cell) -> Cost {
+        Landmarks::bound(self.table.row(self.size.index(cell)), &self.goal)
+    }
+}
 
 /// A distance field frozen as a heuristic for one search, in the search's cost units.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Landmark<'a> {
+pub(crate) struct FieldBound<'a> {
     field: &'a DistanceField,
     /// The field's frontier when the search started (field units).
     bound: Cost,
@@ -39,7 +101,7 @@ pub(crate) struct Frozen {
     pub(crate) bound: Cost,
 }
 
-impl<'a> Landmark<'a> {
+impl<'a> FieldBound<'a> {
     /// The landmark of `field` for a search to `goal` whose costs are the field's divided
     /// by `divisor`, with the frontier frozen now (or at `frozen`, for a resumed search).
     /// `None` when `goal` is not settled in the field (the bound would not be valid).
@@ -70,7 +132,7 @@ impl<'a> Landmark<'a> {
 
     /// A lower bound on the cost from `cell` to the search's goal.
     #[inline]
-    pub(crate) fn h(&self, cell: Cell) -> Cost {
+    fn h(&self, cell: Cell) -> Cost {
         let d = self
             .field
             .distance(cell)

@@ -15,8 +15,13 @@ pub enum Algorithm {
     /// The fastest exact search for the query: on octile queries whose layer is uniform
     /// (every passable cell weighs the same, as on maps without terrain),
     /// [`Algorithm::JpsPlus`] when the layer's jump table is already built and
-    /// [`Algorithm::Jps`] when it is not (Auto never builds a table); [`Algorithm::AStar`]
-    /// otherwise. Optimal. The default.
+    /// [`Algorithm::Jps`] when it is not (Auto never builds a jump table). On a weighted
+    /// layer, to a single goal cell, A\* bounded by the layer's
+    /// [`Landmarks`](crate::scenario::Landmarks) as well as by the octile distance; the
+    /// first such query on a layer builds its landmark table
+    /// ([`Layer::build_landmarks`](crate::scenario::Layer::build_landmarks): 17 Dijkstra
+    /// searches over the layer, 64 bytes per cell), which edits keep valid.
+    /// [`Algorithm::AStar`] otherwise. Optimal. The default.
     #[default]
     Auto,
     /// A* with the octile heuristic (times the profile's smallest weight present on the

@@ -104,6 +104,7 @@ impl CachedScenario {
         let mut areas: Vec<CellRect> = Vec::new();
         let mut obstacles = false;
         let mut terrain = false;
+        let mut reweighed: Vec<Cell> = Vec::new();
         for edit in edits {
             let cell = match edit {
                 MapEdit::Obstacle(cell, blocked) => {
@@ -128,6 +129,7 @@ impl CachedScenario {
                     self.terrain[i] = id;
                     self.log.record(self.generation + 1, cell, true);
                     terrain = true;
+                    reweighed.push(cell);
                     cell
                 }
             };
@@ -164,6 +166,9 @@ impl CachedScenario {
                         &mut changed,
                     );
                 }
+            }
+            if terrain {
+                slot.reweigh(self.size, &self.terrain, &reweighed);
             }
         }
         self.generation = change.generation;

@@ -2,12 +2,13 @@
 
 use std::sync::OnceLock;
 
-use crate::grid::Cell;
+use crate::grid::{Cell, GridSize};
 use crate::scenario::bitgrid::BitGrid;
 use crate::scenario::clearance;
 use crate::scenario::layer::{Layer, MAX_DIAMETER};
 use crate::scenario::profile::{MovementProfile, TerrainId};
 use crate::scenario::rect::CellRect;
+use crate::scenario::weights::Weights;
 
 /// Obstacles of a profile that blocks some terrain: the map's obstacles plus every cell
 /// of a blocked terrain, and their true clearance.
@@ -151,9 +152,31 @@ impl ProfileSlot {
             }
             None => clearance,
         };
+        let weights = Weights::new(
+            size,
+            terrain,
+            self.profile.weights(),
+            self.min_weight,
+            self.uniform,
+        );
         for layer in self.layers.iter_mut().filter_map(OnceLock::get_mut) {
             let affected = super::MapChange::affected_area(area, layer.diameter(), size);
-            layer.update(clearance, affected, changed);
+            layer.update(clearance, weights, affected, changed);
+        }
+    }
+
+    /// Keeps the built landmark tables feasible after the terrain of `cells` changed
+    /// (a lowered weight makes moves cheaper; see [`Landmarks`](crate::scenario::Landmarks)).
+    pub(super) fn reweigh(&mut self, size: GridSize, terrain: &[TerrainId], cells: &[Cell]) {
+        let weights = Weights::new(
+            size,
+            terrain,
+            self.profile.weights(),
+            self.min_weight,
+            self.uniform,
+        );
+        for layer in self.layers.iter_mut().filter_map(OnceLock::get_mut) {
+            layer.repair_landmarks(weights, &[], cells);
         }
     }
 }

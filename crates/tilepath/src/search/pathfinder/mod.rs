@@ -6,7 +6,7 @@ use super::ends;
 use super::evasion::{self, EvasionState};
 use super::field::DistanceField;
 use super::jps::{self, JpsState};
-use super::landmark::{Frozen, Landmark};
+use super::landmark::{FieldBound, Frozen, Landmark, TableBound};
 use super::query::{Algorithm, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
@@ -123,6 +123,8 @@ struct Suspended {
     map: u64,
     size: crate::grid::GridSize,
     guide: Option<Frozen>,
+    /// It runs with its layer's landmark table.
+    table: bool,
 }
 
 /// How the current search fared with map edits (see [`Pathfinder::resume`]).
@@ -294,7 +296,9 @@ impl Pathfinder {
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
         }
         self.state.set_slice(budget);
-        let guide = field.and_then(|f| Self::landmark(map, f, &settled, &weights, None));
+        let guide = field
+            .and_then(|f| Self::landmark(map, f, &settled, &weights, None))
+            .or_else(|| Self::table(layer, &settled, &weights));
         self.step(map, layer, weights, *query, settled, false, guide)
     }
 
@@ -336,8 +340,28 @@ impl Pathfinder {
                 Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus
             );
         let divisor = weights.uniform().map_or(1, Cost::from);
-        fits.then(|| Landmark::new(field, query.goal, divisor, frozen))
+        fits.then(|| FieldBound::new(field, query.goal, divisor, frozen))
             .flatten()
+            .map(Landmark::Field)
+    }
+
+    /// The landmark table of `layer` as the bound of the settled `query`, for
+    /// [`Algorithm::Auto`] on a weighted layer to a single goal cell (building the table
+    /// on first use, see [`Layer::build_landmarks`]).
+    pub(super) fn table<'l>(
+        layer: &'l Layer,
+        query: &PathQuery,
+        weights: &Weights<'_>,
+    ) -> Option<Landmark<'l>> {
+        let fits = query.algorithm == Algorithm::Auto
+            && weights.uniform().is_none()
+            && query.options.goal_radius == 0;
+        let table = fits.then(|| layer.build_landmarks(*weights)).flatten()?;
+        Some(Landmark::Table(TableBound::new(
+            table,
+            layer.size(),
+            query.goal,
+        )))
     }
 
     /// Runs one slice of the settled `query` (asked as `original`) and turns its outcome
@@ -370,7 +394,8 @@ impl Pathfinder {
                     generation: map.generation(),
                     map: map.id(),
                     size: map.size(),
-                    guide: guide.map(|g| g.frozen()),
+                    guide: guide.and_then(|g| g.frozen()),
+                    table: matches!(guide, Some(Landmark::Table(_))),
                 });
                 Ok(Progress::Suspended {
                     expanded: self.state.expanded(),

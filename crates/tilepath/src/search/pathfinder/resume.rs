@@ -31,7 +31,8 @@ impl Pathfinder {
     ///   frame.
     /// - Anything else starts over: terrain edits (step costs changed), a resized map or
     ///   a registered profile, another map object ([`CachedScenario::id`]), JPS and JPS+
-    ///   (their jumps read the map), the radix open list, guided searches. An exact
+    ///   (their jumps read the map), the radix open list, guided searches (by a field or
+    ///   by the layer's landmark table: edits may change the table). An exact
     ///   search ([`Algorithm::Auto`], [`Algorithm::Jps`], [`Algorithm::JpsPlus`],
     ///   [`Algorithm::AStar`] on the radix queue, guided or not) that edits start over a
     ///   second time runs as an unguided A* on the heap from then on, with the same
@@ -140,6 +141,7 @@ impl Pathfinder {
         let query = suspended.query;
         let (weights, layer) = Self::agent(map, &query)?;
         let guide = match (suspended.guide, field) {
+            (None, _) if suspended.table => Self::table(layer, &query, &weights),
             (None, _) => None,
             (Some(frozen), Some(f))
                 if f.goal() == frozen.landmark && f.generation() == frozen.generation =>
@@ -149,7 +151,7 @@ impl Pathfinder {
             // The heuristic must stay the one the search started with.
             (Some(_), _) => return self.start_with(map, &suspended.original, budget, field),
         };
-        if suspended.guide.is_some() && guide.is_none() {
+        if (suspended.guide.is_some() || suspended.table) && guide.is_none() {
             return self.start_with(map, &suspended.original, budget, field);
         }
         self.state.set_slice(budget);
@@ -164,6 +166,7 @@ impl Pathfinder {
         if suspended.size != map.size()
             || suspended.map != map.id()
             || suspended.guide.is_some()
+            || suspended.table
             || query.open_list == OpenList::Radix
         {
             return None;

@@ -1,0 +1,244 @@
+//! Landmark tables: costs from a few far-apart cells, a lower bound for weighted searches.
+//!
+//! A layer with terrain weights has no jump table, and the octile distance times the
+//! smallest weight is a weak heuristic there (a road of weight 1 through fields of
+//! weight 2 makes it half the truth). A landmark table keeps, for [`LANDMARKS`] cells
+//! `L` chosen far apart, a value `T_L(x)` per cell with `T_L(L) = 0`, and the searches
+//! bound the cost from `x` to a goal `g` below by `max_L |T_L(g) - T_L(x)|`: the
+//! differential heuristic of Sturtevant et al., the "ALT" bound of Goldberg and
+//! Harrelson.
+//!
+//! # Why the bound holds under edits
+//!
+//! The bound needs one property of the table, not exact distances: for every move
+//! `x → y` of the layer as it is now, `|T_L(x) - T_L(y)| <= c(x, y)` (the table is
+//! *feasible*). Summing along a shortest path from `x` to `g` then gives
+//! `|T_L(g) - T_L(x)| <= d(x, g)` (admissible), and the same inequality on each move
+//! makes the heuristic consistent, so A* stays exact without reopening nodes.
+//!
+//! - Exact costs from `L` (what [`Landmarks::build`] computes) are feasible.
+//! - A move that gets dearer or disappears (a cell blocked, a terrain weight raised)
+//!   keeps a feasible table feasible: nothing is done.
+//! - A move that gets cheaper or appears (a cell freed, a weight lowered, a diagonal
+//!   no longer cut by a corner) may break the inequality on its two cells only.
+//!   [`Landmarks::repair`] lowers values from those cells outward, Dijkstra-style,
+//!   until every move satisfies `T(y) <= T(x) + c(x, y)` again, which, costs being
+//!   symmetric, is feasibility. Values only go down, so the work is bounded by the cells
+//!   whose cost from `L` the edit lowered.
+//!
+//! A value of `u32::MAX` means "no bound": a landmark that has it at either end of a
+//! query is skipped. Blocked cells get it, and freed cells start from it.
+//!
+//! Memory: `4 × LANDMARKS` bytes per cell (64), interleaved so that one cell's values
+//! share a cache line. Build: `LANDMARKS + 1` Dijkstra searches over the layer,
+//! O(n log n) each.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::layer::Layer;
+use super::weights::Weights;
+use crate::grid::{Cell, Cost, Direction};
+
+/// Landmarks per table.
+pub const LANDMARKS: usize = 16;
+
+/// "No bound" (see the module docs).
+const NONE: u32 = u32::MAX;
+
+/// The landmark table of one weighted layer (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Landmarks {
+    /// The landmark cells (fewer than [`LANDMARKS`] on a layer with few free cells).
+    cells: Vec<Cell>,
+    /// `values[i * LANDMARKS + l]`: landmark `l`'s value of the cell with index `i`.
+    values: Vec<u32>,
+    /// Scratch of builds and repairs.
+    heap: BinaryHeap<Reverse<(Cost, u32)>>,
+}
+
+impl Landmarks {
+    /// Builds the table of `layer` under `weights`: the first landmark is the free cell
+    /// farthest from the free cell nearest the centre, each next one the free cell
+    /// farthest from the landmarks so far (ties to the lower index). `None` when the
+    /// layer has no free cell, or a cost from a landmark does not fit in a `u32` (weights
+    /// near 255 on a large map). O(LANDMARKS × n log n) time, 88 bytes per cell of memory
+    /// while it runs.
+    pub fn build(layer: &Layer, weights: Weights<'_>) -> Option<Self> {
+        let size = layer.size();
+        let n = size.area();
+        let centre = Cell::new(size.width as i32 / 2, size.height as i32 / 2);
+        let first = (0..n)
+            .map(|i| size.cell(i))
+            .filter(|&c| !layer.is_blocked(c))
+            .min_by_key(|c| (c.chebyshev(centre), c.y, c.x))?;
+        let mut table = Self {
+            cells: Vec::with_capacity(LANDMARKS),
+            values: vec![NONE; n * LANDMARKS],
+            heap: BinaryHeap::new(),
+        };
+        let mut costs = vec![Cost::MAX; n];
+        // Each cell's least cost from the landmarks so far, to place the next one.
+        let mut nearest = vec![Cost::MAX; n];
+        table.dijkstra(layer, weights, first, &mut costs);
+        let mut from = costs.clone();
+        for l in 0..LANDMARKS {
+            let far = (0..n)
+                .filter(|&i| from[i] != Cost::MAX)
+                .max_by_key(|&i| (from[i], Reverse(i)))?;
+            if from[far] == 0 && l > 0 {
+                break;
+            }
+            let cell = size.cell(far);
+            table.dijkstra(layer, weights, cell, &mut costs);
+            for i in 0..n {
+                if costs[i] == Cost::MAX {
+                    continue;
+                }
+                table.values[i * LANDMARKS + l] =
+                    u32::try_from(costs[i]).ok().filter(|&v| v != NONE)?;
+                nearest[i] = nearest[i].min(costs[i]);
+            }
+            table.cells.push(cell);
+            from.copy_from_slice(&nearest);
+        }
+        Some(table)
+    }
+
+    /// The landmark cells.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Bytes this table holds.
+    pub fn memory(&self) -> usize {
+        self.values.len() * 4 + self.cells.len() * std::mem::size_of::<Cell>()
+    }
+
+    /// The values of the cell with row-major index `i`, one per landmark (`u32::MAX`:
+    /// no bound; entries past [`Landmarks::cells`]'s length are unused).
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not a cell index of the layer.
+    #[inline]
+    pub fn row(&self, i: usize) -> &[u32; LANDMARKS] {
+        let start = i * LANDMARKS;
+        self.values[start..start + LANDMARKS]
+            .try_into()
+            .expect("a row is LANDMARKS values")
+    }
+
+    /// The lower bound on the cost between the cells with rows `a` and `b` (see the
+    /// module docs). O(LANDMARKS).
+    #[inline]
+    pub(crate) fn bound(a: &[u32; LANDMARKS], b: &[u32; LANDMARKS]) -> Cost {
+        // Branch-free, so that the loop compiles to vector instructions.
+        let mut best = 0;
+        for l in 0..LANDMARKS {
+            let (x, y) = (a[l], b[l]);
+            let known = x != NONE && y != NONE;
+            best = best.max(if known { x.abs_diff(y) } else { 0 });
+        }
+        Cost::from(best)
+    }
+
+    /// Keeps the table feasible after edits (see the module docs): `blocked` are the
+    /// layer's cells blocked since, `opened` the cells where a move may have got cheaper
+    /// or appeared (cells freed, and their neighbours; cells whose weight changed).
+    /// O((k + a) log a) per landmark for k seeds and a lowered values; the heap it keeps
+    /// is reused.
+    pub(crate) fn repair(
+        &mut self,
+        layer: &Layer,
+        weights: Weights<'_>,
+        blocked: impl IntoIterator<Item = Cell>,
+        opened: impl IntoIterator<Item = Cell> + Clone,
+    ) {
+        let size = layer.size();
+        for cell in blocked {
+            if size.contains(cell) {
+                let i = size.index(cell);
+                self.values[i * LANDMARKS..(i + 1) * LANDMARKS].fill(NONE);
+            }
+        }
+        for l in 0..self.cells.len() {
+            self.heap.clear();
+            for cell in opened.clone() {
+                if !size.contains(cell) || layer.is_blocked(cell) {
+                    continue;
+                }
+                let i = size.index(cell);
+                let mut best = Cost::from(self.values[i * LANDMARKS + l]);
+                for_moves(layer, weights, cell, |j, step| {
+                    let v = self.values[j * LANDMARKS + l];
+                    if v != NONE {
+                        best = best.min(Cost::from(v) + step);
+                    }
+                });
+                if best < Cost::from(NONE) {
+                    self.values[i * LANDMARKS + l] = best as u32;
+                    self.heap.push(Reverse((best, i as u32)));
+                }
+            }
+            while let Some(Reverse((d, i))) = self.heap.pop() {
+                let i = i as usize;
+                if d != Cost::from(self.values[i * LANDMARKS + l]) {
+                    continue;
+                }
+                let values = &mut self.values;
+                let heap = &mut self.heap;
+                for_moves(layer, weights, size.cell(i), |j, step| {
+                    let nd = d + step;
+                    let v = &mut values[j * LANDMARKS + l];
+                    // Lower values always fit: they stay below an existing one.
+                    if nd < Cost::from(*v) {
+                        *v = nd as u32;
+                        heap.push(Reverse((nd, j as u32)));
+                    }
+                });
+            }
+        }
+    }
+
+    /// Exact costs from `from` to every cell of `layer` into `costs` (`Cost::MAX` where
+    /// it cannot reach).
+    fn dijkstra(&mut self, layer: &Layer, weights: Weights<'_>, from: Cell, costs: &mut [Cost]) {
+        let size = layer.size();
+        costs.fill(Cost::MAX);
+        self.heap.clear();
+        let start = size.index(from);
+        costs[start] = 0;
+        self.heap.push(Reverse((0, start as u32)));
+        while let Some(Reverse((d, i))) = self.heap.pop() {
+            let i = i as usize;
+            if d != costs[i] {
+                continue;
+            }
+            let heap = &mut self.heap;
+            for_moves(layer, weights, size.cell(i), |j, step| {
+                let nd = d + step;
+                if nd < costs[j] {
+                    costs[j] = nd;
+                    heap.push(Reverse((nd, j as u32)));
+                }
+            });
+        }
+    }
+}
+
+/// Calls `f(index, cost)` for each octile move out of the free `cell` of `layer`.
+#[inline]
+fn for_moves(layer: &Layer, weights: Weights<'_>, cell: Cell, mut f: impl FnMut(usize, Cost)) {
+    let size = layer.size();
+    let i = size.index(cell);
+    let mut moves = layer.legal_moves(cell, true);
+    while moves != 0 {
+        let k = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let d: Direction = Direction::ALL[k];
+        let (dx, dy) = d.delta();
+        let j = size.index(Cell::new(cell.x + dx, cell.y + dy));
+        f(j, weights.step(i, j, d));
+    }
+}

@@ -1,0 +1,177 @@
+//! Landmark tables under edits: feasible after every batch, and Auto exact on weighted maps.
+//!
+//! Random weighted maps get random batches of obstacle and terrain edits (cells blocked
+//! and freed, weights raised and lowered). After each batch, for every layer whose
+//! table is built:
+//!
+//! - the table is feasible: for every legal move `x → y` (checked with `validate_path`,
+//!   not the layer's move table), `T(y) <= T(x) + cost(x, y)` for each landmark, with a
+//!   missing value counting as infinite (so a cell a landmark reaches gives a value to
+//!   every cell it moves to);
+//! - Auto's cost equals the plain weighted Dijkstra oracle's on random queries.
+//!
+//! A failure prints the map (`#` obstacle, digits terrain ids).
+
+mod common;
+
+use tilepath::grid::{Cell, Connectivity, Cost, Direction, GridSize};
+use tilepath::prelude::*;
+use tilepath::scenario::generate::SplitMix64;
+use tilepath::scenario::{
+    LANDMARKS, Landmarks, Layer, MapEdit, MovementProfile, ProfileId, step_cost,
+};
+use tilepath::search::validate_path;
+
+const WEIGHTS: [u8; 4] = [1, 3, 2, 7];
+const PROFILE: ProfileId = ProfileId(1);
+
+fn profile() -> MovementProfile {
+    let mut p = MovementProfile::new();
+    for (id, &w) in WEIGHTS.iter().enumerate() {
+        p = p.with_weight(id as u8, w);
+    }
+    p
+}
+
+fn picture(map: &CachedScenario) -> String {
+    let size = map.size();
+    let mut text = String::new();
+    for y in 0..size.height as i32 {
+        for x in 0..size.width as i32 {
+            let c = Cell::new(x, y);
+            text.push(if map.is_obstacle(c) {
+                '#'
+            } else {
+                char::from(b'0' + map.terrain(c))
+            });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The first move `x → y` whose values break feasibility, described.
+fn infeasible(map: &CachedScenario, layer: &Layer, table: &Landmarks) -> Option<String> {
+    let size = map.size();
+    let weight = |c: Cell| WEIGHTS[map.terrain(c) as usize];
+    for i in 0..size.area() {
+        let x = size.cell(i);
+        if layer.is_blocked(x) {
+            continue;
+        }
+        for d in Direction::ALL {
+            let (dx, dy) = d.delta();
+            let y = Cell::new(x.x + dx, x.y + dy);
+            if validate_path(layer, &[x, y], x, y, Connectivity::Octile).is_err() {
+                continue;
+            }
+            let step = step_cost(d, weight(x), weight(y));
+            let (tx, ty) = (table.row(i), table.row(size.index(y)));
+            for l in 0..LANDMARKS.min(table.cells().len()) {
+                let finite = |v: u32| (v != u32::MAX).then_some(Cost::from(v));
+                let ok = match (finite(tx[l]), finite(ty[l])) {
+                    (Some(a), Some(b)) => b <= a + step,
+                    (Some(_), None) => false,
+                    (None, _) => true,
+                };
+                if !ok {
+                    return Some(format!(
+                        "landmark {l} at {:?}: {x:?} = {} and {y:?} = {}, move costs {step}",
+                        table.cells()[l],
+                        tx[l],
+                        ty[l]
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Runs one map; returns the batches whose table was checked.
+fn check(seed: u64, diameter: u32) -> u32 {
+    let size = GridSize::new(28, 20);
+    let mut rng = SplitMix64::new(seed);
+    let bits = common::random_grid(size, 18, seed);
+    let ids = common::random_terrain(size, WEIGHTS.len() as u8, seed ^ 0x7e77);
+    let mut map = CachedScenario::from_bits_and_terrain(bits, ids).unwrap();
+    map.set_profile(PROFILE, profile());
+    let mut pf = Pathfinder::new();
+    let mut checked = 0;
+    let free = |map: &CachedScenario, rng: &mut SplitMix64| loop {
+        let c = Cell::new(rng.range(0, 27), rng.range(0, 19));
+        if !map.is_blocked(c, diameter) {
+            return c;
+        }
+    };
+    for batch in 0..40 {
+        let layer = map.layer_for(PROFILE, diameter).unwrap();
+        if let Some(table) = layer.landmarks() {
+            if let Some(broken) = infeasible(&map, layer, table) {
+                panic!(
+                    "seed {seed}, diameter {diameter}, batch {batch}: {broken}\n{}",
+                    picture(&map)
+                );
+            }
+            checked += 1;
+        }
+        let mut searched = false;
+        for _ in 0..6 {
+            let (start, goal) = (free(&map, &mut rng), free(&map, &mut rng));
+            let query = PathQuery::new(start, goal)
+                .diameter(diameter)
+                .profile(PROFILE)
+                .algorithm(Algorithm::Auto);
+            let weight = |c: Cell| Some(WEIGHTS[map.terrain(c) as usize]);
+            let oracle = common::oracle_weighted_cost(
+                &map,
+                weight,
+                start,
+                goal,
+                diameter,
+                Connectivity::Octile,
+            );
+            let found = pf.find(&map, &query).ok().map(|s| s.cost);
+            searched |= found.is_some() && start != goal;
+            assert_eq!(
+                found,
+                oracle,
+                "seed {seed}, diameter {diameter}, batch {batch}, {start:?} → {goal:?}\n{}",
+                picture(&map)
+            );
+        }
+        assert!(
+            !searched
+                || map
+                    .layer_for(PROFILE, diameter)
+                    .unwrap()
+                    .landmarks()
+                    .is_some(),
+            "Auto built no landmark table: seed {seed} d {diameter} batch {batch}"
+        );
+        let edits: Vec<MapEdit> = (0..1 + rng.below(12))
+            .map(|_| {
+                let c = Cell::new(rng.range(0, 27), rng.range(0, 19));
+                match rng.below(3) {
+                    0 => MapEdit::Obstacle(c, true),
+                    1 => MapEdit::Obstacle(c, false),
+                    _ => MapEdit::Terrain(c, rng.below(WEIGHTS.len() as u32) as u8),
+                }
+            })
+            .collect();
+        map.apply_edits(edits);
+    }
+    checked
+}
+
+#[test]
+fn landmark_tables_stay_feasible_and_auto_exact_under_edits() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        for diameter in [1, 2] {
+            checked += check(seed, diameter);
+        }
+    }
+    println!("{checked} tables checked after edits");
+    assert!(checked > 2_000, "only {checked} tables checked");
+}
