@@ -138,7 +138,9 @@ impl TilepathSettings {
 /// |---|---|---|
 /// | searches, fields, paths read off fields | this budget | this budget |
 /// | carrying suspended searches and fields over edits | this budget (it runs in the solve step) | at most 16,384 labels forgotten per search or field, or it starts over (a setback of the progress guarantee) |
-/// | map upkeep of edits: clearance, layers, components, JPS+ jump tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | not counted: the cost of the edit calls (see `CachedScenario::apply_edits`) |
+/// | map upkeep of edits: clearance, layers, components, JPS+ jump tables, landmark tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | not counted: the cost of the edit calls (see `CachedScenario::apply_edits`) |
+/// | the tables of a new or replaced map (JPS+ jump tables and landmark tables of its one-cell layers) | not counted: built once, in the frame the map arrives | the same |
+/// | the table of a wider agent's layer, built by its first `Auto` request | this budget (it runs in that search) | not counted: building expands nothing |
 /// | review of answered paths against edits | [`ReplanSettings::review_budget`], in path cells | the same |
 /// | repairs in place, provisional detours | [`ReplanSettings::repair_budget`], in expansions | the same |
 /// | steering | not budgeted: every unit moves every frame | the same |

@@ -33,8 +33,9 @@ impl MapChanges {
 /// Takes the grid's changes of this frame (last system of `SyncMap`, after the tilemap
 /// sync and the profiles), announces them as [`NavGridChanged`] messages, and builds
 /// the JPS+ jump tables of a new or wholly replaced map (see
-/// [`TilepathSettings::jump_tables`]) so that the first requests' frame does not pay for
-/// them. A grid that appears, is replaced by another map object or goes counts as one
+/// [`TilepathSettings::jump_tables`]) and the landmark tables of its weighted one-cell
+/// layers (what [`Algorithm::Auto`](crate::search::Algorithm::Auto) reads there) so that
+/// the first requests' frame does not pay for them. A grid that appears, is replaced by another map object or goes counts as one
 /// change of the whole map.
 pub(crate) fn take_map_changes(
     grid: Option<ResMut<NavGrid>>,
@@ -68,8 +69,8 @@ pub(crate) fn take_map_changes(
                     ..NavGridChanged::default()
                 });
             }
-            if settings.jump_tables && changes.log.iter().any(|c| c.whole_map) {
-                build_jump_tables(grid.scenario());
+            if changes.log.iter().any(|c| c.whole_map) {
+                build_tables(grid.scenario(), settings.jump_tables);
             }
             fresh
         }
@@ -77,13 +78,19 @@ pub(crate) fn take_map_changes(
     announce.write_batch(changes.log.iter().cloned());
 }
 
-/// Builds the JPS+ jump tables of the one-cell layers of every profile under which all
-/// passable cells weigh the same. Layers of wider agents get theirs at their first
-/// request.
-fn build_jump_tables(map: &CachedScenario) {
+/// Builds the tables of the one-cell layer of every profile: the JPS+ jump table where
+/// all passable cells weigh the same (when `jump_tables`), the landmark table where they
+/// do not. Layers of wider agents get theirs at their first request.
+fn build_tables(map: &CachedScenario, jump_tables: bool) {
     for profile in map.profile_ids() {
-        if map.weights(profile).is_some_and(|w| w.uniform().is_some()) {
-            map.build_jump_table(profile, 1);
+        match map.weights(profile).map(|w| w.uniform().is_some()) {
+            Some(true) if jump_tables => {
+                map.build_jump_table(profile, 1);
+            }
+            Some(false) => {
+                map.build_landmarks(profile, 1);
+            }
+            _ => {}
         }
     }
 }

@@ -786,3 +786,27 @@ fn a_new_grid_knows_the_profiles_before_the_plugin_runs() {
         assert!(!grid.is_blocked_for(Cell::new(1, 0), 1, id));
     }
 }
+
+#[test]
+fn a_new_map_gets_the_landmark_tables_of_its_weighted_profiles_before_any_request() {
+    let map = rows(21, 21, |c| if c.x == 10 { 'F' } else { '.' });
+    let mut app = app();
+    app.insert_resource(grid(&map));
+    app.insert_resource(
+        MovementProfiles::default()
+            .with("infantry", MovementProfile::new().with_weight(FOREST, 3))
+            .with("vehicle", MovementProfile::new().with_blocked(FOREST)),
+    );
+    app.update();
+    let grid = app.world().resource::<NavGrid>();
+    let profiles = app.world().resource::<MovementProfiles>();
+    let layer = |name: &str| {
+        let id = profiles.id(name).unwrap();
+        grid.scenario().layer_for(id, 1).unwrap()
+    };
+    // Weighted: the landmark table Auto reads there. Uniform: the JPS+ table.
+    assert!(layer("infantry").landmarks().is_some());
+    assert!(layer("infantry").jump_table().is_none());
+    assert!(layer("vehicle").landmarks().is_none());
+    assert!(layer("vehicle").jump_table().is_some());
+}

@@ -12,6 +12,7 @@ pub use log::{EDIT_LOG_CAP, LoggedEdit};
 use super::bitgrid::BitGrid;
 use super::clearance;
 use super::jump_table::JumpTable;
+use super::landmarks::Landmarks;
 use super::layer::{Layer, MAX_DIAMETER, fits};
 use super::profile::{MovementProfile, ProfileId, TerrainId};
 use super::weights::Weights;
@@ -339,6 +340,39 @@ impl CachedScenario {
     pub fn build_jump_table(&self, profile: ProfileId, diameter: u32) -> Option<&JumpTable> {
         self.layer_for(profile, diameter)
             .map(Layer::build_jump_table)
+    }
+
+    /// The landmark table of the layer for `profile` and `diameter`
+    /// ([`Layer::build_landmarks`]), building the layer and the table if needed; `None`
+    /// where [`CachedScenario::layer_for`] has no layer or the layer no table. Only
+    /// [`Algorithm::Auto`](crate::search::Algorithm::Auto) queries on a weighted layer
+    /// read it, and the first one builds it anyway; building it ahead keeps that cost
+    /// (O(n log n) per landmark) out of a query.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::scenario::{MovementProfile, ProfileId};
+    ///
+    /// // Terrain 1 (the `1` cells) weighs 3 under profile 1.
+    /// let mut map = CachedScenario::from_ascii("
+    ///     ..111..
+    ///     ..111..
+    ///     .......
+    /// ").unwrap();
+    /// let heavy = ProfileId(1);
+    /// map.set_profile(heavy, MovementProfile::new().with_weight(1, 3));
+    /// assert!(map.build_landmarks(heavy, 1).is_some());
+    /// let query = PathQuery::new(Cell::new(0, 0), Cell::new(6, 0)).profile(heavy);
+    /// let mut pf = Pathfinder::new();
+    /// // Below the dear terrain, not through it: as plain A* finds.
+    /// let auto = pf.find(&map, &query).unwrap();
+    /// let astar = pf.find(&map, &query.algorithm(Algorithm::AStar)).unwrap();
+    /// assert_eq!(auto.cost, astar.cost);
+    /// assert!(auto.expanded <= astar.expanded);
+    /// ```
+    pub fn build_landmarks(&self, profile: ProfileId, diameter: u32) -> Option<&Landmarks> {
+        let weights = self.weights(profile)?;
+        self.layer_for(profile, diameter)?.build_landmarks(weights)
     }
 
     /// Builds the jump table of every layer built so far (see
