@@ -459,7 +459,7 @@ fn run(
         matches!(runner, Runner::Ours(Algorithm::Auto, _)) && weights.uniform().is_none();
     if landmarks {
         if layer.landmarks().is_some() {
-            std::hint::black_box(tilepath::scenario::Landmarks::build(layer, weights));
+            std::hint::black_box(tilepath::scenario::Landmarks::build(layer.bits(), weights));
         } else {
             layer.build_landmarks(weights);
         }

@@ -36,7 +36,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::layer::Layer;
+use super::bitgrid::BitGrid;
 use super::weights::Weights;
 use crate::grid::{Cell, Cost, Direction};
 
@@ -58,19 +58,20 @@ pub struct Landmarks {
 }
 
 impl Landmarks {
-    /// Builds the table of `layer` under `weights`: the first landmark is the free cell
+    /// Builds the table of the layer whose blocked cells are `blocked` ([`Layer::bits`](super::Layer::bits)),
+    /// under `weights`: the first landmark is the free cell
     /// farthest from the free cell nearest the centre, each next one the free cell
     /// farthest from the landmarks so far (ties to the lower index). `None` when the
     /// layer has no free cell, or a cost from a landmark does not fit in a `u32` (weights
     /// near 255 on a large map). O(LANDMARKS × n log n) time, 88 bytes per cell of memory
     /// while it runs.
-    pub fn build(layer: &Layer, weights: Weights<'_>) -> Option<Self> {
-        let size = layer.size();
+    pub fn build(blocked: &BitGrid, weights: Weights<'_>) -> Option<Self> {
+        let size = blocked.size();
         let n = size.area();
         let centre = Cell::new(size.width as i32 / 2, size.height as i32 / 2);
         let first = (0..n)
             .map(|i| size.cell(i))
-            .filter(|&c| !layer.is_blocked(c))
+            .filter(|&c| !blocked.get_or(c, true))
             .min_by_key(|c| (c.chebyshev(centre), c.y, c.x))?;
         let mut table = Self {
             cells: Vec::with_capacity(LANDMARKS),
@@ -80,7 +81,7 @@ impl Landmarks {
         let mut costs = vec![Cost::MAX; n];
         // Each cell's least cost from the landmarks so far, to place the next one.
         let mut nearest = vec![Cost::MAX; n];
-        table.dijkstra(layer, weights, first, &mut costs);
+        table.dijkstra(blocked, weights, first, &mut costs);
         let mut from = costs.clone();
         for l in 0..LANDMARKS {
             let far = (0..n)
@@ -90,7 +91,7 @@ impl Landmarks {
                 break;
             }
             let cell = size.cell(far);
-            table.dijkstra(layer, weights, cell, &mut costs);
+            table.dijkstra(blocked, weights, cell, &mut costs);
             for i in 0..n {
                 if costs[i] == Cost::MAX {
                     continue;
@@ -143,20 +144,21 @@ impl Landmarks {
         Cost::from(best)
     }
 
-    /// Keeps the table feasible after edits (see the module docs): `blocked` are the
-    /// layer's cells blocked since, `opened` the cells where a move may have got cheaper
+    /// Keeps the table feasible after edits (see the module docs): `blocked` holds the
+    /// layer's blocked cells as they are now, `closed` the cells blocked since, `opened`
+    /// the cells where a move may have got cheaper
     /// or appeared (cells freed, and their neighbours; cells whose weight changed).
     /// O((k + a) log a) per landmark for k seeds and a lowered values; the heap it keeps
     /// is reused.
     pub(crate) fn repair(
         &mut self,
-        layer: &Layer,
+        blocked: &BitGrid,
         weights: Weights<'_>,
-        blocked: impl IntoIterator<Item = Cell>,
+        closed: impl IntoIterator<Item = Cell>,
         opened: impl IntoIterator<Item = Cell> + Clone,
     ) {
-        let size = layer.size();
-        for cell in blocked {
+        let size = blocked.size();
+        for cell in closed {
             if size.contains(cell) {
                 let i = size.index(cell);
                 self.values[i * LANDMARKS..(i + 1) * LANDMARKS].fill(NONE);
@@ -165,12 +167,12 @@ impl Landmarks {
         for l in 0..self.cells.len() {
             self.heap.clear();
             for cell in opened.clone() {
-                if !size.contains(cell) || layer.is_blocked(cell) {
+                if !size.contains(cell) || blocked.get_or(cell, true) {
                     continue;
                 }
                 let i = size.index(cell);
                 let mut best = Cost::from(self.values[i * LANDMARKS + l]);
-                for_moves(layer, weights, cell, |j, step| {
+                for_moves(blocked, weights, cell, |j, step| {
                     let v = self.values[j * LANDMARKS + l];
                     if v != NONE {
                         best = best.min(Cost::from(v) + step);
@@ -188,7 +190,7 @@ impl Landmarks {
                 }
                 let values = &mut self.values;
                 let heap = &mut self.heap;
-                for_moves(layer, weights, size.cell(i), |j, step| {
+                for_moves(blocked, weights, size.cell(i), |j, step| {
                     let nd = d + step;
                     let v = &mut values[j * LANDMARKS + l];
                     // Lower values always fit: they stay below an existing one.
@@ -201,10 +203,16 @@ impl Landmarks {
         }
     }
 
-    /// Exact costs from `from` to every cell of `layer` into `costs` (`Cost::MAX` where
+    /// Exact costs from `from` to every free cell of `blocked` into `costs` (`Cost::MAX` where
     /// it cannot reach).
-    fn dijkstra(&mut self, layer: &Layer, weights: Weights<'_>, from: Cell, costs: &mut [Cost]) {
-        let size = layer.size();
+    fn dijkstra(
+        &mut self,
+        blocked: &BitGrid,
+        weights: Weights<'_>,
+        from: Cell,
+        costs: &mut [Cost],
+    ) {
+        let size = blocked.size();
         costs.fill(Cost::MAX);
         self.heap.clear();
         let start = size.index(from);
@@ -216,7 +224,7 @@ impl Landmarks {
                 continue;
             }
             let heap = &mut self.heap;
-            for_moves(layer, weights, size.cell(i), |j, step| {
+            for_moves(blocked, weights, size.cell(i), |j, step| {
                 let nd = d + step;
                 if nd < costs[j] {
                     costs[j] = nd;
@@ -227,12 +235,12 @@ impl Landmarks {
     }
 }
 
-/// Calls `f(index, cost)` for each octile move out of the free `cell` of `layer`.
+/// Calls `f(index, cost)` for each octile move out of the free `cell` of `blocked`.
 #[inline]
-fn for_moves(layer: &Layer, weights: Weights<'_>, cell: Cell, mut f: impl FnMut(usize, Cost)) {
-    let size = layer.size();
+fn for_moves(blocked: &BitGrid, weights: Weights<'_>, cell: Cell, mut f: impl FnMut(usize, Cost)) {
+    let size = blocked.size();
     let i = size.index(cell);
-    let mut moves = layer.legal_moves(cell, true);
+    let mut moves = blocked.legal_moves(cell, true);
     while moves != 0 {
         let k = moves.trailing_zeros() as usize;
         moves &= moves - 1;

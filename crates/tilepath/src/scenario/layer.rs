@@ -9,7 +9,7 @@ use super::landmarks::Landmarks;
 use super::profile::ProfileId;
 use super::rect::CellRect;
 use super::weights::Weights;
-use crate::grid::{Cell, Direction, GridSize};
+use crate::grid::{Cell, GridSize};
 use std::sync::OnceLock;
 
 /// Largest agent diameter with a [`Layer`] (and an O(1)
@@ -82,7 +82,7 @@ impl Layer {
     /// `None` when the table cannot be built. The first call is O(n log n) per landmark.
     pub fn build_landmarks(&self, weights: Weights<'_>) -> Option<&Landmarks> {
         self.landmarks
-            .get_or_init(|| Landmarks::build(self, weights))
+            .get_or_init(|| Landmarks::build(&self.blocked, weights))
             .as_ref()
     }
 
@@ -97,7 +97,7 @@ impl Layer {
             return;
         };
         table.repair(
-            self,
+            &self.blocked,
             weights,
             blocked.iter().copied(),
             opened.iter().copied(),
@@ -173,9 +173,7 @@ impl Layer {
     #[inline]
     pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
         debug_assert!(self.size().contains(cell));
-        let around = self.blocked.neighbourhood(cell.x as u32, cell.y as u32);
-        let moves = LEGAL_MOVES[usize::from(around & 0x1ff)];
-        if octile { moves } else { moves & 0x55 }
+        self.blocked.legal_moves(cell, octile)
     }
 
     /// True when the agent can stand on cell `(x, y)`; false off the map. Two compares
@@ -208,34 +206,6 @@ pub(crate) fn fits(clearance: &[u8], size: GridSize, cell: Cell, diameter: u32) 
     };
     starts(square.min.y, square.max.y)
         .all(|y| starts(square.min.x, square.max.x).all(|x| at(x, y) >= CLEARANCE_CAP))
-}
-
-/// Octile legal moves for every 3x3 block of blocked bits (see [`BitGrid::neighbourhood`]).
-static LEGAL_MOVES: [u8; 512] = legal_moves_table();
-
-const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
-    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
-}
-
-const fn legal_moves_table() -> [u8; 512] {
-    let mut table = [0u8; 512];
-    let mut around = 0;
-    while around < 512 {
-        let mut moves = 0u8;
-        let mut d = 0;
-        while d < 8 {
-            let (dx, dy) = Direction::ALL[d].delta();
-            let allowed = free_in(around, dx, dy)
-                && (dx == 0 || dy == 0 || (free_in(around, dx, 0) && free_in(around, 0, dy)));
-            if allowed {
-                moves |= 1 << d;
-            }
-            d += 1;
-        }
-        table[around] = moves;
-        around += 1;
-    }
-    table
 }
 
 impl Layer {
