@@ -35,8 +35,8 @@ impl MapChanges {
 /// the JPS+ jump tables of a new or wholly replaced map (see
 /// [`TilepathSettings::jump_tables`]) and the landmark tables of its weighted one-cell
 /// layers (what [`Algorithm::Auto`](crate::search::Algorithm::Auto) reads there) so that
-/// the first requests' frame does not pay for them. A grid that appears, is replaced by another map object or goes counts as one
-/// change of the whole map.
+/// the first requests' frame does not pay for them. A grid that appears, is replaced by
+/// another map object or goes counts as one change of the whole map.
 pub(crate) fn take_map_changes(
     grid: Option<ResMut<NavGrid>>,
     settings: Res<TilepathSettings>,

@@ -108,7 +108,8 @@ fn velocities(
 }
 
 /// The share of a unit with neither a request nor a footprint (its movement profile
-/// unknown, so it may not be pushed into terrain it cannot enter): next to nothing, so the others go around it.
+/// unknown, so it may not be pushed into terrain it cannot enter): next to nothing, so
+/// the others go around it.
 const IMMOVABLE: f32 = 1e-4;
 
 /// Seconds without headway after which a walking unit that touches a walking unit of

@@ -15,24 +15,24 @@ pub(crate) struct UnitSize {
 }
 
 impl UnitSizeItem<'_, '_> {
+    /// The diameter and profile name that count: the request's, else the footprint's,
+    /// else one cell and the default profile.
+    fn said(&self) -> (u32, Option<&str>) {
+        match (self.request, self.footprint) {
+            (Some(r), _) => (r.diameter, r.profile.as_deref()),
+            (None, Some(f)) => (f.diameter, f.profile.as_deref()),
+            (None, None) => (1, None),
+        }
+    }
+
     /// Diameter in cells (at least 1): the request's, else the footprint's, else 1.
     pub fn diameter(&self) -> u32 {
-        match (self.request, self.footprint) {
-            (Some(r), _) => r.diameter,
-            (None, Some(f)) => f.diameter,
-            (None, None) => 1,
-        }
-        .max(1)
+        self.said().0.max(1)
     }
 
     /// The movement profile it names, resolved; `None` for a name `profiles` lacks.
     pub fn profile(&self, profiles: &MovementProfiles) -> Option<ProfileId> {
-        let name = match (self.request, self.footprint) {
-            (Some(r), _) => r.profile.as_deref(),
-            (None, Some(f)) => f.profile.as_deref(),
-            (None, None) => None,
-        };
-        profiles.resolve(name)
+        profiles.resolve(self.said().1)
     }
 
     /// Its request or its footprint names its profile, so the crowd may push it

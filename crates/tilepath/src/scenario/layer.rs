@@ -172,7 +172,6 @@ impl Layer {
     /// passes between are free. One 3x3 bit read and a table lookup.
     #[inline]
     pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
-        debug_assert!(self.size().contains(cell));
         self.blocked.legal_moves(cell, octile)
     }
 
