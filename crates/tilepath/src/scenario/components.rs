@@ -27,6 +27,8 @@ pub struct Components {
     stamp: u32,
     queues: Vec<std::collections::VecDeque<Cell>>,
     trail: Vec<(Cell, u8)>,
+    /// Cells labelled or searched so far (see [`Components::update`]'s result).
+    work: u64,
 }
 
 impl Components {
@@ -44,6 +46,7 @@ impl Components {
             stamp: 0,
             queues: Vec::new(),
             trail: Vec::new(),
+            work: 0,
         };
         c.relabel_all(blocked);
         c
@@ -52,6 +55,7 @@ impl Components {
     fn relabel_all(&mut self, blocked: &BitGrid) {
         self.labels.fill(0);
         self.next_label = 1;
+        self.work += self.size.area() as u64;
         for i in 0..self.size.area() {
             let cell = self.size.cell(i);
             if self.labels[i] == 0 && !blocked.bit_unchecked(cell.x as u32, cell.y as u32) {
@@ -86,6 +90,7 @@ impl Components {
         self.stack.clear();
         self.stack.push(seed);
         while let Some(cell) = self.stack.pop() {
+            self.work += 1;
             for d in Direction::CARDINAL {
                 let n = cell.step(d);
                 if !self.size.contains(n) || blocked.bit_unchecked(n.x as u32, n.y as u32) {
@@ -126,20 +131,23 @@ impl Components {
     /// searches use a stamp per cell (4 bytes), allocated on their first use.
     ///
     /// Cells of `changed` off the map are ignored; each cell should appear once.
+    /// Returns the cells the update labelled or searched (besides `changed` itself): a
+    /// measure of its cost that does not depend on the machine.
     ///
     /// # Panics
     ///
     /// When `blocked` has another size than the grid these labels were made for.
-    pub fn update(&mut self, blocked: &BitGrid, changed: &[Cell]) {
+    pub fn update(&mut self, blocked: &BitGrid, changed: &[Cell]) -> u64 {
         assert_eq!(
             blocked.size(),
             self.size,
             "Components::update: the bits are for another grid size"
         );
+        let before = self.work;
         let needed = 8 * changed.len() as u64 + 1;
         if u64::from(self.next_label) + needed > u64::from(u32::MAX) {
             self.relabel_all(blocked);
-            return;
+            return self.work - before;
         }
         let mut seeds = std::mem::take(&mut self.seeds);
         seeds.clear();
@@ -164,6 +172,7 @@ impl Components {
             }
         }
         self.seeds = seeds;
+        self.work - before
     }
 
     /// The local part of [`Components::update`] for a small batch: settles the clusters
@@ -298,6 +307,7 @@ impl Components {
                     continue;
                 };
                 visited += 1;
+                self.work += 1;
                 for d in Direction::CARDINAL {
                     let n = cell.step(d);
                     if !blocked.get_or(n, true) {

@@ -149,15 +149,17 @@ impl Landmarks {
     /// the cells where a move may have got cheaper
     /// or appeared (cells freed, and their neighbours; cells whose weight changed).
     /// O((k + a) log a) per landmark for k seeds and a lowered values; the heap it keeps
-    /// is reused.
+    /// is reused. Returns the values it visited (seeds and lowered values, per
+    /// landmark): a measure of its cost that does not depend on the machine.
     pub(crate) fn repair(
         &mut self,
         blocked: &BitGrid,
         weights: Weights<'_>,
         closed: impl IntoIterator<Item = Cell>,
         opened: impl IntoIterator<Item = Cell> + Clone,
-    ) {
+    ) -> u64 {
         let size = blocked.size();
+        let mut work = 0;
         for cell in closed {
             if size.contains(cell) {
                 let i = size.index(cell);
@@ -171,6 +173,7 @@ impl Landmarks {
                     continue;
                 }
                 let i = size.index(cell);
+                work += 1;
                 let mut best = Cost::from(self.values[i * LANDMARKS + l]);
                 for_moves(blocked, weights, cell, |j, step| {
                     let v = self.values[j * LANDMARKS + l];
@@ -188,6 +191,7 @@ impl Landmarks {
                 if d != Cost::from(self.values[i * LANDMARKS + l]) {
                     continue;
                 }
+                work += 1;
                 let values = &mut self.values;
                 let heap = &mut self.heap;
                 for_moves(blocked, weights, size.cell(i), |j, step| {
@@ -201,6 +205,7 @@ impl Landmarks {
                 });
             }
         }
+        work
     }
 
     /// Exact costs from `from` to every free cell of `blocked` into `costs` (`Cost::MAX` where

@@ -92,17 +92,18 @@ impl Layer {
         weights: Weights<'_>,
         blocked: &[Cell],
         opened: &[Cell],
-    ) {
+    ) -> u64 {
         let Some(Some(mut table)) = self.landmarks.take() else {
-            return;
+            return 0;
         };
-        table.repair(
+        let work = table.repair(
             &self.blocked,
             weights,
             blocked.iter().copied(),
             opened.iter().copied(),
         );
         self.landmarks = OnceLock::from(Some(table));
+        work
     }
 
     /// The movement profile this layer is for.
@@ -211,16 +212,18 @@ impl Layer {
     /// Sets the freedom of every cell of `area` from `clearance` and returns (through
     /// `changed`) the cells whose freedom flipped, then updates the components and, when
     /// built, the jump table (only the entries the flips can change) and the landmark
-    /// table (under `weights`, the profile's).
+    /// table (under `weights`, the profile's). Returns the work done, counted as
+    /// [`MapChange::work`](super::MapChange::work) says.
     pub(crate) fn update(
         &mut self,
         clearance: &[u8],
         weights: Weights<'_>,
         area: CellRect,
         changed: &mut Vec<Cell>,
-    ) {
+    ) -> u64 {
         changed.clear();
         let size = self.size();
+        let mut work = area.cell_count();
         for cell in area.cells() {
             let now = !fits(clearance, size, cell, self.diameter);
             if self.blocked.get_or(cell, true) != now {
@@ -229,11 +232,11 @@ impl Layer {
                 changed.push(cell);
             }
         }
-        self.components.update(&self.blocked, changed);
+        work += self.components.update(&self.blocked, changed);
         if !changed.is_empty()
             && let Some(jumps) = self.jumps.get_mut()
         {
-            jumps.update(&self.blocked, changed);
+            work += jumps.update(&self.blocked, changed);
         }
         if !changed.is_empty() && self.landmarks().is_some() {
             let (blocked, freed): (Vec<Cell>, Vec<Cell>) =
@@ -247,7 +250,8 @@ impl Layer {
                         .map(|(dx, dy)| Cell::new(c.x + dx, c.y + dy))
                 })
                 .collect();
-            self.repair_landmarks(weights, &blocked, &opened);
+            work += self.repair_landmarks(weights, &blocked, &opened);
         }
+        work
     }
 }

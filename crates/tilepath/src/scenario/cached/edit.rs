@@ -28,6 +28,12 @@ pub struct MapChange {
     /// True when some terrain id changed: step costs may differ even where no cell
     /// became blocked or free.
     pub terrain: bool,
+    /// The work of bringing the map up to date: the cells whose clearance or layer
+    /// bits were recomputed, plus the cells the components' updates labelled or
+    /// searched, the jump-table entries recomputed and the landmark values visited. A
+    /// measure of the edit's cost that is the same on every machine (each unit is a few
+    /// nanoseconds of work), which an expansion budget can charge.
+    pub work: u64,
 }
 
 impl MapChange {
@@ -139,15 +145,17 @@ impl CachedScenario {
             }
             include_in_areas(&mut areas, cell);
         }
-        let change = MapChange {
+        let mut change = MapChange {
             cells: bbox?,
             generation: self.generation + 1,
             terrain,
+            work: 0,
         };
         let areas = settle_areas(areas, change.cells, self.size);
         if obstacles {
             for &area in &areas {
-                clearance::update(&self.base, &mut self.clearance, area);
+                change.work +=
+                    clearance::update(&self.base, &mut self.clearance, area).cell_count();
             }
         }
         if terrain {
@@ -158,7 +166,7 @@ impl CachedScenario {
             // Weight-only terrain edits leave the freedom of cells alone.
             if obstacles || (terrain && slot.profile.blocks_any()) {
                 for &area in &areas {
-                    slot.update(
+                    change.work += slot.update(
                         &self.base,
                         &self.clearance,
                         &self.terrain,
@@ -168,7 +176,7 @@ impl CachedScenario {
                 }
             }
             if terrain {
-                slot.reweigh(self.size, &self.terrain, &reweighed);
+                change.work += slot.reweigh(self.size, &self.terrain, &reweighed);
             }
         }
         self.generation = change.generation;

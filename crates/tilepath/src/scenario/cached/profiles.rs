@@ -43,14 +43,14 @@ impl ProfileBits {
         base: &BitGrid,
         terrain: &[TerrainId],
         area: CellRect,
-    ) {
+    ) -> u64 {
         let size = base.size();
         for cell in area.cells() {
             let t = terrain.get(size.index(cell)).copied().unwrap_or(0);
             let now = base.get_or(cell, true) || profile.is_blocked(t);
             self.blocked.set(cell, now);
         }
-        clearance::update(&self.blocked, &mut self.clearance, area);
+        area.cell_count() + clearance::update(&self.blocked, &mut self.clearance, area).cell_count()
     }
 }
 
@@ -143,11 +143,12 @@ impl ProfileSlot {
         terrain: &[TerrainId],
         area: CellRect,
         changed: &mut Vec<Cell>,
-    ) {
+    ) -> u64 {
         let size = base.size();
+        let mut work = 0;
         let clearance = match self.own.get_mut() {
             Some(own) => {
-                own.update(&self.profile, base, terrain, area);
+                work += own.update(&self.profile, base, terrain, area);
                 &own.clearance[..]
             }
             None => clearance,
@@ -161,13 +162,14 @@ impl ProfileSlot {
         );
         for layer in self.layers.iter_mut().filter_map(OnceLock::get_mut) {
             let affected = super::MapChange::affected_area(area, layer.diameter(), size);
-            layer.update(clearance, weights, affected, changed);
+            work += layer.update(clearance, weights, affected, changed);
         }
+        work
     }
 
     /// Keeps the built landmark tables feasible after the terrain of `cells` changed
     /// (a lowered weight makes moves cheaper; see [`Landmarks`](crate::scenario::Landmarks)).
-    pub(super) fn reweigh(&mut self, size: GridSize, terrain: &[TerrainId], cells: &[Cell]) {
+    pub(super) fn reweigh(&mut self, size: GridSize, terrain: &[TerrainId], cells: &[Cell]) -> u64 {
         let weights = Weights::new(
             size,
             terrain,
@@ -175,8 +177,10 @@ impl ProfileSlot {
             self.min_weight,
             self.uniform,
         );
-        for layer in self.layers.iter_mut().filter_map(OnceLock::get_mut) {
-            layer.repair_landmarks(weights, &[], cells);
-        }
+        self.layers
+            .iter_mut()
+            .filter_map(OnceLock::get_mut)
+            .map(|layer| layer.repair_landmarks(weights, &[], cells))
+            .sum()
     }
 }

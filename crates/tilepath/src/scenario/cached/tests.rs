@@ -136,6 +136,7 @@ fn affected_is_exactly_the_cells_whose_footprint_meets_the_change() {
         },
         generation: 1,
         terrain: false,
+        work: 0,
     };
     for d in 0..=9 {
         let affected = change.affected(d, size);
@@ -321,5 +322,35 @@ fn profiles_block_terrain_and_report_weights_over_present_terrain() {
             expected: 4,
             found: 3
         }
+    );
+}
+
+#[test]
+fn the_work_of_an_edit_counts_what_its_upkeep_touched() {
+    // A 64 × 32 map halved by a wall with a one-cell gap at (32, 16).
+    let size = GridSize::new(64, 32);
+    let mut map = CachedScenario::new(size).unwrap();
+    let wall = (0..32)
+        .filter(|&y| y != 16)
+        .map(|y| MapEdit::Obstacle(Cell::new(32, y), true));
+    map.apply_edits(wall);
+    let tabled = map.clone();
+    tabled.build_jump_tables();
+    let lone = || [MapEdit::Obstacle(Cell::new(10, 10), true)];
+    let gap = || [MapEdit::Obstacle(Cell::new(32, 16), true)];
+    let work = |map: &mut CachedScenario, edits: [MapEdit; 1]| map.apply_edits(edits).unwrap().work;
+
+    // A lone obstacle in the open is settled locally: its boxes, a few cells each.
+    let local = work(&mut map.clone(), lone());
+    assert!(local > 0 && local < 400, "lone obstacle: {local}");
+    // Closing the gap splits the map: the cut-off half (32 × 32 cells) is labelled again.
+    let split = work(&mut map.clone(), gap());
+    assert!(split >= local + 32 * 32, "split {split}, lone {local}");
+    // The same edit on the same map is the same work, and a jump table adds its entries.
+    assert_eq!(work(&mut map.clone(), gap()), split);
+    let with_table = work(&mut tabled.clone(), gap());
+    assert!(
+        with_table > split,
+        "with a jump table {with_table}, without {split}"
     );
 }

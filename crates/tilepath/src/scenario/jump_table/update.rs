@@ -45,25 +45,27 @@ impl JumpTable {
     /// plus one line segment each way per flip; on maps with walls every few dozen cells
     /// that is a few hundred entries, but on an open area one new obstacle can create
     /// jump points that change the diagonal entries of a large part of the map.
-    /// Allocates one list of walk starts per call.
+    /// Allocates one list of walk starts per call. Returns the entries it recomputed: a
+    /// measure of its cost that does not depend on the machine.
     ///
     /// # Panics
     ///
     /// When `bits` is not the size of the table.
-    pub fn update(&mut self, bits: &BitGrid, changed: &[Cell]) {
+    pub fn update(&mut self, bits: &BitGrid, changed: &[Cell]) -> u64 {
         assert_eq!(
             bits.size(),
             self.size,
             "JumpTable::update: bits of another size"
         );
         let mut seeds: Vec<(i32, i32, usize)> = Vec::new();
+        let mut work = 0;
         for &c in changed {
             for off in -1..=1 {
                 for d in [EAST, WEST] {
-                    self.sweep(bits, c.x, c.y + off, d, &mut seeds);
+                    work += self.sweep(bits, c.x, c.y + off, d, &mut seeds);
                 }
                 for d in [SOUTH, NORTH] {
-                    self.sweep(bits, c.x + off, c.y, d, &mut seeds);
+                    work += self.sweep(bits, c.x + off, c.y, d, &mut seeds);
                 }
             }
             for dy in -1..=1 {
@@ -75,13 +77,14 @@ impl JumpTable {
             }
         }
         for (x, y, d) in seeds {
-            self.walk_back(bits, x, y, d);
+            work += self.walk_back(bits, x, y, d);
         }
+        work
     }
 
     /// Recomputes the straight entries in direction `d` from `(x, y)` backwards (against
     /// `d`) until one comes out unchanged after the first; records the diagonal walks
-    /// to start where an entry changed sign.
+    /// to start where an entry changed sign. Returns the entries recomputed.
     fn sweep(
         &mut self,
         bits: &BitGrid,
@@ -89,15 +92,17 @@ impl JumpTable {
         y: i32,
         d: usize,
         seeds: &mut Vec<(i32, i32, usize)>,
-    ) {
+    ) -> u64 {
         let (dx, dy) = DELTAS[d];
         let (mut x, mut y) = (x, y);
         let mut first = true;
+        let mut work = 0;
         while self.contains(x, y) {
             let old = self.refresh(free(bits), x, y, d);
+            work += 1;
             let new = self.entries[self.index(x, y)][d];
             if old == new && !first {
-                return;
+                return work;
             }
             if (old > 0) != (new > 0) {
                 for diagonal in DIAGONALS_READING[d] {
@@ -109,20 +114,25 @@ impl JumpTable {
             x -= dx;
             y -= dy;
         }
+        work
     }
 
     /// Recomputes the diagonal entries in direction `d` from `(x, y)` backwards until
-    /// one comes out unchanged (off-map starts do nothing).
-    fn walk_back(&mut self, bits: &BitGrid, x: i32, y: i32, d: usize) {
+    /// one comes out unchanged (off-map starts do nothing). Returns the entries
+    /// recomputed.
+    fn walk_back(&mut self, bits: &BitGrid, x: i32, y: i32, d: usize) -> u64 {
         let (dx, dy) = DELTAS[d];
         let (mut x, mut y) = (x, y);
+        let mut work = 0;
         while self.contains(x, y) {
             let old = self.refresh(free(bits), x, y, d);
+            work += 1;
             if old == self.entries[self.index(x, y)][d] {
-                return;
+                return work;
             }
             x -= dx;
             y -= dy;
         }
+        work
     }
 }
