@@ -31,8 +31,9 @@ use crate::search::{Algorithm, Limits};
 /// time budget the first search of the frame runs at least one slice of
 /// [`TilepathSettings::TIME_SLICE`] expansions, and so does the first shared field,
 /// however late the frame already is; under an expansion budget of `b` (at least 1) the
-/// oldest request's own search runs first, before any field grows, with all `b`
-/// expansions.
+/// oldest request's own search runs first, before any field grows, with all the frame's
+/// expansions: at least `⌈b / 2⌉`, since map upkeep owed takes at most `⌊b / 2⌋` (see
+/// [`FrameBudget`]).
 ///
 /// What map edits can take back is counted per request. A *setback* is an edit that
 /// undid work done on it: its suspended search started over (JPS and JPS+ jumps,
@@ -46,9 +47,10 @@ use crate::search::{Algorithm, Limits};
 /// the A* that carries over edits (`Pathfinder::resume`).
 ///
 /// So the oldest waiting request is answered within `F1 + F2 + F3 + 1` frames, where
-/// `Fi` is what its i-th attempt would take on a map left alone: `⌈E / b⌉` frames for a
-/// search of `E` expansions at `b` a frame (`⌈E / 256⌉` at a zero time budget), and for a
-/// field the frames it takes to settle the request's cell. `E` is the size of its own
+/// `Fi` is what its i-th attempt would take on a map left alone at the budget that edits
+/// leave: `⌈E / ⌈b / 2⌉⌉` frames for a search of `E` expansions at `b` a frame (`⌈E / b⌉`
+/// while no edit is made; `⌈E / 256⌉` at a zero time budget), and for a field the frames
+/// it takes to settle the request's cell. `E` is the size of its own
 /// search (at most the cells it can reach, plus those edits reopen), not the edit rate.
 /// Requests behind it wait their turn: the queue's lanes (urgent, deferred cuts,
 /// improvements) are served in that order, each oldest first. A frame that runs a search
@@ -138,7 +140,7 @@ impl TilepathSettings {
 /// |---|---|---|
 /// | searches, fields, paths read off fields | this budget | this budget |
 /// | carrying suspended searches and fields over edits | this budget (it runs in the solve step) | at most 16,384 labels forgotten per search or field, or it starts over (a setback of the progress guarantee) |
-/// | map upkeep of edits: clearance, layers, components, JPS+ jump tables, landmark tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | not counted: the cost of the edit calls (see `CachedScenario::apply_edits`) |
+/// | map upkeep of edits: clearance, layers, components, JPS+ jump tables, landmark tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | this budget: [`NavGrid::upkeep_work`](crate::components::NavGrid::upkeep_work) since the last frame, one expansion per 32 units, at most half of each frame's budget, the rest owed to the next frames (at most one budget owed) |
 /// | the tables of a new or replaced map (JPS+ jump tables and landmark tables of its one-cell layers) | not counted: built once, in the frame the map arrives | the same |
 /// | the table of a wider agent's layer, built by its first `Auto` request | this budget (it runs in that search) | not counted: building expands nothing |
 /// | review of answered paths against edits | [`ReplanSettings::review_budget`], in path cells | the same |

@@ -70,6 +70,12 @@ pub struct TilepathStats {
     /// under [`crate::settings::FrameBudget::Time`] it counts against the frame's solve
     /// budget.
     pub upkeep_time: Duration,
+    /// The work of that upkeep ([`NavGrid::upkeep_work`](crate::components::NavGrid::upkeep_work)),
+    /// the same on every machine.
+    pub upkeep_work: u64,
+    /// Expansions of the last frame's [`crate::settings::FrameBudget::Expansions`] budget
+    /// that paid for map upkeep (its work owed, at most half of the budget).
+    pub upkeep_charged: u64,
     /// Wall-clock time of all the plugin's systems in the last frame, from the start of
     /// [`crate::plugin::TilepathSystems::SyncMap`] to the end of
     /// [`crate::plugin::TilepathSystems::Steer`] (your systems ordered in between

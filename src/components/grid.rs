@@ -104,6 +104,9 @@ pub struct NavGrid {
     /// Wall-clock time its edits spent updating the map, since it was made.
     #[reflect(ignore)]
     upkeep: Duration,
+    /// The work of that upkeep, in [`MapChange::work`](crate::scenario::MapChange::work) units.
+    #[reflect(ignore)]
+    upkeep_work: u64,
 }
 
 /// Announces a change of the [`NavGrid`]: obstacles or terrain edited (by collision
@@ -195,6 +198,7 @@ impl NavGrid {
             source: GridSource::Manual,
             whole_map_generation: 0,
             upkeep: Duration::ZERO,
+            upkeep_work: 0,
         }
     }
 
@@ -255,6 +259,15 @@ impl NavGrid {
     /// budget.
     pub fn upkeep_time(&self) -> Duration {
         self.upkeep
+    }
+
+    /// The work of the same upkeep, counted as
+    /// [`MapChange::work`](crate::scenario::MapChange::work) counts it: the same on every
+    /// machine. Under [`FrameBudget::Expansions`](crate::settings::FrameBudget::Expansions)
+    /// the solve step charges what this grew by since its last run against the frame's
+    /// budget.
+    pub fn upkeep_work(&self) -> u64 {
+        self.upkeep_work
     }
 
     /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes
@@ -425,6 +438,7 @@ impl NavGrid {
         let change = self.scenario.apply_edits(self.edits.iter().copied());
         self.upkeep += started.elapsed();
         let change = change?;
+        self.upkeep_work += change.work;
         let flipped = before
             .iter()
             .filter(|&&(cell, was, _)| self.scenario.is_obstacle(cell) != was)

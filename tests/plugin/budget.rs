@@ -479,3 +479,61 @@ fn the_upkeep_of_edits_between_frames_is_reported_once() {
         "a new grid has no upkeep yet"
     );
 }
+
+/// Under an expansion budget the work of the map's upkeep between two frames (the same
+/// on every machine) is charged: one expansion per 32 units, at most half of a frame's
+/// budget, the rest owed to the next frames (at most one budget owed). The search gets
+/// what is left.
+#[test]
+fn an_expansion_budget_charges_the_work_of_map_upkeep() {
+    const BUDGET: u64 = 400;
+    let size = GridSize::new(128, 128);
+    let grid = NavGrid::new(
+        CachedScenario::from_bits(generate::open_field(size, 4)).unwrap(),
+        Vec2::ZERO,
+        Vec2::splat(TILE),
+    );
+    let (start, goal) = far_ends(&grid);
+    let mut app = app();
+    app.insert_resource(grid);
+    app.update();
+    let unit = one_astar_unit(&mut app, BUDGET as u32, start, goal);
+    let mut seen = app.world().resource::<NavGrid>().upkeep_work();
+    let mut rng = Rng(7);
+    let (mut owed, mut charged_frames) = (0u64, 0);
+    for frame in 1..=2_000 {
+        let mut edits = Vec::new();
+        while edits.len() < 2 {
+            let c = Cell::new(rng.below(128) as i32, rng.below(128) as i32);
+            if c.chebyshev(start) > 2 && c.chebyshev(goal) > 2 {
+                let blocked = app.world().resource::<NavGrid>().is_blocked(c, 1);
+                edits.push((c, !blocked));
+            }
+        }
+        app.world_mut().resource_mut::<NavGrid>().apply_edits(edits);
+        let total = app.world().resource::<NavGrid>().upkeep_work();
+        assert!(total > seen, "frame {frame}: the flips cost upkeep work");
+        app.update();
+        let stats = app.world().resource::<TilepathStats>();
+        assert_eq!(stats.upkeep_work, total - seen, "frame {frame}");
+        owed = (owed + (total - seen).div_ceil(32)).min(BUDGET);
+        let charged = owed.min(BUDGET / 2);
+        owed -= charged;
+        assert_eq!(stats.upkeep_charged, charged, "frame {frame}");
+        if stats.whole == 0 {
+            assert!(
+                stats.expanded <= BUDGET - charged,
+                "frame {frame}: {} expansions, {charged} charged",
+                stats.expanded
+            );
+        }
+        charged_frames += usize::from(charged > 0);
+        seen = total;
+        if !app.world().get::<PathResult>(unit).unwrap().is_pending() {
+            assert!(charged_frames > 0, "some frames paid for upkeep");
+            println!("answered in frame {frame}; {charged_frames} frames paid for upkeep");
+            return;
+        }
+    }
+    panic!("no answer in 2,000 frames of edits");
+}

@@ -274,8 +274,9 @@ fn fields_follow_map_edits_and_answers_stay_exact() {
     let mut with = field_app(true);
     let mut without = field_app(false);
     for app in [&mut with, &mut without] {
-        // Fields grow over several frames.
-        app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(300);
+        // Fields grow over several frames (at the 300 expansions or more that the
+        // upkeep of the wall edits leaves of 600).
+        app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(600);
     }
     let units = spawn(&mut with, &members);
     let same = spawn(&mut without, &members);

@@ -117,10 +117,10 @@ pub(crate) struct Outcome {
 /// The progress guarantee's bound for one request that `budget` expansions a frame
 /// serve: three attempts of at most every cell of the map each (a search or field of
 /// the map expands each cell at most once between setbacks, plus the cells edits
-/// reopen), and a frame to finish.
+/// reopen) at the half of the budget that map upkeep leaves, and a frame to finish.
 fn bound(size: u32, budget: u32) -> u64 {
     let cells = u64::from(size) * u64::from(size);
-    let b = u64::from(budget.max(1));
+    let b = u64::from(budget.max(1)).div_ceil(2);
     3 * cells.div_ceil(b) * 2 + 3
 }
 

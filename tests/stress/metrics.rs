@@ -63,6 +63,10 @@ pub struct Metrics {
     /// The map upkeep of the frame's edits (`TilepathStats::upkeep_time`) of every
     /// measured frame.
     pub upkeep_times: Vec<Duration>,
+    /// The work of that upkeep (`TilepathStats::upkeep_work`) and the expansions an
+    /// expansion budget charged for it (`upkeep_charged`), over the measured frames.
+    pub upkeep_work: u64,
+    pub upkeep_charged: u64,
     /// Per measured frame, the time of each of the plugin's system sets:
     /// [`STAGES`] in order.
     pub stage_times: Vec<[Duration; 4]>,
@@ -234,6 +238,8 @@ fn record_frame(
     };
     m.stage_times.push([span(0), span(1), span(2), span(3)]);
     m.upkeep_times.push(stats.upkeep_time);
+    m.upkeep_work += stats.upkeep_work;
+    m.upkeep_charged += stats.upkeep_charged;
     for (transform, before, result, arrived, replanning) in &units {
         match watch::motion(transform.translation, before, arrived, replanning, result) {
             Motion::Moving => {}

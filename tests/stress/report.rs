@@ -186,6 +186,12 @@ pub fn live_edits_summary(app: &App, panics: u32, memory: &[(u32, u64)]) {
         spread(&m.upkeep_times),
         spread(&path_times)
     );
+    let frames = m.upkeep_times.len().max(1) as f64;
+    println!(
+        "map upkeep work per frame: {:.0} units; expansions it was charged per frame: {:.1}",
+        m.upkeep_work as f64 / frames,
+        m.upkeep_charged as f64 / frames
+    );
 }
 
 /// The soak figures (see [`summary`]).

@@ -68,8 +68,13 @@ pub(crate) struct SolveState {
     /// The map object ([`CachedScenario::id`](crate::scenario::CachedScenario::id)) they
     /// are for: a `NavGrid` inserted in place of another is another map.
     map: Option<u64>,
-    /// [`NavGrid::upkeep_time`] of that map when the solve step last ran.
+    /// [`NavGrid::upkeep_time`] and [`NavGrid::upkeep_work`] of that map when the solve
+    /// step last ran.
     upkeep: std::time::Duration,
+    upkeep_work: u64,
+    /// Expansions of map upkeep not yet charged to an expansion budget (at most one
+    /// frame's budget).
+    upkeep_debt: u64,
     /// The tilemap sync refused every layer this frame: with no grid, requests fail with
     /// `MapRefused` instead of `NoMap`.
     map_refused: bool,
@@ -144,23 +149,39 @@ pub(crate) fn solve_paths(
         }
     }
     // The map's upkeep since the last run (its edits: clearance, layers, components,
-    // jump tables), wherever the edits were made, counts against a time budget.
-    let upkeep = grid.as_deref().map_or(Default::default(), |g| {
-        let total = g.upkeep_time();
+    // jump tables), wherever the edits were made, counts against the budget: its time
+    // under a time budget, its work under an expansion budget.
+    let (upkeep, upkeep_work) = grid.as_deref().map_or(Default::default(), |g| {
+        let (total, work) = (g.upkeep_time(), g.upkeep_work());
         let since = match state.map == map {
-            true => total.saturating_sub(state.upkeep),
-            false => total,
+            true => (
+                total.saturating_sub(state.upkeep),
+                work.saturating_sub(state.upkeep_work),
+            ),
+            false => (total, work),
         };
-        state.upkeep = total;
+        (state.upkeep, state.upkeep_work) = (total, work);
         since
     });
     stats.upkeep_time = upkeep;
+    stats.upkeep_work = upkeep_work;
+    stats.upkeep_charged = 0;
+    if let FrameBudget::Expansions(n) = settings.budget {
+        let owed = upkeep_work.div_ceil(UPKEEP_WORK_PER_EXPANSION);
+        state.upkeep_debt = (state.upkeep_debt + owed).min(u64::from(n.max(1)));
+    }
     state.generation = generation;
     state.map = map;
     let mut budget = match settings.budget {
-        FrameBudget::Expansions(n) => Budget::Expansions {
-            left: u64::from(n.max(1)),
-        },
+        FrameBudget::Expansions(n) => {
+            // Upkeep owed takes at most half of the frame: the oldest request keeps at
+            // least the other half (the progress guarantee's `⌈b / 2⌉`).
+            let n = u64::from(n.max(1));
+            let charged = state.upkeep_debt.min(n / 2);
+            state.upkeep_debt -= charged;
+            stats.upkeep_charged = charged;
+            Budget::Expansions { left: n - charged }
+        }
         FrameBudget::Time(time) => Budget::Time {
             deadline: started
                 .checked_sub(upkeep)
@@ -268,6 +289,11 @@ impl SolveState {
 
 /// Requests taken by the first batch of a frame; each further batch takes twice as many.
 const FIRST_BATCH: usize = 64;
+
+/// Units of map upkeep work ([`MapChange::work`](crate::scenario::MapChange::work)) that
+/// an expansion budget charges as one expansion: a unit is a few nanoseconds of work, an
+/// expansion about a hundred.
+pub(crate) const UPKEEP_WORK_PER_EXPANSION: u64 = 32;
 
 /// Records on `entity`'s ticket that map edits set back the work on its request `order`
 /// (see [`Pace`]).
