@@ -166,17 +166,16 @@ pub(crate) fn solve_paths(
     stats.upkeep_time = upkeep;
     stats.upkeep_work = upkeep_work;
     stats.upkeep_charged = 0;
-    if let FrameBudget::Expansions(n) = settings.budget {
-        let owed = upkeep_work.div_ceil(UPKEEP_WORK_PER_EXPANSION);
-        state.upkeep_debt = (state.upkeep_debt + owed).min(u64::from(n.max(1)));
-    }
     state.generation = generation;
     state.map = map;
     let mut budget = match settings.budget {
         FrameBudget::Expansions(n) => {
-            // Upkeep owed takes at most half of the frame: the oldest request keeps at
-            // least the other half (the progress guarantee's `⌈b / 2⌉`).
+            // Upkeep owed (at most one frame's budget) takes at most half of the frame:
+            // the oldest request keeps at least the other half (the progress
+            // guarantee's `⌈b / 2⌉`).
             let n = u64::from(n.max(1));
+            let owed = upkeep_work.div_ceil(UPKEEP_WORK_PER_EXPANSION);
+            state.upkeep_debt = (state.upkeep_debt + owed).min(n);
             let charged = state.upkeep_debt.min(n / 2);
             state.upkeep_debt -= charged;
             stats.upkeep_charged = charged;
