@@ -220,19 +220,19 @@ fn draw_cells(
 ) {
     let options = gizmos.config_ext.clone();
     let size = grid.size();
-    let tile = grid.tile_size();
+    let placement = grid.placement();
+    let tile = grid.plane_tile_size();
     let cells =
         (0..size.height as i32).flat_map(|y| (0..size.width as i32).map(move |x| Cell::new(x, y)));
     if options.obstacles {
         let obstacles = grid.scenario().obstacles();
         for cell in cells
             .clone()
-            .filter(|&c| obstacles.get_or(c, true))
+            .filter(|&c| obstacles.get_or(c, true) && !grid.is_outside(c))
             .take(options.max_cells)
         {
-            gizmos.rect_2d(
-                Isometry2d::from_translation(grid.cell_to_world(cell)),
-                tile * 0.9,
+            gizmos.linestrip_2d(
+                placement.world_outline(grid.plane_agent_center(cell, 1), tile * 0.45),
                 options.obstacle_color,
             );
             drawn.obstacle_cells += 1;
@@ -264,7 +264,7 @@ fn draw_units(
     drawn: &mut TilepathDebugCounts,
 ) {
     let options = gizmos.config_ext.clone();
-    let tile = grid.tile_size();
+    let tile = grid.plane_tile_size();
     let radius = tile.min_element() * 0.3;
     for (entity, result, ticket, request, own_color, transform, replanning) in units {
         let color = own_color.map_or_else(|| options.path_colors.color_of(entity), |c| c.0);
@@ -295,10 +295,10 @@ fn draw_units(
             && let Some(cell) = ticket.and_then(PathStatus::claimed_cell)
         {
             let diameter = request.map_or(1, |r| r.diameter.max(1));
-            let side = tile * diameter as f32 - tile * 0.2;
-            gizmos.rect_2d(
-                Isometry2d::from_translation(grid.agent_center(cell, diameter)),
-                side,
+            let half = (tile * diameter as f32 - tile * 0.2) * 0.5;
+            gizmos.linestrip_2d(
+                grid.placement()
+                    .world_outline(grid.plane_agent_center(cell, diameter), half),
                 color,
             );
             drawn.claims += 1;

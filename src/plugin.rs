@@ -82,7 +82,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    Footprint, FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
+    Footprint, FoundPath, GridLayout, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
     PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
@@ -193,6 +193,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<NamedProfile>()
             .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
+            .register_type::<GridLayout>()
             .register_type::<PathRequest>()
             .register_type::<Footprint>()
             .register_type::<PathGoal>()

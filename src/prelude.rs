@@ -1,7 +1,7 @@
 //! The common imports: `use bevy_tilepath::prelude::*;`.
 
 pub use crate::components::{
-    Footprint, FoundPath, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
+    Footprint, FoundPath, GridLayout, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
     PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning, UnitMap,
 };
 #[cfg(feature = "debug")]

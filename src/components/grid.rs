@@ -5,10 +5,12 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
+use super::placement::{GridLayout, Placement};
 use crate::grid::{Cell, GridSize};
 use crate::profiles::MovementProfiles;
 use crate::scenario::{
-    CachedScenario, CellRect, MapEdit, MapError, MovementProfile, ProfileId, Scenario, TerrainId,
+    BitGrid, CachedScenario, CellRect, MapEdit, MapError, MovementProfile, ProfileId, Scenario,
+    TerrainId,
 };
 
 /// Who maintains a [`NavGrid`].
@@ -27,7 +29,9 @@ pub(crate) enum GridSource {
 ///
 /// Cell `(x, y)` is bevy_ecs_tilemap's `TilePos { x, y }`: `x` grows to the right and
 /// `y` grows **upwards** in world space. (An ASCII map's first line is therefore row
-/// `y = 0`, drawn at the bottom.)
+/// `y = 0`, drawn at the bottom.) That is the [`GridLayout::Square`] layout; on
+/// isometric maps ([`GridLayout::Isometric`], [`NavGrid::with_layout`]) the cells are
+/// diamonds, `x` growing to the lower right and `y` to the upper right.
 ///
 /// The plugin builds and updates this resource from tilemaps that carry a
 /// [`crate::tilemap::CollisionLayer`]. Games without tilemaps insert one themselves with
@@ -67,6 +71,12 @@ pub(crate) enum GridSource {
 /// cells; the plugin uses them for request starts, world goals, waypoints, steering and
 /// stall checks.
 ///
+/// Steering works in the *steering plane*: the world on square maps; on isometric maps
+/// the square grid the diamonds are drawn from, with the same origin and a tile as long
+/// as a diamond's edge ([`NavGrid::world_to_plane`], [`NavGrid::plane_to_world`],
+/// [`NavGrid::plane_tile_size`]). Up and right there mean the plane's +x and +y, the
+/// cell's x and y.
+///
 /// # Generation
 ///
 /// [`NavGrid::generation`] is the plugin's one map generation: it counts every change of
@@ -86,8 +96,11 @@ pub(crate) enum GridSource {
 pub struct NavGrid {
     #[reflect(ignore)]
     scenario: CachedScenario,
-    origin: Vec2,
-    tile_size: Vec2,
+    pub(super) placement: Placement,
+    /// Cells off the map although inside the grid (a staggered tilemap's corners):
+    /// obstacles that debug drawing leaves out.
+    #[reflect(ignore)]
+    outside: Option<BitGrid>,
     generation: u64,
     #[reflect(ignore)]
     log: Vec<NavGridChanged>,
@@ -175,8 +188,9 @@ impl fmt::Debug for NavGrid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("NavGrid")
             .field("size", &self.scenario.size())
-            .field("origin", &self.origin)
-            .field("tile_size", &self.tile_size)
+            .field("origin", &self.placement.origin)
+            .field("tile_size", &self.placement.tile_size)
+            .field("layout", &self.placement.layout)
             .field("generation", &self.generation)
             .field("pending_changes", &self.log.len())
             .finish()
@@ -185,12 +199,13 @@ impl fmt::Debug for NavGrid {
 
 impl NavGrid {
     /// A grid over `scenario` whose cell `(0, 0)` has its centre at `origin` and whose
-    /// cells are `tile_size` world units apart (x to the right, y upwards).
+    /// cells are `tile_size` world units apart (x to the right, y upwards), in the
+    /// [`GridLayout::Square`] layout ([`NavGrid::with_layout`] for another).
     pub fn new(scenario: CachedScenario, origin: Vec2, tile_size: Vec2) -> Self {
         Self {
             scenario,
-            origin,
-            tile_size,
+            placement: Placement::new(origin, tile_size, GridLayout::Square),
+            outside: None,
             generation: 0,
             log: Vec::new(),
             edits: Vec::new(),
@@ -208,10 +223,11 @@ impl NavGrid {
     }
 
     #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
-    pub(crate) fn from_tilemaps(scenario: CachedScenario, origin: Vec2, tile_size: Vec2) -> Self {
+    pub(crate) fn from_tilemaps(scenario: CachedScenario, placement: Placement) -> Self {
         Self {
             source: GridSource::Tilemaps,
-            ..Self::new(scenario, origin, tile_size)
+            placement,
+            ..Self::new(scenario, placement.origin, placement.tile_size)
         }
     }
 
@@ -230,18 +246,6 @@ impl NavGrid {
     #[inline]
     pub fn size(&self) -> GridSize {
         self.scenario.size()
-    }
-
-    /// World position of the centre of cell `(0, 0)`.
-    #[inline]
-    pub fn origin(&self) -> Vec2 {
-        self.origin
-    }
-
-    /// World distance between the centres of neighbouring cells, per axis.
-    #[inline]
-    pub fn tile_size(&self) -> Vec2 {
-        self.tile_size
     }
 
     /// The plugin's map generation: increases by one with every change of obstacles,
@@ -274,69 +278,6 @@ impl NavGrid {
     /// of the current frame before [`crate::plugin::TilepathSystems::Replan`]).
     pub fn unannounced_changes(&self) -> &[NavGridChanged] {
         &self.log
-    }
-
-    /// The cell containing the world position `p`, or `None` when `p` is off the map or
-    /// not finite.
-    pub fn world_to_cell(&self, p: Vec2) -> Option<Cell> {
-        if !p.is_finite() {
-            return None;
-        }
-        let local = (p - self.origin) / self.tile_size + Vec2::splat(0.5);
-        if !local.is_finite() {
-            return None;
-        }
-        let f = local.floor();
-        let size = self.size();
-        if f.x < 0.0 || f.y < 0.0 || f.x >= size.width as f32 || f.y >= size.height as f32 {
-            return None;
-        }
-        Some(Cell::new(f.x as i32, f.y as i32))
-    }
-
-    /// World position of the centre of `cell` (cells off the map are extrapolated).
-    #[inline]
-    pub fn cell_to_world(&self, cell: Cell) -> Vec2 {
-        self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.tile_size
-    }
-
-    /// World offset of the centre of an agent of `diameter` from the centre of its anchor
-    /// cell: none for odd diameters, half a tile on x and y for even ones.
-    #[inline]
-    fn agent_offset(&self, diameter: u32) -> Vec2 {
-        if diameter >= 2 && diameter.is_multiple_of(2) {
-            self.tile_size * 0.5
-        } else {
-            Vec2::ZERO
-        }
-    }
-
-    /// World position of the centre of an agent of `diameter` anchored at `cell` (see
-    /// [Positions of agents](NavGrid#positions-of-agents)): the cell's centre for odd
-    /// diameters, half a tile up and right of it for even ones.
-    #[inline]
-    pub fn agent_center(&self, cell: Cell, diameter: u32) -> Vec2 {
-        self.cell_to_world(cell) + self.agent_offset(diameter)
-    }
-
-    /// The anchor cell of an agent of `diameter` whose centre is at the world position
-    /// `p` (the inverse of [`NavGrid::agent_center`]), or `None` when that cell is off the
-    /// map or `p` is not finite. For diameter 1 this is [`NavGrid::world_to_cell`].
-    #[inline]
-    pub fn agent_cell(&self, p: Vec2, diameter: u32) -> Option<Cell> {
-        self.world_to_cell(p - self.agent_offset(diameter))
-    }
-
-    /// The anchor cell of an agent of `diameter` centred at `p`, on the map or not
-    /// (coordinates saturate at the `i32` range); `None` when `p` is not finite.
-    pub(crate) fn agent_cell_anywhere(&self, p: Vec2, diameter: u32) -> Option<Cell> {
-        let local =
-            (p - self.agent_offset(diameter) - self.origin) / self.tile_size + Vec2::splat(0.5);
-        if !local.is_finite() {
-            return None;
-        }
-        let f = local.floor();
-        Some(Cell::new(f.x as i32, f.y as i32))
     }
 
     /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an
@@ -502,10 +443,20 @@ impl NavGrid {
     /// again is no change (compared bit for bit, so a NaN tilemap scale does not re-plan
     /// every path every frame).
     pub fn set_placement(&mut self, origin: Vec2, tile_size: Vec2) {
-        let bits = |v: Vec2| [v.x.to_bits(), v.y.to_bits()];
-        if bits(origin) != bits(self.origin) || bits(tile_size) != bits(self.tile_size) {
-            self.origin = origin;
-            self.tile_size = tile_size;
+        self.place(Placement::new(origin, tile_size, self.placement.layout));
+    }
+
+    /// Lays the cells out as `layout`, keeping the origin and tile size; every existing
+    /// path is re-planned when the layout actually changes.
+    pub fn set_layout(&mut self, layout: GridLayout) {
+        let p = self.placement;
+        self.place(Placement::new(p.origin, p.tile_size, layout));
+    }
+
+    /// Sets the placement; a whole-map change when it differs from the current one.
+    pub(crate) fn place(&mut self, placement: Placement) {
+        if !placement.same_bits(&self.placement) {
+            self.placement = placement;
             self.record_whole_map();
         }
     }
@@ -514,6 +465,7 @@ impl NavGrid {
     /// The [`MovementProfiles`] registered on the old map are registered on the new one.
     pub fn set_scenario(&mut self, scenario: CachedScenario) {
         self.scenario = scenario;
+        self.outside = None;
         for (index, profile) in self.profiles.iter().enumerate() {
             if let Some(profile) = profile {
                 self.scenario
@@ -521,6 +473,20 @@ impl NavGrid {
             }
         }
         self.record_whole_map();
+    }
+
+    /// Marks `outside` (of the map's size) as cells off the map, until the next
+    /// [`NavGrid::set_scenario`].
+    #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
+    pub(crate) fn set_outside(&mut self, outside: Option<BitGrid>) {
+        self.outside = outside.filter(|o| o.size() == self.size());
+    }
+
+    /// True when `cell` lies inside the grid but off the map (see
+    /// [`NavGrid::set_outside`]).
+    #[cfg_attr(not(feature = "debug"), allow(dead_code))]
+    pub(crate) fn is_outside(&self, cell: Cell) -> bool {
+        self.outside.as_ref().is_some_and(|o| o.get_or(cell, false))
     }
 
     fn record_whole_map(&mut self) {

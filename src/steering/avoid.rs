@@ -19,43 +19,43 @@ pub enum Avoidance {
     Reciprocal,
 }
 
-/// World positions and tiles: the core's crowds live in cells (cell `(x, y)` covers
-/// `[x, x + 1) × [y, y + 1)`), units in the world.
+/// Plane positions and tiles: the core's crowds live in cells (cell `(x, y)` covers
+/// `[x, x + 1) × [y, y + 1)`), units in the steering plane.
 #[derive(Clone, Copy)]
 pub(super) struct CellSpace {
-    /// World position of the corner of cell (0, 0) with the smallest coordinates.
+    /// Plane position of the corner of cell (0, 0) with the smallest coordinates.
     corner: Vec2,
     tile: Vec2,
 }
 
 impl CellSpace {
     pub(super) fn new(grid: &NavGrid) -> Self {
-        let tile = grid.tile_size();
+        let tile = grid.plane_tile_size();
         Self {
-            corner: grid.cell_to_world(crate::grid::Cell::new(0, 0)) - tile * 0.5,
+            corner: grid.plane_agent_center(crate::grid::Cell::new(0, 0), 1) - tile * 0.5,
             tile,
         }
     }
 
-    /// A world position in cells.
+    /// A plane position in cells.
     pub(super) fn point(&self, p: Vec2) -> Vector {
         let u = (p - self.corner) / self.tile;
         Vector::new(u.x, u.y)
     }
 
-    /// A world displacement (or velocity) in cells.
+    /// A plane displacement (or velocity) in cells.
     pub(super) fn vector(&self, v: Vec2) -> Vector {
         let u = v / self.tile;
         Vector::new(u.x, u.y)
     }
 
-    /// A world speed in cells (per the shorter side of a tile).
+    /// A plane speed in cells (per the shorter side of a tile).
     pub(super) fn speed(&self, s: f32) -> f32 {
         s / self.tile.abs().min_element()
     }
 
-    /// A displacement (or velocity) in cells, in the world.
-    pub(super) fn world(&self, v: Vector) -> Vec2 {
+    /// A displacement (or velocity) in cells, in the plane.
+    pub(super) fn plane(&self, v: Vector) -> Vec2 {
         Vec2::new(v.x, v.y) * self.tile
     }
 }

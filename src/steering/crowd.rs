@@ -52,13 +52,13 @@ pub(super) fn avoid(
         m.wanted = if lanes.falls_back(k) {
             // Falling back out of an oncoming stream's way: straight, the whole file at
             // once (avoidance would let it go only as fast as the unit behind it goes).
-            space.world(b.agents[k].preferred) * dt
+            space.plane(b.agents[k].preferred) * dt
         } else if m.following && stuck >= PUSH_AFTER {
             // Stuck for a while: it follows its path, slowly, and leaves the rest to
             // separation.
             m.followed * PUSH_SPEED
         } else {
-            space.world(b.velocities[k]) * dt
+            space.plane(b.velocities[k]) * dt
         };
     }
 }
@@ -207,7 +207,7 @@ fn fill_agents(
             .map_or(Vec2::ZERO, |(_, _, _, _, _, progress, ..)| {
                 progress.velocity
             });
-        let position = if moved { m.end } else { pose.world };
+        let position = if moved { m.end } else { pose.at };
         b.agents.push(CrowdAgent {
             position: space.point(position),
             velocity: space.vector(velocity),
@@ -273,7 +273,7 @@ pub(super) fn separate(
         &mut b.corrections,
     );
     for k in 0..b.agents.len() {
-        let correction = space.world(b.corrections[k]);
+        let correction = space.plane(b.corrections[k]);
         if correction == Vec2::ZERO {
             continue;
         }
@@ -306,7 +306,7 @@ fn hold_back(b: &mut SteerBuffers, space: CellSpace) {
     ends.clear();
     for &owner in owners.iter() {
         let m = &movers[owner];
-        starts.push(space.point(poses.poses[m.pose].world));
+        starts.push(space.point(poses.poses[m.pose].at));
         ends.push(space.point(m.end));
     }
     held.clear();
@@ -316,6 +316,6 @@ fn hold_back(b: &mut SteerBuffers, space: CellSpace) {
     }
     for (k, _) in held.iter().enumerate().filter(|(_, h)| **h) {
         let m = &mut movers[owners[k]];
-        m.end = poses.poses[m.pose].world;
+        m.end = poses.poses[m.pose].at;
     }
 }

@@ -4,10 +4,10 @@ use bevy::prelude::*;
 
 use super::Steering;
 use super::walls::Lattice;
-use crate::components::NavGrid;
+use crate::components::{NavGrid, Placement};
 use crate::scenario::Weights;
 
-/// How much slower than its top speed a unit moves, per world position: the weight of its
+/// How much slower than its top speed a unit moves, per plane position: the weight of its
 /// anchor cell under its profile (1 off the map, where the profile is unknown and on
 /// terrain it blocks).
 #[derive(Clone, Copy)]
@@ -26,10 +26,34 @@ impl Slowness<'_> {
             return 1.0;
         }
         self.grid
-            .agent_cell(p, self.diameter)
+            .plane_agent_cell(p, self.diameter)
             .and_then(|c| weights.at(c))
             .filter(|&w| w > 0)
             .map_or(1.0, f32::from)
+    }
+}
+
+/// A path's waypoints (world positions) seen in the steering plane.
+#[derive(Clone, Copy)]
+pub(super) struct Waypoints<'a> {
+    pub(super) world: &'a [Vec2],
+    pub(super) placement: &'a Placement,
+}
+
+impl Waypoints<'_> {
+    /// How many there are.
+    pub(super) fn len(&self) -> usize {
+        self.world.len()
+    }
+
+    /// The plane position of waypoint `i`.
+    pub(super) fn at(&self, i: usize) -> Vec2 {
+        self.placement.plane_of(self.world[i])
+    }
+
+    /// The plane position of the last waypoint (the path's end).
+    pub(super) fn last(&self) -> Vec2 {
+        self.at(self.world.len() - 1)
     }
 }
 
@@ -42,7 +66,7 @@ pub(super) const MAX_PIECES: usize = 64;
 /// the slowness of its cell (read at the piece's middle, so a piece that starts on a
 /// line or a corner counts for the cell it enters).
 pub(super) fn follow(
-    path: &[Vec2],
+    path: Waypoints<'_>,
     next: &mut usize,
     pos: Vec2,
     steering: &Steering,
@@ -57,7 +81,7 @@ pub(super) fn follow(
     let mut time = dt;
     let mut at = pos;
     for _ in 0..MAX_PIECES {
-        let target = path[*next];
+        let target = path.at(*next);
         let d = at.distance(target);
         if d <= 0.0 {
             if *next == last {

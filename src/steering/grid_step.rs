@@ -163,7 +163,7 @@ pub(crate) fn step_on_grid(
     for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
         b.poses.add(entity, transform.translation, parent);
     }
-    b.poses.finish(&set.p1());
+    b.poses.finish(&set.p1(), grid.placement());
     let mut units = set.p0();
     occupancy.clear(grid.size());
     b.standing.clear();
@@ -172,7 +172,7 @@ pub(crate) fn step_on_grid(
             .get(pose.entity)
             .ok()
             .map_or(1, |(_, _, _, size, ..)| size.diameter());
-        let anchor = grid.agent_cell(pose.world, diameter);
+        let anchor = grid.plane_agent_cell(pose.at, diameter);
         if let Some(anchor) = anchor {
             occupancy.hold(anchor, diameter, pose.entity);
         }
@@ -314,7 +314,8 @@ fn move_unit(
     write_position(
         &mut transform,
         pose.parent.as_ref(),
-        grid.agent_center(to, unit.diameter),
+        grid.placement(),
+        grid.plane_agent_center(to, unit.diameter),
     );
     if own_turn {
         if progress.detour.is_empty() {

@@ -29,7 +29,15 @@ pub(crate) use unit_map::mark_units;
 
 /// Moves the entity along its [`PathResult`](crate::components::PathResult) waypoints.
 ///
-/// All distances are in world units, `speed` in world units per second.
+/// All distances are in steering-plane units, `speed` in plane units per second. On
+/// square maps the plane is the world. On isometric maps
+/// ([`GridLayout::Isometric`](crate::components::GridLayout::Isometric)) units steer in the square
+/// grid the diamonds are drawn from, where a tile is as long as a diamond's edge in the
+/// world ([`NavGrid::plane_tile_size`](crate::components::NavGrid::plane_tile_size)):
+/// walls are cell edges there, and a unit covers a step along either grid axis in the
+/// same time (on screen, it moves faster left and right than up and down, as isometric
+/// games do). Positions are read from and written to the world through
+/// [`NavGrid::world_to_plane`](crate::components::NavGrid::world_to_plane).
 ///
 /// `speed` is the top speed, on terrain of weight 1. A unit moves at `speed / w`, where
 /// `w` is the weight its movement profile (the one its path was planned with, see
@@ -119,7 +127,7 @@ pub(crate) use unit_map::mark_units;
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(SteeringProgress, PathProgress)]
 pub struct Steering {
-    /// Top speed, world units per second.
+    /// Top speed, steering-plane units per second (world units on square maps).
     pub speed: f32,
     /// Distance from the goal at which the unit starts to slow down.
     pub arrival_radius: f32,
@@ -177,7 +185,7 @@ pub struct SteeringProgress {
     next: usize,
     closest: f32,
     stalled: f32,
-    /// Its velocity of the last frame, world units per second.
+    /// Its velocity of the last frame, steering-plane units per second.
     velocity: Vec2,
     /// Seconds it has barely moved (kept across new paths, unlike `stalled`).
     still: f32,
@@ -214,8 +222,8 @@ impl SteeringProgress {
         self.next
     }
 
-    /// The unit's velocity over the last frame, world units per second (what avoidance
-    /// expects it to keep).
+    /// The unit's velocity over the last frame, steering-plane units per second (world
+    /// units on square maps; what avoidance expects it to keep).
     pub fn velocity(&self) -> Vec2 {
         self.velocity
     }

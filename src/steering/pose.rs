@@ -1,14 +1,16 @@
-//! Where units are: world positions from `Transform` and `ChildOf`, and moves written back.
+//! Where units are: steering-plane positions from `Transform` and `ChildOf`, and moves written back.
 
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
+
+use crate::components::Placement;
 
 /// Where a unit is this frame.
 #[derive(Clone, Copy)]
 pub(crate) struct Pose {
     pub(super) entity: Entity,
-    /// World position of the unit's centre.
-    pub(super) world: Vec2,
+    /// Steering-plane position of the unit's centre (its world position on square maps).
+    pub(super) at: Vec2,
     /// The parent's world transform, for writing moves back (`None` for root entities).
     pub(super) parent: Option<GlobalTransform>,
 }
@@ -33,7 +35,7 @@ impl Poses {
         match parent {
             None => self.poses.push(Pose {
                 entity,
-                world: translation.truncate(),
+                at: translation.truncate(),
                 parent: None,
             }),
             Some(parent) => self.children.push((entity, parent.parent())),
@@ -41,8 +43,9 @@ impl Poses {
     }
 
     /// World positions of the children (from their `Transform` and those of their
-    /// ancestors as of now), then sorts every pose by entity.
-    pub(super) fn finish(&mut self, helper: &TransformHelper) {
+    /// ancestors as of now), then every position in the steering plane of `placement`,
+    /// and every pose sorted by entity.
+    pub(super) fn finish(&mut self, helper: &TransformHelper, placement: &Placement) {
         for &(entity, parent) in &self.children {
             if let (Ok(global), Ok(parent)) = (
                 helper.compute_global_transform(entity),
@@ -50,22 +53,28 @@ impl Poses {
             ) {
                 self.poses.push(Pose {
                     entity,
-                    world: global.translation().truncate(),
+                    at: global.translation().truncate(),
                     parent: Some(parent),
                 });
             }
+        }
+        for pose in &mut self.poses {
+            pose.at = placement.plane_of(pose.at);
         }
         self.poses.sort_unstable_by_key(|pose| pose.entity);
     }
 }
 
-/// Moves `transform` so that its entity's world position is `world` on x and y (through
-/// the parent's world transform for child entities; z is kept).
+/// Moves `transform` so that its entity's steering-plane position is `plane` on x and y
+/// (through `placement` to the world, then through the parent's world transform for
+/// child entities; z is kept).
 pub(super) fn write_position(
     transform: &mut Transform,
     parent: Option<&GlobalTransform>,
-    world: Vec2,
+    placement: &Placement,
+    plane: Vec2,
 ) {
+    let world = placement.world_of(plane);
     match parent {
         None => {
             transform.translation.x = world.x;

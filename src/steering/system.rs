@@ -6,25 +6,29 @@ use bevy::transform::helper::TransformHelper;
 
 use super::avoid::CellSpace;
 use super::crowd::{avoid, separate};
-use super::follow::{Slowness, follow};
+use super::follow::{Slowness, Waypoints, follow};
 use super::frame::{Mover, SteerBuffers, Units, slide};
 use super::lanes::Lanes;
 use super::pose::{Poses, write_position};
 use super::walls::Lattice;
 use super::{Arrived, SteeringProgress};
-use crate::components::{NavGrid, PathProgress, PathResult, Replanning};
+use crate::components::{NavGrid, PathProgress, PathResult, Placement, Replanning};
 use crate::profiles::MovementProfiles;
 use crate::scenario::ProfileId;
 use crate::settings::TilepathSettings;
 
 /// World positions of every steering unit (and its parent's world transform), from its
 /// `Transform` and those of its ancestors as of now.
-fn collect_poses(set: &mut ParamSet<(Units, TransformHelper)>, poses: &mut Poses) {
+fn collect_poses(
+    set: &mut ParamSet<(Units, TransformHelper)>,
+    poses: &mut Poses,
+    placement: &Placement,
+) {
     poses.begin();
     for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
         poses.add(entity, transform.translation, parent);
     }
-    poses.finish(&set.p1());
+    poses.finish(&set.p1(), placement);
 }
 
 /// Moves steering units along their paths (see [`Steering`]).
@@ -43,12 +47,12 @@ pub(crate) fn steer_units(
     let dt = time.delta_secs();
     // A frame without time (the first one) moves nobody but still takes note of new paths.
     let moving = dt > 0.0 && dt.is_finite();
-    let cell_span = grid.tile_size().abs().min_element();
+    let cell_span = grid.plane_tile_size().abs().min_element();
     if !(cell_span > 0.0 && cell_span.is_finite()) {
         return;
     }
     let (b, lanes) = &mut *buffers;
-    collect_poses(&mut set, &mut b.poses);
+    collect_poses(&mut set, &mut b.poses, grid.placement());
     let mut units = set.p0();
     plan_moves(&mut units, &grid, &profiles, &mut commands, b, dt, moving);
     if !moving {
@@ -57,7 +61,7 @@ pub(crate) fn steer_units(
     let space = CellSpace::new(&grid);
     avoid(&units, &grid, &settings, b, lanes, space, dt);
     for m in &mut b.movers {
-        m.end = slide(&grid, m, b.poses.poses[m.pose].world, m.wanted, cell_span);
+        m.end = slide(&grid, m, b.poses.poses[m.pose].at, m.wanted, cell_span);
     }
     separate(&units, &grid, &settings, b, space, cell_span);
     finish_moves(&mut units, &grid, &mut commands, b, dt, cell_span);
@@ -81,7 +85,7 @@ fn plan_moves(
             continue;
         };
         let steering = &steering.sanitized();
-        let pos = pose.world;
+        let pos = pose.at;
         if !pos.is_finite() {
             continue;
         }
@@ -91,7 +95,7 @@ fn plan_moves(
             diameter,
             // Without a path (yet), the walls of the profile it asks for.
             profile: size.profile(profiles).unwrap_or(ProfileId::DEFAULT),
-            escape: grid.agent_cell(pos, diameter).unwrap_or_default(),
+            escape: grid.plane_agent_cell(pos, diameter).unwrap_or_default(),
             following: false,
             pushable: size.known(),
             avoidance: steering.avoidance,
@@ -129,7 +133,8 @@ fn plan_moves(
                     // A unit that does not stand on the path's first cell (its own cell
                     // was blocked, so the path starts at the nearest free one) walks
                     // there first.
-                    let on_first = grid.agent_cell(pos, diameter) == path.cells.first().copied();
+                    let on_first =
+                        grid.plane_agent_cell(pos, diameter) == path.cells.first().copied();
                     progress.restart(if on_first { 1 } else { 0 });
                     mover.next = progress.next;
                     if arrived {
@@ -139,8 +144,12 @@ fn plan_moves(
                 }
                 if !arrived && !path.waypoints.is_empty() && moving {
                     let lattice = Lattice::new(grid, diameter);
+                    let waypoints = Waypoints {
+                        world: &path.waypoints,
+                        placement: grid.placement(),
+                    };
                     let (along, at_goal) = follow(
-                        &path.waypoints,
+                        waypoints,
                         &mut mover.next,
                         pos,
                         steering,
@@ -149,8 +158,8 @@ fn plan_moves(
                         &slowness,
                     );
                     mover.following = true;
-                    mover.to_goal = path.waypoints[path.waypoints.len() - 1].distance(pos)
-                        / grid.tile_size().abs().min_element();
+                    mover.to_goal =
+                        waypoints.last().distance(pos) / grid.plane_tile_size().abs().min_element();
                     mover.at_goal = at_goal;
                     mover.followed = along - pos;
                     mover.wanted = mover.followed;
@@ -190,9 +199,9 @@ fn finish_moves(
         else {
             continue;
         };
-        let (pos, p) = (pose.world, m.end);
+        let (pos, p) = (pose.at, m.end);
         if p != pos {
-            write_position(&mut transform, pose.parent.as_ref(), p);
+            write_position(&mut transform, pose.parent.as_ref(), grid.placement(), p);
         }
         let velocity = (p - pos) / dt;
         if progress.velocity != velocity {
@@ -219,7 +228,11 @@ fn finish_moves(
         } else {
             progress.next
         };
-        let target = path.waypoints[next.min(path.waypoints.len() - 1)];
+        let waypoints = Waypoints {
+            world: &path.waypoints,
+            placement: grid.placement(),
+        };
+        let target = waypoints.at(next.min(waypoints.len() - 1));
         let tolerance = 0.01 * cell_span / m.slow_here;
         if progress.stuck(
             next,
@@ -235,11 +248,11 @@ fn finish_moves(
         // Arrived: on the goal, or held back by the crowd (units already standing there):
         // in the goal cell on the last leg, stalled within a tile and a diameter of the
         // goal, or stalled for long against standing units (its group arrived around it).
-        let goal = path.waypoints[path.waypoints.len() - 1];
+        let goal = waypoints.last();
         progress.headway(goal, p.distance(goal) / cell_span, dt);
         let last_leg = progress.next + 1 >= path.waypoints.len();
         let in_goal_cell = p.distance(pos) < 0.1 * m.max_step
-            && grid.agent_cell(p, m.diameter) == grid.agent_cell(goal, m.diameter);
+            && grid.plane_agent_cell(p, m.diameter) == grid.plane_agent_cell(goal, m.diameter);
         let held_back = progress.stalled_secs() >= HELD_BACK_AFTER
             && p.distance(goal) <= (1.0 + m.diameter as f32) * cell_span;
         let crowded = (last_leg && in_goal_cell) || held_back || m.walled_in;

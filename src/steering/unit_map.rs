@@ -46,7 +46,7 @@ pub(crate) fn mark_units(
     for (entity, transform, parent, ..) in &units {
         poses.add(entity, transform.translation, parent);
     }
-    poses.finish(&helper);
+    poses.finish(&helper, grid.placement());
     for pose in &poses.poses {
         let Ok((_, _, _, size, result, arrived)) = units.get(pose.entity) else {
             continue;
@@ -58,7 +58,7 @@ pub(crate) fn mark_units(
         } else {
             UnitKind::Moving
         };
-        if let Some(cell) = grid.agent_cell(pose.world, diameter) {
+        if let Some(cell) = grid.plane_agent_cell(pose.at, diameter) {
             cells.mark(cell, diameter, kind);
         }
     }

@@ -47,10 +47,10 @@ impl Walls<'_> {
     ///   can only move out of it.
     pub(super) fn may_move(&self, from: Vec2, to: Vec2) -> bool {
         let (grid, layer) = (self.grid, self.layer);
-        let Some(target) = grid.agent_cell(to, self.diameter) else {
+        let Some(target) = grid.plane_agent_cell(to, self.diameter) else {
             return false;
         };
-        let Some(current) = grid.agent_cell(from, self.diameter) else {
+        let Some(current) = grid.plane_agent_cell(from, self.diameter) else {
             return !layer.is_blocked(target);
         };
         if current.chebyshev(target) > 1 {
@@ -99,10 +99,10 @@ impl Walls<'_> {
         if useful(step.y) {
             candidates[2] = Some(from + Vec2::new(0.0, step.y));
         }
-        if let Some(cell) = self.grid.agent_cell(from, self.diameter)
+        if let Some(cell) = self.grid.plane_agent_cell(from, self.diameter)
             && !self.layer.is_blocked(cell)
         {
-            let centre = self.grid.agent_center(cell, self.diameter);
+            let centre = self.grid.plane_agent_center(cell, self.diameter);
             let to_centre = centre - from;
             candidates[3] = Some(from + to_centre.clamp_length_max(length));
         }
@@ -126,9 +126,9 @@ pub(super) struct Lattice {
 
 impl Lattice {
     pub(super) fn new(grid: &NavGrid, diameter: u32) -> Self {
-        let tile = grid.tile_size();
+        let tile = grid.plane_tile_size();
         Self {
-            corner: grid.agent_center(Cell::new(0, 0), diameter) - tile * 0.5,
+            corner: grid.plane_agent_center(Cell::new(0, 0), diameter) - tile * 0.5,
             tile,
         }
     }
