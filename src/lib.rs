@@ -364,9 +364,10 @@
 //!
 //! - [`tilemap`]: a [`CollisionLayer`] on a bevy_ecs_tilemap tilemap,
 //!   [`BlocksPath`](tilemap::BlocksPath) or a texture rule for walls,
-//!   [`Terrain`](tilemap::Terrain) or a texture table for terrain; only square tilemaps are
-//!   read. [`TilePosExt::to_cell`](tilemap::TilePosExt::to_cell) and
-//!   [`CellExt::to_tile_pos`](tilemap::CellExt::to_tile_pos) convert between `TilePos` and
+//!   [`Terrain`](tilemap::Terrain) or a texture table for terrain; square and isometric
+//!   (diamond and staggered) tilemaps are read, hexagonal ones refused.
+//!   [`TilePosExt::to_cell_in`](tilemap::TilePosExt::to_cell_in) and
+//!   [`CellExt::to_tile_pos_in`](tilemap::CellExt::to_tile_pos_in) convert between `TilePos` and
 //!   [`Cell`](grid::Cell) (the orphan rule forbids `From`/`TryFrom` impls between two foreign
 //!   crates' types). The [`plugin`] docs hold a complete tilemap example.
 //! - [`Steering`]: arrival slow-down, crowds ([`crowd`] avoidance, no overlap), footprints

@@ -9,20 +9,41 @@
 //!   [`CollisionLayer::from_texture_predicate`] (any `fn(u32) -> bool`).
 //!   [`CollisionLayer::default`] has no texture rule: only markers block.
 //!
-//! A cell is an obstacle when any collision layer blocks it. Cell `(x, y)` is
-//! `TilePos { x, y }` ([`TilePosExt::to_cell`], [`CellExt::to_tile_pos`]); the grid is as
-//! large as the largest layer and is placed in the world like the layer with the lowest
-//! entity index, normally the first spawned (its world transform: its `Transform`
-//! composed with those of its `ChildOf` ancestors, translation and scale; its
-//! `TilemapAnchor`, `TilemapGridSize`, or `TilemapTileSize` when there is no grid
-//! size). Rotation of the tilemap is not supported. A tilemap under a moving parent moves
-//! the grid, which re-plans every path.
+//! A cell is an obstacle when any collision layer blocks it, or when no layer's map
+//! covers it. Cell `(x, y)` is `TilePos { x, y }` ([`TilePosExt::to_cell`],
+//! [`CellExt::to_tile_pos`]), except on staggered maps (below); the grid is as large as
+//! the largest layer and is placed in the world like the layer with the lowest entity
+//! index, normally the first spawned, its *primary* layer (its world transform: its
+//! `Transform` composed with those of its `ChildOf` ancestors, translation and scale;
+//! its `TilemapAnchor`, `TilemapGridSize`, or `TilemapTileSize` when there is no grid
+//! size). Rotation of the tilemap is not supported. A tilemap under a moving parent
+//! moves the grid, which re-plans every path.
 //!
-//! Only square tilemaps are supported: a collision layer whose `TilemapType` is
-//! hexagonal or isometric is left out of the grid (no [`NavGrid`] is built from it), gets
-//! a [`CollisionLayerError::UnsupportedMapType`] component and a logged warning. The
-//! component goes when the layer becomes square again. When every layer is refused,
-//! requests fail with [`crate::components::PathFailure::MapRefused`].
+//! # Map types
+//!
+//! | `TilemapType` | cell of `TilePos { x, y }` | [`GridLayout`] |
+//! |---|---|---|
+//! | `Square` | `(x, y)` | [`GridLayout::Square`] |
+//! | `Isometric(Diamond)` | `(x, y)` | [`GridLayout::Isometric`] |
+//! | `Isometric(Staggered)` | `(x, x + y)` | [`GridLayout::Isometric`] |
+//! | `Hexagon(_)` | refused: [`CollisionLayerError::UnsupportedMapType`] | – |
+//!
+//! On isometric maps a cell is the diamond bevy_ecs_tilemap draws the tile in
+//! (`TilePos::center_in_world`, `TilePos::from_world_pos` agree with
+//! [`NavGrid::cell_to_world`] and [`NavGrid::world_to_cell`]), and its 8 neighbours are
+//! the tiles bevy_ecs_tilemap's `diamond_offset` and `staggered_offset` name. A staggered
+//! map of `w × h` tiles is a band of diamond cells, `(x, x .. x + h)` for each column
+//! `x`: the grid is `w` by `w + h - 1` cells, and the cells outside the band are
+//! obstacles ([`TilePosExt::to_cell_in`] and [`CellExt::to_tile_pos_in`] convert).
+//! Units steer in the square grid the diamonds are drawn from (see
+//! [`Steering`](crate::steering::Steering)).
+//!
+//! The grid has one layout, its primary layer's: a square layer beside an isometric
+//! primary (or the other way round) is left out with
+//! [`CollisionLayerError::LayoutMismatch`]. A left-out layer is not part of the grid (no
+//! [`NavGrid`] is built from it alone), gets the [`CollisionLayerError`] component and a
+//! logged warning; the component goes when the layer is usable again. When every layer
+//! is refused, requests fail with [`crate::components::PathFailure::MapRefused`].
 //!
 //! # Terrain
 //!
@@ -46,6 +67,11 @@
 //! only, when it lies above it.
 //!
 //! [`MovementProfiles`]: crate::profiles::MovementProfiles
+//! [`GridLayout`]: crate::components::GridLayout
+//! [`GridLayout::Square`]: crate::components::GridLayout::Square
+//! [`GridLayout::Isometric`]: crate::components::GridLayout::Isometric
+//! [`NavGrid::cell_to_world`]: crate::components::NavGrid::cell_to_world
+//! [`NavGrid::world_to_cell`]: crate::components::NavGrid::world_to_cell
 //! [`NavGrid`]: crate::components::NavGrid
 //! [`NavGrid::apply_map_edits`]: crate::components::NavGrid::apply_map_edits
 //! [`NavGrid::new`]: crate::components::NavGrid::new
@@ -69,12 +95,14 @@
 //! are ignored while it exists.
 
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapType;
+use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapType};
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::grid::Cell;
 use crate::scenario::TerrainId;
 
+mod layers;
+mod shape;
 mod sync;
 
 pub(crate) use sync::sync_collision_layers;
@@ -208,9 +236,13 @@ pub struct Terrain(pub TerrainId);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 #[reflect(Component, Debug, PartialEq)]
 pub enum CollisionLayerError {
-    /// The tilemap is hexagonal or isometric: the grid only models square tiles (reading
-    /// such a map as a square grid would give wrong neighbours and positions).
+    /// The tilemap is hexagonal: the grid models square and isometric tiles only (reading
+    /// a hexagonal map as a square grid would give wrong neighbours and positions).
     UnsupportedMapType(TilemapType),
+    /// The tilemap is square and the grid isometric, or the other way round: the grid
+    /// takes its layout from its primary layer (see the [module docs](self)) and draws
+    /// every cell that way.
+    LayoutMismatch(TilemapType),
 }
 
 impl std::fmt::Display for CollisionLayerError {
@@ -218,7 +250,11 @@ impl std::fmt::Display for CollisionLayerError {
         match self {
             CollisionLayerError::UnsupportedMapType(map_type) => write!(
                 f,
-                "tilemap type {map_type:?} is not supported for pathfinding (only square tilemaps are)"
+                "tilemap type {map_type:?} is not supported for pathfinding (square and isometric tilemaps are)"
+            ),
+            CollisionLayerError::LayoutMismatch(map_type) => write!(
+                f,
+                "tilemap type {map_type:?} does not match the layout of the primary collision layer"
             ),
         }
     }
@@ -226,24 +262,37 @@ impl std::fmt::Display for CollisionLayerError {
 
 impl std::error::Error for CollisionLayerError {}
 
-/// `TilePos` → [`Cell`] (`TilePos { x, y }` is cell `(x, y)`).
+/// `TilePos` → [`Cell`]: `TilePos { x, y }` is cell `(x, y)` on square and isometric
+/// diamond maps, and cell `(x, x + y)` on isometric staggered ones
+/// ([`TilePosExt::to_cell_in`]), the diamond coordinates bevy_ecs_tilemap draws them at.
 ///
 /// `Cell` lives in the core crate and `TilePos` in bevy_ecs_tilemap, so the orphan rule
 /// forbids `impl From<TilePos> for Cell` in this crate; this extension trait (in the
 /// prelude) is the closest equivalent.
 ///
 /// ```
+/// use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapType};
 /// use bevy_ecs_tilemap::tiles::TilePos;
 /// use bevy_tilepath::prelude::*;
 ///
 /// assert_eq!(TilePos::new(3, 4).to_cell(), Cell::new(3, 4));
 /// assert_eq!(Cell::new(3, 4).to_tile_pos(), Some(TilePos::new(3, 4)));
 /// assert_eq!(Cell::new(-1, 4).to_tile_pos(), None);
+///
+/// let staggered = TilemapType::Isometric(IsoCoordSystem::Staggered);
+/// assert_eq!(TilePos::new(3, 4).to_cell_in(staggered), Cell::new(3, 7));
+/// assert_eq!(Cell::new(3, 7).to_tile_pos_in(staggered), Some(TilePos::new(3, 4)));
+/// assert_eq!(Cell::new(3, 2).to_tile_pos_in(staggered), None);
 /// ```
 pub trait TilePosExt {
-    /// The cell of this tile position (coordinates beyond `i32::MAX` saturate; no map is
-    /// that large).
+    /// The cell of this tile position on a square or diamond map (coordinates beyond
+    /// `i32::MAX` saturate; no map is that large).
     fn to_cell(self) -> Cell;
+
+    /// The cell of this tile position on a map of `map_type`: [`TilePosExt::to_cell`],
+    /// except on staggered isometric maps. Hexagonal maps are not modelled (their
+    /// layers are refused); they get [`TilePosExt::to_cell`].
+    fn to_cell_in(self, map_type: TilemapType) -> Cell;
 }
 
 impl TilePosExt for TilePos {
@@ -251,13 +300,28 @@ impl TilePosExt for TilePos {
         let coordinate = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
         Cell::new(coordinate(self.x), coordinate(self.y))
     }
+
+    fn to_cell_in(self, map_type: TilemapType) -> Cell {
+        let cell = self.to_cell();
+        if map_type == TilemapType::Isometric(IsoCoordSystem::Staggered) {
+            Cell::new(cell.x, cell.x.saturating_add(cell.y))
+        } else {
+            cell
+        }
+    }
 }
 
 /// [`Cell`] → `TilePos`, the fallible way back of [`TilePosExt`] (a `TryFrom` impl is
 /// forbidden by the orphan rule for the same reason).
 pub trait CellExt {
-    /// The tile position of this cell, or `None` when a coordinate is negative.
+    /// The tile position of this cell on a square or diamond map, or `None` when a
+    /// coordinate is negative.
     fn to_tile_pos(self) -> Option<TilePos>;
+
+    /// The tile position of this cell on a map of `map_type`, or `None` when no tile
+    /// position has this cell (the way back of [`TilePosExt::to_cell_in`]; whether the
+    /// map is large enough to hold it is left to the caller).
+    fn to_tile_pos_in(self, map_type: TilemapType) -> Option<TilePos>;
 }
 
 impl CellExt for Cell {
@@ -266,6 +330,14 @@ impl CellExt for Cell {
             u32::try_from(self.x).ok()?,
             u32::try_from(self.y).ok()?,
         ))
+    }
+
+    fn to_tile_pos_in(self, map_type: TilemapType) -> Option<TilePos> {
+        if map_type == TilemapType::Isometric(IsoCoordSystem::Staggered) {
+            Cell::new(self.x, self.y.checked_sub(self.x)?).to_tile_pos()
+        } else {
+            self.to_tile_pos()
+        }
     }
 }
 

@@ -1,6 +1,5 @@
 //! Folding the collision layers' tiles into the [`NavGrid`], incrementally, every frame.
 
-use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -13,9 +12,11 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
 use bevy::transform::helper::TransformHelper;
 
 use crate::components::{GridSource, NavGrid, RefusedLayers};
-use crate::grid::{Cell, GridSize};
-use crate::scenario::{BitGrid, CachedScenario, MapEdit, TerrainId};
+use crate::grid::GridSize;
+use crate::scenario::CachedScenario;
 
+use super::layers::LayerSync;
+use super::shape::{Coverage, Projection, check, layout_of};
 use super::{BlocksPath, CollisionLayer, CollisionLayerError, Terrain, TilePosExt};
 
 /// The components of a collision layer the sync reads.
@@ -59,283 +60,20 @@ type ChangedTiles = Or<(
     Changed<TilemapId>,
 )>;
 
-/// A cell of a layer's terrain array where no tile defines terrain.
-const NO_TERRAIN: u16 = u16::MAX;
-
-/// What the sync knows of one collision layer.
-#[derive(Default)]
-struct LayerInfo {
-    size: GridSize,
-    /// World `z` of the tilemap: higher layers give the terrain.
-    z: f32,
-    /// Terrain per cell of the layer (row-major over `size`), [`NO_TERRAIN`] where its
-    /// tile defines none; empty until a tile of the layer defines terrain.
-    terrain: Vec<u16>,
+/// The map type of `layer` (square without a `TilemapType`).
+fn map_type(layer: &LayerDataItem) -> TilemapType {
+    layer.map_type.copied().unwrap_or_default()
 }
 
-impl LayerInfo {
-    fn terrain_at(&self, cell: Cell) -> Option<TerrainId> {
-        if !self.size.contains(cell) {
-            return None;
-        }
-        let t = *self.terrain.get(self.size.index(cell))?;
-        (t != NO_TERRAIN).then_some(t as TerrainId)
+/// How `layer` is placed in the world.
+fn projection<'a>(layer: &'a LayerDataItem) -> Projection<'a> {
+    Projection {
+        map_type: map_type(layer),
+        map_size: layer.size.copied().unwrap_or(layer.storage.size),
+        grid_size: layer.grid_size,
+        tile_size: layer.tile_size,
+        anchor: layer.anchor,
     }
-
-    fn set_terrain(&mut self, cell: Cell, terrain: Option<TerrainId>) {
-        if !self.size.contains(cell) || (terrain.is_none() && self.terrain.is_empty()) {
-            return;
-        }
-        if self.terrain.is_empty() {
-            self.terrain = vec![NO_TERRAIN; self.size.area()];
-        }
-        self.terrain[self.size.index(cell)] = terrain.map_or(NO_TERRAIN, u16::from);
-    }
-}
-
-/// What the sync knows between frames.
-#[derive(Default)]
-pub(crate) struct LayerSync {
-    /// Known collision layers.
-    layers: EntityHashMap<LayerInfo>,
-    /// Known layers, topmost first (largest `z`, then highest entity index).
-    order: Vec<Entity>,
-    /// Every blocking tile: its layer and cell.
-    blocking: EntityHashMap<(Entity, Cell)>,
-    /// Every tile that defines terrain: its layer, cell and terrain.
-    terrain_tiles: EntityHashMap<(Entity, Cell, TerrainId)>,
-    /// Number of blocking tiles per cell (row-major over `size`).
-    counts: Vec<u32>,
-    size: GridSize,
-    /// Cells whose count changed since the last flush.
-    touched: Vec<Cell>,
-    /// Cells whose terrain may have changed since the last flush.
-    terrain_touched: Vec<Cell>,
-    /// The terrain of every cell must be read again (the layers' order changed).
-    terrain_all: bool,
-    rescan: Vec<Entity>,
-    tiles: Vec<Entity>,
-    gone: Vec<Entity>,
-    warned_manual: bool,
-}
-
-impl LayerSync {
-    fn bump(&mut self, cell: Cell, up: bool) {
-        if self.size.contains(cell) {
-            let count = &mut self.counts[self.size.index(cell)];
-            *count = if up {
-                count.saturating_add(1)
-            } else {
-                count.saturating_sub(1)
-            };
-            self.touched.push(cell);
-        }
-    }
-
-    /// Records whether `tile` blocks, and where.
-    fn set_tile(&mut self, tile: Entity, now: Option<(Entity, Cell)>) {
-        let before = match now {
-            Some(v) => self.blocking.insert(tile, v),
-            None => self.blocking.remove(&tile),
-        };
-        if before == now {
-            return;
-        }
-        if let Some((_, cell)) = before {
-            self.bump(cell, false);
-        }
-        if let Some((_, cell)) = now {
-            self.bump(cell, true);
-        }
-    }
-
-    /// Records which terrain `tile` defines, and where.
-    fn set_tile_terrain(&mut self, tile: Entity, now: Option<(Entity, Cell, TerrainId)>) {
-        let before = match now {
-            Some(v) => self.terrain_tiles.insert(tile, v),
-            None => self.terrain_tiles.remove(&tile),
-        };
-        if before == now {
-            return;
-        }
-        if let Some((layer, cell, _)) = before {
-            if let Some(info) = self.layers.get_mut(&layer) {
-                info.set_terrain(cell, None);
-            }
-            self.terrain_touched.push(cell);
-        }
-        if let Some((layer, cell, terrain)) = now {
-            if let Some(info) = self.layers.get_mut(&layer) {
-                info.set_terrain(cell, Some(terrain));
-            }
-            self.terrain_touched.push(cell);
-        }
-    }
-
-    /// Forgets every blocking and terrain tile of `layer`.
-    fn forget_layer_tiles(&mut self, layer: Entity) {
-        self.tiles.clear();
-        self.tiles.extend(
-            self.blocking
-                .iter()
-                .filter(|(_, (l, _))| *l == layer)
-                .map(|(tile, _)| *tile),
-        );
-        let tiles = std::mem::take(&mut self.tiles);
-        for &tile in &tiles {
-            self.set_tile(tile, None);
-        }
-        self.tiles = tiles;
-        self.tiles.clear();
-        self.tiles.extend(
-            self.terrain_tiles
-                .iter()
-                .filter(|(_, (l, ..))| *l == layer)
-                .map(|(tile, _)| *tile),
-        );
-        let tiles = std::mem::take(&mut self.tiles);
-        for &tile in &tiles {
-            self.set_tile_terrain(tile, None);
-        }
-        self.tiles = tiles;
-    }
-
-    /// The terrain of `cell`: that of the topmost layer defining one there, else 0.
-    fn terrain(&self, cell: Cell) -> TerrainId {
-        self.order
-            .iter()
-            .filter_map(|layer| self.layers.get(layer))
-            .find_map(|info| info.terrain_at(cell))
-            .unwrap_or(0)
-    }
-
-    /// Sorts the layers topmost first; true when two layers that both define terrain
-    /// changed places.
-    fn reorder(&mut self) -> bool {
-        let before: Vec<Entity> = self
-            .order
-            .iter()
-            .copied()
-            .filter(|l| self.layers.get(l).is_some_and(|i| !i.terrain.is_empty()))
-            .collect();
-        self.order.clear();
-        self.order.extend(self.layers.keys().copied());
-        let layers = &self.layers;
-        self.order.sort_unstable_by(|a, b| {
-            let (za, zb) = (layers[a].z, layers[b].z);
-            zb.total_cmp(&za)
-                .then((b.index_u32(), b.to_bits()).cmp(&(a.index_u32(), a.to_bits())))
-        });
-        let after = self.order.iter().filter(|l| before.contains(l)).copied();
-        !after.eq(before.iter().copied())
-    }
-
-    /// Recomputes the counts for a new size from the blocking tiles.
-    fn resize(&mut self, size: GridSize) {
-        self.size = size;
-        self.counts.clear();
-        self.counts.resize(size.area(), 0);
-        for (_, cell) in self.blocking.values() {
-            if size.contains(*cell) {
-                self.counts[size.index(*cell)] += 1;
-            }
-        }
-        self.touched.clear();
-    }
-
-    fn obstacle_bits(&self) -> BitGrid {
-        let mut bits = BitGrid::new(self.size, false);
-        for (i, &count) in self.counts.iter().enumerate() {
-            if count > 0 {
-                bits.set(self.size.cell(i), true);
-            }
-        }
-        bits
-    }
-
-    /// The terrain of every cell, row-major, or `None` when no tile defines any.
-    fn terrain_grid(&self) -> Option<Vec<TerrainId>> {
-        if self.terrain_tiles.is_empty() {
-            return None;
-        }
-        Some(
-            (0..self.size.area())
-                .map(|i| self.terrain(self.size.cell(i)))
-                .collect(),
-        )
-    }
-
-    /// The map edits of the cells touched since the last flush (all cells' terrain when
-    /// the layer order changed); forgets them.
-    fn take_edits(&mut self) -> Vec<MapEdit> {
-        let size = self.size;
-        let mut edits: Vec<MapEdit> = self
-            .touched
-            .drain(..)
-            .map(|c| MapEdit::Obstacle(c, self.counts[size.index(c)] > 0))
-            .collect();
-        if std::mem::take(&mut self.terrain_all) {
-            self.terrain_touched.clear();
-            edits.extend((0..size.area()).map(|i| {
-                let c = size.cell(i);
-                MapEdit::Terrain(c, self.terrain(c))
-            }));
-        } else {
-            edits.extend(
-                self.terrain_touched
-                    .iter()
-                    .filter(|c| size.contains(**c))
-                    .map(|&c| MapEdit::Terrain(c, self.terrain(c))),
-            );
-            self.terrain_touched.clear();
-        }
-        edits
-    }
-
-    fn reset(&mut self) {
-        self.layers.clear();
-        self.order.clear();
-        self.blocking.clear();
-        self.terrain_tiles.clear();
-        self.counts.clear();
-        self.touched.clear();
-        self.terrain_touched.clear();
-        self.terrain_all = false;
-        self.size = GridSize::default();
-    }
-}
-
-/// Whether the grid can model `layer`.
-fn check(layer: &LayerDataItem) -> Result<(), CollisionLayerError> {
-    match layer.map_type.copied().unwrap_or_default() {
-        TilemapType::Square => Ok(()),
-        other => Err(CollisionLayerError::UnsupportedMapType(other)),
-    }
-}
-
-/// World placement (centre of cell (0, 0), distance between cell centres) of a layer
-/// whose world transform is `global`.
-fn placement(layer: &LayerDataItem, global: GlobalTransform) -> (Vec2, Vec2) {
-    let map_size = layer.size.copied().unwrap_or(layer.storage.size);
-    let map_size = TilemapSize::new(map_size.x.max(1), map_size.y.max(1));
-    let tile_size = layer
-        .tile_size
-        .copied()
-        .unwrap_or(TilemapTileSize::new(1.0, 1.0));
-    let grid_size = layer.grid_size.copied().unwrap_or_else(|| tile_size.into());
-    let anchor = layer.anchor.copied().unwrap_or_default();
-    let local = TilePos::new(0, 0).center_in_world(
-        &map_size,
-        &grid_size,
-        &tile_size,
-        &TilemapType::Square,
-        &anchor,
-    );
-    let scale = global.scale().truncate();
-    (
-        global.transform_point(local.extend(0.0)).truncate(),
-        scale * Vec2::from(grid_size),
-    )
 }
 
 /// The layer that owns `tile` at `pos`: the one its `TilemapId` names, or (without a
@@ -381,14 +119,23 @@ pub(crate) fn sync_collision_layers(
         return;
     }
 
+    // The grid's layout: its primary layer's (the lowest entity index among the layers
+    // whose map type it models).
+    let layout = layers
+        .iter()
+        .filter(|l| l.storage.size.x > 0 && l.storage.size.y > 0)
+        .filter_map(|l| layout_of(map_type(&l)).map(|layout| (l.entity, layout)))
+        .min_by_key(|(e, _)| (e.index_u32(), e.to_bits()))
+        .map(|(_, layout)| layout);
+
     // Layers that disappeared (despawned, lost CollisionLayer or TileStorage, or became
     // unusable).
     sync.gone.clear();
-    sync.gone.extend(
-        sync.layers
-            .keys()
-            .filter(|e| !layers.get(**e).is_ok_and(|l| check(&l).is_ok())),
-    );
+    sync.gone.extend(sync.layers.keys().filter(|e| {
+        !layers
+            .get(**e)
+            .is_ok_and(|l| check(map_type(&l), layout).is_ok())
+    }));
     let gone = std::mem::take(&mut sync.gone);
     for &layer in &gone {
         sync.layers.remove(&layer);
@@ -401,11 +148,12 @@ pub(crate) fn sync_collision_layers(
     sync.rescan.clear();
     refused.0 = 0;
     for layer in &layers {
-        let size = GridSize::new(layer.storage.size.x, layer.storage.size.y);
+        let coverage = Coverage::new(map_type(&layer), layer.storage.size);
+        let size = coverage.bounds();
         if size.area() == 0 {
             continue;
         }
-        match check(&layer) {
+        match check(map_type(&layer), layout) {
             Err(error) => {
                 refused.0 += 1;
                 if layer.error != Some(&error) {
@@ -428,11 +176,13 @@ pub(crate) fn sync_collision_layers(
         let info = sync.layers.entry(layer.entity).or_default();
         reorder |= !known || info.z.total_cmp(&z).is_ne();
         info.z = z;
-        if info.size != size {
+        let moved = info.coverage != coverage;
+        if moved {
+            info.coverage = coverage;
             info.size = size;
             info.terrain = Vec::new();
         }
-        if !known || layer.rule.is_changed() || layer.storage.is_changed() {
+        if !known || moved || layer.rule.is_changed() || layer.storage.is_changed() {
             sync.rescan.push(layer.entity);
         }
     }
@@ -455,7 +205,18 @@ pub(crate) fn sync_collision_layers(
     let size = sync.layers.values().fold(GridSize::default(), |a, b| {
         GridSize::new(a.width.max(b.size.width), a.height.max(b.size.height))
     });
-    let resized = size != sync.size;
+    let mut coverages = std::mem::take(&mut sync.next_coverages);
+    coverages.clear();
+    coverages.extend(sync.layers.values().map(|info| info.coverage));
+    coverages.sort_unstable();
+    coverages.dedup();
+    let reshaped = coverages != sync.coverages || layout != sync.layout;
+    if reshaped {
+        std::mem::swap(&mut coverages, &mut sync.coverages);
+        sync.layout = layout;
+    }
+    sync.next_coverages = coverages;
+    let resized = size != sync.size || reshaped;
     if resized {
         sync.resize(size);
     }
@@ -470,6 +231,7 @@ pub(crate) fn sync_collision_layers(
         if let Some(info) = sync.layers.get_mut(&entity) {
             info.terrain = Vec::new();
         }
+        let coverage = Coverage::new(map_type(&layer), layer.storage.size);
         let width = layer.storage.size.x as usize;
         for (i, slot) in layer.storage.iter().enumerate() {
             let Some(tile) = *slot else {
@@ -478,7 +240,7 @@ pub(crate) fn sync_collision_layers(
             let Ok((_, texture, marker, terrain, _)) = tiles.get(tile) else {
                 continue;
             };
-            let cell = Cell::new((i % width) as i32, (i / width) as i32);
+            let cell = coverage.cell((i % width) as u32, (i / width) as u32);
             let texture = texture.map(|t| t.0);
             if layer.rule.blocks(marker, texture) {
                 sync.set_tile(tile, Some((entity, cell)));
@@ -507,11 +269,12 @@ pub(crate) fn sync_collision_layers(
                 if !sync.layers.contains_key(&layer) {
                     return None;
                 }
-                let rule = layers.get(layer).ok()?.rule;
+                let item = layers.get(layer).ok()?;
+                let rule = item.rule;
                 let texture = texture.map(|t| t.0);
                 Some((
                     layer,
-                    pos.to_cell(),
+                    pos.to_cell_in(map_type(&item)),
                     rule.blocks(marker, texture),
                     rule.terrain(terrain.copied(), texture),
                 ))
@@ -533,7 +296,7 @@ pub(crate) fn sync_collision_layers(
     let global = transforms
         .compute_global_transform(primary.entity)
         .unwrap_or_default();
-    let (origin, tile_size) = placement(&primary, global);
+    let placement = projection(&primary).placement(global);
     match grid {
         Some(mut grid) if !resized => {
             if !sync.touched.is_empty() || !sync.terrain_touched.is_empty() || sync.terrain_all {
@@ -546,8 +309,8 @@ pub(crate) fn sync_collision_layers(
                     grid.set_changed();
                 }
             }
-            if grid.origin() != origin || grid.tile_size() != tile_size {
-                grid.set_placement(origin, tile_size);
+            if !grid.placement().same_bits(&placement) {
+                grid.place(placement);
             }
         }
         grid => {
@@ -555,6 +318,7 @@ pub(crate) fn sync_collision_layers(
             sync.terrain_touched.clear();
             sync.terrain_all = false;
             let bits = sync.obstacle_bits();
+            let holes = sync.hole_bits();
             let built = match sync.terrain_grid() {
                 Some(terrain) => CachedScenario::from_bits_and_terrain(bits, terrain),
                 None => CachedScenario::from_bits(bits),
@@ -569,10 +333,13 @@ pub(crate) fn sync_collision_layers(
             match grid {
                 Some(mut grid) => {
                     grid.set_scenario(scenario);
-                    grid.set_placement(origin, tile_size);
+                    grid.place(placement);
+                    grid.set_outside(holes);
                 }
                 None => {
-                    commands.insert_resource(NavGrid::from_tilemaps(scenario, origin, tile_size));
+                    let mut grid = NavGrid::from_tilemaps(scenario, placement);
+                    grid.set_outside(holes);
+                    commands.insert_resource(grid);
                 }
             }
         }

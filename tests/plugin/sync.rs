@@ -140,13 +140,13 @@ fn a_tilemap_under_a_translated_parent_places_cells_in_world_space() {
 }
 
 #[test]
-fn hexagonal_and_isometric_tilemaps_fail_with_a_typed_error_and_build_no_grid() {
+fn hexagonal_tilemaps_fail_with_a_typed_error_and_build_no_grid() {
     let mut app = app();
     let (map, _) = spawn_tilemap(app.world_mut(), &level());
     let units = spawn_units(&mut app, 5, 21, false, false);
     for map_type in [
         TilemapType::Hexagon(HexCoordSystem::Row),
-        TilemapType::Isometric(IsoCoordSystem::Diamond),
+        TilemapType::Hexagon(HexCoordSystem::ColumnOdd),
     ] {
         app.world_mut().entity_mut(map).insert(map_type);
         app.update();
@@ -209,6 +209,23 @@ fn a_hexagonal_layer_beside_a_square_one_is_left_out_of_the_grid() {
             .resource::<NavGrid>()
             .scenario()
             .is_obstacle(Cell::new(1, 1))
+    );
+}
+
+#[test]
+fn an_isometric_layer_beside_a_square_primary_is_left_out_of_the_grid() {
+    let mut app = app();
+    let (_, _) = spawn_tilemap(app.world_mut(), &vec![vec![false; 6]; 6]);
+    let (iso, _) = spawn_tilemap(app.world_mut(), &vec![vec![true; 8]; 8]);
+    let staggered = TilemapType::Isometric(IsoCoordSystem::Staggered);
+    app.world_mut().entity_mut(iso).insert(staggered);
+    app.update();
+    let grid = app.world().resource::<NavGrid>();
+    assert_eq!((grid.size().width, grid.size().height), (6, 6));
+    assert!(!grid.scenario().is_obstacle(Cell::new(1, 1)));
+    assert_eq!(
+        app.world().get::<CollisionLayerError>(iso),
+        Some(&CollisionLayerError::LayoutMismatch(staggered))
     );
 }
 

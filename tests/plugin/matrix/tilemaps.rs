@@ -1,6 +1,6 @@
-//! Matrix rows of bad tilemaps (feature `tilemap`): hexagonal and isometric maps, maps
-//! despawned, replaced or resized mid-solve, zero tile size, zero and negative scale,
-//! parented maps and a 0x0 map.
+//! Matrix rows of bad tilemaps (feature `tilemap`): hexagonal maps (two coordinate
+//! systems), maps despawned, replaced or resized mid-solve, zero tile size, zero and
+//! negative scale, parented maps and a 0x0 map.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -119,8 +119,8 @@ pub fn rows() -> Vec<Row> {
         .during(unsupported)
         .repair(square_again),
         Row::new(
-            "isometric tilemap",
-            |s| set_type(s, TilemapType::Isometric(IsoCoordSystem::Diamond)),
+            "hexagonal column tilemap",
+            |s| set_type(s, TilemapType::Hexagon(HexCoordSystem::ColumnOdd)),
             Expect::Fails(PathFailure::MapRefused),
         )
         .during(unsupported)
