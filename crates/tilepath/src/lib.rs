@@ -270,6 +270,14 @@
 //! [`Crowd::hold_back`](crowd::Crowd::hold_back) undoes the moves that caused it. All
 //! three are deterministic to the bit and allocate nothing once warm.
 //!
+//! # Hexagonal maps
+//!
+//! [`hex`] holds hexagonal maps apart from the square grids above: a
+//! [`HexMap`](hex::HexMap) in axial coordinates, built from any of bevy_ecs_tilemap's six
+//! hexagonal coordinate systems ([`HexLayout`](hex::HexLayout)), with terrain weights and
+//! a clearance map for agents of any radius, and a [`HexPathfinder`](hex::HexPathfinder)
+//! running A\*, Dijkstra or breadth-first on it, sliced and without allocating once warm.
+//!
 //! # Reading and generating maps
 //!
 //! - ASCII: [`CachedScenario::from_ascii`](scenario::CachedScenario::from_ascii) and
@@ -303,6 +311,7 @@
 
 pub mod crowd;
 pub mod grid;
+pub mod hex;
 pub mod scenario;
 pub mod search;
 pub mod smoothing;

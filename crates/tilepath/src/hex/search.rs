@@ -1,0 +1,386 @@
+//! Exact searches on hexagonal maps: A*, Dijkstra and breadth-first, sliced, allocation-free.
+
+use std::fmt;
+
+use super::coord::{Hex, HexDirection};
+use super::map::{HexMap, MAX_HEX_RADIUS};
+use crate::grid::Cost;
+use crate::search::IndexedHeap;
+
+/// Which search a [`HexQuery`] runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HexAlgorithm {
+    /// A* with the hex distance times the map's smallest weight: optimal, and expands
+    /// the fewest hexagons of the three. The default.
+    #[default]
+    AStar,
+    /// Dijkstra: optimal; expands every hexagon cheaper than the goal. A reference.
+    Dijkstra,
+    /// Breadth-first: the fewest steps, ignoring weights.
+    BreadthFirst,
+}
+
+/// One search on a [`HexMap`]: from `start` to `goal` for an agent of `radius`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HexQuery {
+    /// Where the agent stands.
+    pub start: Hex,
+    /// Where it goes.
+    pub goal: Hex,
+    /// The agent covers the hexagons within `radius` steps of its centre (0: one hexagon).
+    pub radius: u32,
+    /// Which search runs.
+    pub algorithm: HexAlgorithm,
+    /// Most hexagons the search may expand, over all its slices (`None`: no limit).
+    pub max_expansions: Option<u64>,
+}
+
+impl HexQuery {
+    /// An A* query from `start` to `goal` for a one-hexagon agent, without limit.
+    pub const fn new(start: Hex, goal: Hex) -> Self {
+        Self {
+            start,
+            goal,
+            radius: 0,
+            algorithm: HexAlgorithm::AStar,
+            max_expansions: None,
+        }
+    }
+}
+
+/// Why a hexagonal search gave no path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexPathError {
+    /// The agent cannot stand on its start: a blocked hexagon within its radius, or the
+    /// start is off the map.
+    StartBlocked {
+        /// The start.
+        hex: Hex,
+    },
+    /// The agent cannot stand on its goal (as for the start).
+    GoalBlocked {
+        /// The goal.
+        hex: Hex,
+    },
+    /// The radius is above [`MAX_HEX_RADIUS`].
+    InvalidRadius {
+        /// The requested radius.
+        radius: u32,
+    },
+    /// Every hexagon reachable from the start was expanded: the goal cannot be reached.
+    NotFound,
+    /// The query's `max_expansions` stopped the search.
+    LimitReached {
+        /// Hexagons expanded.
+        expansions: u64,
+    },
+    /// [`HexPathfinder::resume`] without a suspended search, or after the map changed.
+    NothingToResume,
+}
+
+impl fmt::Display for HexPathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HexPathError::StartBlocked { hex } => {
+                write!(f, "the agent cannot stand on its start {hex:?}")
+            }
+            HexPathError::GoalBlocked { hex } => {
+                write!(f, "the agent cannot stand on its goal {hex:?}")
+            }
+            HexPathError::InvalidRadius { radius } => {
+                write!(f, "radius {radius} is above {MAX_HEX_RADIUS}")
+            }
+            HexPathError::NotFound => write!(f, "the goal cannot be reached"),
+            HexPathError::LimitReached { expansions } => {
+                write!(
+                    f,
+                    "the limit stopped the search after {expansions} expansions"
+                )
+            }
+            HexPathError::NothingToResume => write!(f, "no search to resume"),
+        }
+    }
+}
+
+impl std::error::Error for HexPathError {}
+
+/// Where a sliced search stands after [`HexPathfinder::resume`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexStep {
+    /// The path is ready: [`HexPathfinder::path`], [`HexPathfinder::cost`].
+    Found,
+    /// The slice's budget ran out; resume it later (on the same, unedited map).
+    Suspended,
+}
+
+/// Runs searches on hexagonal maps, reusing its buffers: after the first query on a map
+/// of a given size, a query allocates nothing. The open list is the crate's
+/// [`IndexedHeap`] (decrease-key in place, ties toward lower h); the per-hexagon records
+/// carry a generation stamp, so nothing is cleared between queries.
+///
+/// Step costs are in half steps: a step between hexagons of weights `a` and `b` costs
+/// `a + b`, so a path of `n` steps on weight 1 costs `2 n` ([`HexPathfinder::steps`]
+/// divides by 2).
+///
+/// Complexity: `O(n log n)` for `n` hexagons expanded (A* and Dijkstra), `O(n)`
+/// breadth-first; each hexagon is expanded at most once, the heuristic being consistent.
+///
+/// ```
+/// use tilepath::hex::{Hex, HexLayout, HexMap, HexPathfinder, HexQuery};
+///
+/// let layout = HexLayout::Row;
+/// let map = HexMap::from_ascii(layout, "
+///     .....
+///     .###.
+///     .....
+/// ").unwrap();
+/// let mut finder = HexPathfinder::new();
+/// let query = HexQuery::new(layout.hex(1, 0), layout.hex(1, 2));
+/// finder.find(&map, &query).unwrap();
+/// assert_eq!(finder.path().first(), Some(&layout.hex(1, 0)));
+/// assert_eq!(finder.path().last(), Some(&layout.hex(1, 2)));
+/// assert_eq!(finder.steps(), (finder.path().len() - 1) as f64);
+/// ```
+#[derive(Debug, Default)]
+pub struct HexPathfinder {
+    g: Vec<Cost>,
+    /// The direction each hexagon was reached by (from its parent).
+    via: Vec<u8>,
+    /// Generation at which a hexagon was seen; `closed` when it was expanded.
+    seen: Vec<u32>,
+    closed: Vec<u32>,
+    stamp: u32,
+    heap: IndexedHeap,
+    /// The breadth-first queue and its head.
+    fifo: Vec<u32>,
+    head: usize,
+    path: Vec<Hex>,
+    cost: Cost,
+    expansions: u64,
+    /// The suspended search: its query and the map generation it started on.
+    active: Option<(HexQuery, u64, usize)>,
+}
+
+impl HexPathfinder {
+    /// A pathfinder with empty buffers (they grow with the first query).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Runs `query` to its end.
+    ///
+    /// # Errors
+    ///
+    /// As [`HexPathfinder::start`] and [`HexPathfinder::resume`].
+    pub fn find(&mut self, map: &HexMap, query: &HexQuery) -> Result<&[Hex], HexPathError> {
+        self.start(map, query)?;
+        match self.resume(map, u64::MAX)? {
+            HexStep::Found => Ok(&self.path),
+            HexStep::Suspended => Err(HexPathError::NothingToResume),
+        }
+    }
+
+    /// Starts `query` without expanding anything; [`HexPathfinder::resume`] runs it.
+    ///
+    /// # Errors
+    ///
+    /// [`HexPathError::InvalidRadius`], [`HexPathError::StartBlocked`],
+    /// [`HexPathError::GoalBlocked`].
+    pub fn start(&mut self, map: &HexMap, query: &HexQuery) -> Result<(), HexPathError> {
+        self.active = None;
+        self.path.clear();
+        self.cost = 0;
+        self.expansions = 0;
+        if query.radius > MAX_HEX_RADIUS {
+            return Err(HexPathError::InvalidRadius {
+                radius: query.radius,
+            });
+        }
+        let start = map
+            .index(query.start)
+            .filter(|_| map.can_stand(query.start, query.radius))
+            .ok_or(HexPathError::StartBlocked { hex: query.start })?;
+        if !map.can_stand(query.goal, query.radius) {
+            return Err(HexPathError::GoalBlocked { hex: query.goal });
+        }
+        self.reserve(map.len());
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.closed.fill(0);
+            self.stamp = 1;
+        }
+        self.heap.clear();
+        self.fifo.clear();
+        self.head = 0;
+        self.open(start, 0, u8::MAX);
+        let h = self.h(map, query, start);
+        match query.algorithm {
+            HexAlgorithm::BreadthFirst => self.fifo.push(start as u32),
+            _ => self.heap.push(start as u32, h, h),
+        }
+        self.active = Some((*query, map.generation(), start));
+        Ok(())
+    }
+
+    /// Expands at most `budget` more hexagons of the started search.
+    ///
+    /// # Errors
+    ///
+    /// [`HexPathError::NotFound`], [`HexPathError::LimitReached`], and
+    /// [`HexPathError::NothingToResume`] without a started search or when `map` was
+    /// edited since it started. A search that ended (found or failed) cannot be resumed.
+    pub fn resume(&mut self, map: &HexMap, budget: u64) -> Result<HexStep, HexPathError> {
+        let Some((query, generation, _)) = self.active else {
+            return Err(HexPathError::NothingToResume);
+        };
+        if generation != map.generation() || self.g.len() != map.len() {
+            self.active = None;
+            return Err(HexPathError::NothingToResume);
+        }
+        let goal = map.index(query.goal).ok_or(HexPathError::NotFound)?;
+        let unit = query.algorithm == HexAlgorithm::BreadthFirst;
+        let mut spent = 0u64;
+        loop {
+            if spent >= budget {
+                return Ok(HexStep::Suspended);
+            }
+            let next = if unit {
+                self.fifo.get(self.head).map(|&i| {
+                    self.head += 1;
+                    i
+                })
+            } else {
+                self.heap.pop()
+            };
+            let Some(i) = next else {
+                self.active = None;
+                return Err(HexPathError::NotFound);
+            };
+            let i = i as usize;
+            if i == goal {
+                self.active = None;
+                self.build_path(map, i);
+                return Ok(HexStep::Found);
+            }
+            if query.max_expansions.is_some_and(|m| self.expansions >= m) {
+                self.active = None;
+                return Err(HexPathError::LimitReached {
+                    expansions: self.expansions,
+                });
+            }
+            self.closed[i] = self.stamp;
+            self.expansions += 1;
+            spent += 1;
+            let g = self.g[i];
+            let wi = Cost::from(map.weight_at(i));
+            for (n, d) in map.neighbours(i) {
+                if self.closed[n] == self.stamp || map.clearance_at(n) as u32 <= query.radius {
+                    continue;
+                }
+                let step = if unit {
+                    2
+                } else {
+                    wi + Cost::from(map.weight_at(n))
+                };
+                let ng = g + step;
+                let fresh = self.seen[n] != self.stamp;
+                if fresh || ng < self.g[n] {
+                    self.open(n, ng, d as u8);
+                    if unit {
+                        if fresh {
+                            self.fifo.push(n as u32);
+                        }
+                        continue;
+                    }
+                    let h = self.h(map, &query, n);
+                    let key = match query.algorithm {
+                        HexAlgorithm::Dijkstra => ng,
+                        _ => ng + h,
+                    };
+                    if fresh {
+                        self.heap.push(n as u32, key, h);
+                    } else {
+                        self.heap.decrease_key(n as u32, key, h);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The last path found, start first (empty after a failure).
+    pub fn path(&self) -> &[Hex] {
+        &self.path
+    }
+
+    /// The cost of the last path in half steps (see [`HexPathfinder`]).
+    pub fn cost(&self) -> Cost {
+        self.cost
+    }
+
+    /// The cost of the last path in steps of weight 1 (a breadth-first path: its steps).
+    pub fn steps(&self) -> f64 {
+        self.cost as f64 / 2.0
+    }
+
+    /// Hexagons the last search expanded.
+    pub fn expansions(&self) -> u64 {
+        self.expansions
+    }
+
+    /// Bytes held by the buffers (capacity).
+    pub fn memory_bytes(&self) -> usize {
+        self.g.capacity() * size_of::<Cost>()
+            + self.via.capacity()
+            + (self.seen.capacity() + self.closed.capacity() + self.fifo.capacity())
+                * size_of::<u32>()
+            + self.path.capacity() * size_of::<Hex>()
+            + self.heap.memory_bytes()
+    }
+
+    fn reserve(&mut self, n: usize) {
+        if self.g.len() != n {
+            self.g = vec![0; n];
+            self.via = vec![u8::MAX; n];
+            self.seen = vec![0; n];
+            self.closed = vec![0; n];
+            self.stamp = 0;
+        }
+        self.heap.reserve_nodes(n);
+    }
+
+    #[inline]
+    fn open(&mut self, i: usize, g: Cost, via: u8) {
+        self.seen[i] = self.stamp;
+        self.g[i] = g;
+        self.via[i] = via;
+    }
+
+    /// The heuristic: every step costs at least twice the smallest weight.
+    #[inline]
+    fn h(&self, map: &HexMap, query: &HexQuery, i: usize) -> Cost {
+        match query.algorithm {
+            HexAlgorithm::AStar => {
+                Cost::from(map.hex(i).distance(query.goal)) * 2 * Cost::from(map.min_weight())
+            }
+            _ => 0,
+        }
+    }
+
+    fn build_path(&mut self, map: &HexMap, goal: usize) {
+        self.path.clear();
+        self.cost = self.g[goal];
+        let mut hex = map.hex(goal);
+        let mut i = goal;
+        loop {
+            self.path.push(hex);
+            let via = self.via[i];
+            if via == u8::MAX {
+                break;
+            }
+            hex = hex.neighbour(HexDirection::ALL[via as usize].opposite());
+            i = map.index(hex).unwrap_or(i);
+        }
+        self.path.reverse();
+    }
+}

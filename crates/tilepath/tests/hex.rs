@@ -1,0 +1,310 @@
+//! Hexagonal maps against an independent oracle: a Dijkstra and a breadth-first search
+//! written in offset coordinates with Red Blob Games' neighbour tables, which share
+//! nothing with the crate's axial code. Every layout, random weights and obstacles, agents
+//! of radius 0 to 2, whole and sliced searches. A failure prints the map.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use proptest::prelude::*;
+use tilepath::hex::{
+    Hex, HexAlgorithm, HexLayout, HexMap, HexPathError, HexPathfinder, HexQuery, HexStep,
+};
+
+/// A map of `columns × rows` tiles, 0 blocking.
+#[derive(Clone, Debug)]
+struct Tiles {
+    layout: HexLayout,
+    columns: i32,
+    rows: i32,
+    weights: Vec<u8>,
+}
+
+impl Tiles {
+    fn random(layout: HexLayout, seed: u64) -> Self {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let columns = 3 + (next() % 14) as i32;
+        let rows = 3 + (next() % 14) as i32;
+        let weights = (0..columns * rows)
+            .map(|_| match next() % 10 {
+                0..=1 => 0,
+                2 => 3,
+                3 => 9,
+                _ => 1,
+            })
+            .collect();
+        Self {
+            layout,
+            columns,
+            rows,
+            weights,
+        }
+    }
+
+    fn weight(&self, (c, r): (i32, i32)) -> u8 {
+        if c < 0 || r < 0 || c >= self.columns || r >= self.rows {
+            0
+        } else {
+            self.weights[(r * self.columns + c) as usize]
+        }
+    }
+
+    /// The six neighbours of tile `(c, r)`, from the offset tables alone.
+    fn neighbours(&self, (c, r): (i32, i32)) -> [(i32, i32); 6] {
+        const AXIAL: [(i32, i32); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
+        const SHIFTED: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
+        const UNSHIFTED: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
+        let transpose = |t: [(i32, i32); 6]| t.map(|(a, b)| (b, a));
+        let table = match self.layout {
+            HexLayout::Row | HexLayout::Column => AXIAL,
+            HexLayout::RowOdd if r % 2 == 1 => SHIFTED,
+            HexLayout::RowOdd => UNSHIFTED,
+            HexLayout::RowEven if r % 2 == 0 => SHIFTED,
+            HexLayout::RowEven => UNSHIFTED,
+            HexLayout::ColumnOdd if c % 2 == 1 => transpose(SHIFTED),
+            HexLayout::ColumnOdd => transpose(UNSHIFTED),
+            HexLayout::ColumnEven if c % 2 == 0 => transpose(SHIFTED),
+            HexLayout::ColumnEven => transpose(UNSHIFTED),
+        };
+        table.map(|(dc, dr)| (c + dc, r + dr))
+    }
+
+    /// True when every tile within `radius` steps of `t` exists and is free.
+    fn can_stand(&self, t: (i32, i32), radius: u32) -> bool {
+        let mut ring = vec![t];
+        let mut seen = vec![t];
+        for _ in 0..radius {
+            let mut next = Vec::new();
+            for &x in &ring {
+                for n in self.neighbours(x) {
+                    if !seen.contains(&n) {
+                        seen.push(n);
+                        next.push(n);
+                    }
+                }
+            }
+            ring = next;
+        }
+        seen.iter().all(|&x| self.weight(x) > 0)
+    }
+
+    /// The cheapest cost (half steps, `a + b` a step), or with `unit` the fewest steps
+    /// times 2.
+    fn oracle(&self, from: (i32, i32), to: (i32, i32), radius: u32, unit: bool) -> Option<u64> {
+        let mut best: HashMap<(i32, i32), u64> = HashMap::from([(from, 0)]);
+        let mut open = BinaryHeap::from([(Reverse(0u64), from)]);
+        while let Some((Reverse(d), t)) = open.pop() {
+            if t == to {
+                return Some(d);
+            }
+            if best.get(&t).is_some_and(|&b| b < d) {
+                continue;
+            }
+            for n in self.neighbours(t) {
+                if !self.can_stand(n, radius) {
+                    continue;
+                }
+                let step = if unit {
+                    2
+                } else {
+                    u64::from(self.weight(t)) + u64::from(self.weight(n))
+                };
+                if best.get(&n).is_none_or(|&b| d + step < b) {
+                    best.insert(n, d + step);
+                    open.push((Reverse(d + step), n));
+                }
+            }
+        }
+        None
+    }
+
+    fn ascii(&self) -> String {
+        (0..self.rows)
+            .map(|r| {
+                let row: String = (0..self.columns)
+                    .map(|c| match self.weight((c, r)) {
+                        0 => '#',
+                        1 => '.',
+                        w => char::from(b'0' + w),
+                    })
+                    .collect();
+                if r % 2 == 1 { format!(" {row}") } else { row }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn map(&self) -> HexMap {
+        HexMap::from_layout(
+            self.layout,
+            self.columns as u32,
+            self.rows as u32,
+            |c, r| self.weight((c as i32, r as i32)),
+        )
+        .unwrap()
+    }
+}
+
+/// Checks every algorithm on `tiles` between pairs of tiles, whole and sliced.
+fn check(tiles: &Tiles, seed: u64) {
+    let map = tiles.map();
+    let mut finder = HexPathfinder::new();
+    let mut sliced = HexPathfinder::new();
+    let (columns, rows) = (tiles.columns as u64, tiles.rows as u64);
+    for k in 0..12u64 {
+        let x = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(k * 1_442_695_040_888_963_407);
+        let from = ((x % columns) as i32, ((x >> 16) % rows) as i32);
+        let to = (((x >> 32) % columns) as i32, ((x >> 48) % rows) as i32);
+        let radius = (k % 3) as u32;
+        for algorithm in [
+            HexAlgorithm::AStar,
+            HexAlgorithm::Dijkstra,
+            HexAlgorithm::BreadthFirst,
+        ] {
+            let unit = algorithm == HexAlgorithm::BreadthFirst;
+            let query = HexQuery {
+                radius,
+                algorithm,
+                ..HexQuery::new(
+                    tiles.layout.hex(from.0, from.1),
+                    tiles.layout.hex(to.0, to.1),
+                )
+            };
+            let context = format!(
+                "{:?} {algorithm:?} radius {radius} {from:?} -> {to:?}\n{}",
+                tiles.layout,
+                tiles.ascii()
+            );
+            let expected = if !tiles.can_stand(from, radius) || !tiles.can_stand(to, radius) {
+                None
+            } else {
+                tiles.oracle(from, to, radius, unit)
+            };
+            let got = finder.find(&map, &query).map(|p| p.to_vec());
+            match (&got, expected) {
+                (Ok(path), Some(cost)) => {
+                    assert_eq!(finder.cost(), cost, "{context}");
+                    let mut sum = 0;
+                    for w in path.windows(2) {
+                        assert_eq!(w[0].distance(w[1]), 1, "{context}");
+                        let (a, b) = (map.weight(w[0]).unwrap(), map.weight(w[1]).unwrap());
+                        sum += if unit { 2 } else { u64::from(a) + u64::from(b) };
+                    }
+                    for &h in path {
+                        let t = tiles.layout.position(h);
+                        assert!(tiles.can_stand(t, radius), "{context}: {t:?} on the path");
+                    }
+                    assert_eq!(sum, cost, "{context}");
+                }
+                (Err(HexPathError::NotFound), Some(_)) => panic!("{context}: not found"),
+                (Ok(_), None) => panic!("{context}: found an impossible path"),
+                (Err(_), None) => {}
+                (Err(e), Some(_)) => panic!("{context}: {e}"),
+            }
+            // The same search one expansion at a time.
+            if sliced.start(&map, &query).is_ok() {
+                let whole = loop {
+                    match sliced.resume(&map, 1) {
+                        Ok(HexStep::Suspended) => continue,
+                        Ok(HexStep::Found) => break Some(sliced.cost()),
+                        Err(_) => break None,
+                    }
+                };
+                assert_eq!(whole, expected, "{context}: sliced");
+                if whole.is_some() {
+                    assert_eq!(sliced.expansions(), finder.expansions(), "{context}");
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn hex_searches_match_an_offset_oracle_on_every_layout(seed in any::<u64>()) {
+        for layout in HexLayout::ALL {
+            check(&Tiles::random(layout, seed), seed);
+        }
+    }
+}
+
+#[test]
+fn a_star_expands_no_more_than_dijkstra_on_open_maps() {
+    let tiles = Tiles {
+        layout: HexLayout::RowOdd,
+        columns: 40,
+        rows: 30,
+        weights: vec![1; 1200],
+    };
+    let map = tiles.map();
+    let mut finder = HexPathfinder::new();
+    let query = HexQuery::new(HexLayout::RowOdd.hex(2, 3), HexLayout::RowOdd.hex(37, 25));
+    finder.find(&map, &query).unwrap();
+    let astar = finder.expansions();
+    let steps = finder.path().len() as u64 - 1;
+    let dijkstra = HexQuery {
+        algorithm: HexAlgorithm::Dijkstra,
+        ..query
+    };
+    finder.find(&map, &dijkstra).unwrap();
+    assert_eq!(finder.path().len() as u64 - 1, steps);
+    assert!(
+        astar * 4 < finder.expansions(),
+        "{astar} vs {}",
+        finder.expansions()
+    );
+}
+
+#[test]
+fn an_edit_makes_a_suspended_search_start_over_and_wide_agents_keep_clear() {
+    let mut map = HexMap::from_ascii(
+        HexLayout::Row,
+        "
+        ..........
+        ..........
+        ..........
+        ..........
+        ..........
+        ..........
+        ..........",
+    )
+    .unwrap();
+    let mut finder = HexPathfinder::new();
+    let query = HexQuery::new(Hex::new(0, 2), Hex::new(9, 2));
+    finder.start(&map, &query).unwrap();
+    assert_eq!(finder.resume(&map, 2), Ok(HexStep::Suspended));
+    map.set_weights([(Hex::new(5, 2), 0)]);
+    assert_eq!(finder.resume(&map, 2), Err(HexPathError::NothingToResume));
+    // A radius-1 agent needs its six neighbours free: not on the map's edge.
+    let wide = HexQuery { radius: 1, ..query };
+    assert_eq!(
+        finder.find(&map, &wide),
+        Err(HexPathError::StartBlocked {
+            hex: Hex::new(0, 2)
+        })
+    );
+    let wide = HexQuery {
+        start: Hex::new(1, 2),
+        goal: Hex::new(8, 2),
+        ..wide
+    };
+    let path = finder.find(&map, &wide).unwrap().to_vec();
+    assert!(path.iter().all(|&h| h.distance(Hex::new(5, 2)) > 1));
+    assert!(
+        path.iter()
+            .all(|&h| (1..=8).contains(&h.q) && (1..=5).contains(&h.r))
+    );
+    // Three rows between the edge and the blocked hexagon are too narrow for it.
+    map.set_weights([(Hex::new(5, 4), 0)]);
+    assert_eq!(finder.find(&map, &wide), Err(HexPathError::NotFound));
+}
