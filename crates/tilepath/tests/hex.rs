@@ -1,14 +1,14 @@
 //! Hexagonal maps against an independent oracle: a Dijkstra and a breadth-first search
 //! written in offset coordinates with Red Blob Games' neighbour tables, which share
 //! nothing with the crate's axial code. Every layout, random weights and obstacles, agents
-//! of radius 0 to 2, whole and sliced searches. A failure prints the map.
+//! of radius 0 to 2, whole and sliced searches, distance fields. A failure prints the map.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use proptest::prelude::*;
 use tilepath::hex::{
-    Hex, HexAlgorithm, HexLayout, HexMap, HexPathError, HexPathfinder, HexQuery, HexStep,
+    Hex, HexAlgorithm, HexField, HexLayout, HexMap, HexPathError, HexPathfinder, HexQuery, HexStep,
 };
 
 /// A map of `columns × rows` tiles, 0 blocking.
@@ -156,6 +156,7 @@ fn check(tiles: &Tiles, seed: u64) {
     let map = tiles.map();
     let mut finder = HexPathfinder::new();
     let mut sliced = HexPathfinder::new();
+    let mut field = HexField::new();
     let (columns, rows) = (tiles.columns as u64, tiles.rows as u64);
     for k in 0..12u64 {
         let x = seed
@@ -208,6 +209,32 @@ fn check(tiles: &Tiles, seed: u64) {
                 (Ok(_), None) => panic!("{context}: found an impossible path"),
                 (Err(_), None) => {}
                 (Err(e), Some(_)) => panic!("{context}: {e}"),
+            }
+            // A field from the goal, grown 7 hexagons at a time, knows the same cost, and
+            // its way down costs it.
+            if algorithm == HexAlgorithm::Dijkstra && field.reset(&map, query.goal, radius).is_ok()
+            {
+                while field.grow(&map, 7) > 0 {}
+                assert!(field.is_complete(), "{context}");
+                assert_eq!(field.distance(query.start), expected, "{context}: field");
+                let way: Vec<Hex> = field.descend(query.start).collect();
+                let mut sum = 0;
+                for w in way.windows(2) {
+                    assert_eq!(w[0].distance(w[1]), 1, "{context}: field");
+                    let t = tiles.layout.position(w[1]);
+                    assert!(
+                        tiles.can_stand(t, radius),
+                        "{context}: {t:?} on the way down"
+                    );
+                    sum +=
+                        u64::from(map.weight(w[0]).unwrap()) + u64::from(map.weight(w[1]).unwrap());
+                }
+                if expected.is_some() {
+                    assert_eq!(way.last(), Some(&query.goal), "{context}: field");
+                    assert_eq!(Some(sum), expected, "{context}: field's way down");
+                } else {
+                    assert!(way.is_empty(), "{context}: field");
+                }
             }
             // The same search one expansion at a time.
             if sliced.start(&map, &query).is_ok() {

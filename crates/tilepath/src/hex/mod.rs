@@ -7,6 +7,8 @@
 //! [`HexPathfinder`] runs A* (hex distance times the smallest weight: admissible and
 //! consistent), Dijkstra or breadth-first on it, sliced and without allocating once
 //! warm, for agents of any radius up to [`MAX_HEX_RADIUS`] (from the map's clearance).
+//! [`HexField`] is one Dijkstra from a shared goal that a whole group reads: the exact
+//! cost and an optimal way down from every hexagon.
 //!
 //! Jump-point pruning is not used on hexagons: on a hexagonal grid two different step
 //! orders between the same hexagons are usually both optimal, and no pruning rule
@@ -14,9 +16,11 @@
 //! full.
 
 mod coord;
+mod field;
 mod map;
 mod search;
 
 pub use coord::{Hex, HexDirection, HexLayout};
+pub use field::HexField;
 pub use map::{HexMap, MAX_HEX_RADIUS};
 pub use search::{HexAlgorithm, HexPathError, HexPathfinder, HexQuery, HexStep};
