@@ -124,6 +124,37 @@ impl Tiles {
         None
     }
 
+    /// The reachable tile nearest to `to` (fewest steps, then cheapest): its steps to
+    /// `to` and its cost from `from`.
+    fn nearest(&self, from: (i32, i32), to: (i32, i32), radius: u32) -> Option<(u32, u64)> {
+        if !self.can_stand(from, radius) {
+            return None;
+        }
+        let goal = self.layout.hex(to.0, to.1);
+        let mut best: HashMap<(i32, i32), u64> = HashMap::from([(from, 0)]);
+        let mut open = BinaryHeap::from([(Reverse(0u64), from)]);
+        let mut done: HashMap<(i32, i32), u64> = HashMap::new();
+        while let Some((Reverse(d), t)) = open.pop() {
+            if done.contains_key(&t) {
+                continue;
+            }
+            done.insert(t, d);
+            for n in self.neighbours(t) {
+                if !self.can_stand(n, radius) {
+                    continue;
+                }
+                let step = u64::from(self.weight(t)) + u64::from(self.weight(n));
+                if best.get(&n).is_none_or(|&b| d + step < b) {
+                    best.insert(n, d + step);
+                    open.push((Reverse(d + step), n));
+                }
+            }
+        }
+        done.into_iter()
+            .map(|(t, d)| (self.layout.hex(t.0, t.1).distance(goal), d))
+            .min()
+    }
+
     fn ascii(&self) -> String {
         (0..self.rows)
             .map(|r| {
@@ -209,6 +240,23 @@ fn check(tiles: &Tiles, seed: u64) {
                 (Ok(_), None) => panic!("{context}: found an impossible path"),
                 (Err(_), None) => {}
                 (Err(e), Some(_)) => panic!("{context}: {e}"),
+            }
+            // Nearest reachable goals: the nearest hexagon, at its cheapest.
+            if algorithm == HexAlgorithm::AStar {
+                let near = HexQuery {
+                    nearest_goal: true,
+                    ..query
+                };
+                let reached = finder
+                    .find(&map, &near)
+                    .ok()
+                    .and_then(|p| p.last().copied());
+                let got = reached.map(|h| (h.distance(query.goal), finder.cost()));
+                assert_eq!(
+                    got,
+                    tiles.nearest(from, to, radius),
+                    "{context}: nearest goal"
+                );
             }
             // A field from the goal, grown 7 hexagons at a time, knows the same cost, and
             // its way down costs it.

@@ -28,6 +28,7 @@ fn hex_queries_allocate_nothing_after_warm_up() {
             ]
             .map(|algorithm| HexQuery {
                 radius: (i % 2) as u32,
+                nearest_goal: i % 3 == 0,
                 algorithm,
                 ..HexQuery::new(
                     layout.hex(1 + i % 3, 2 + (i * 7) % 55),

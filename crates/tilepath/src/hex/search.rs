@@ -33,6 +33,10 @@ pub struct HexQuery {
     pub algorithm: HexAlgorithm,
     /// Most hexagons the search may expand, over all its slices (`None`: no limit).
     pub max_expansions: Option<u64>,
+    /// When the goal cannot be reached (or stood on), go to the reachable hexagon
+    /// nearest to it instead: the fewest steps from the goal, then the cheapest. The
+    /// search then expands every hexagon the start reaches.
+    pub nearest_goal: bool,
 }
 
 impl HexQuery {
@@ -44,6 +48,7 @@ impl HexQuery {
             radius: 0,
             algorithm: HexAlgorithm::AStar,
             max_expansions: None,
+            nearest_goal: false,
         }
     }
 }
@@ -159,6 +164,9 @@ pub struct HexPathfinder {
     expansions: u64,
     /// The suspended search: its query and the map generation it started on.
     active: Option<(HexQuery, u64, usize)>,
+    /// With `nearest_goal`: the expanded hexagon nearest to the goal so far (steps to
+    /// the goal, cost, index).
+    nearest: Option<(u32, Cost, usize)>,
 }
 
 impl HexPathfinder {
@@ -200,7 +208,7 @@ impl HexPathfinder {
             .index(query.start)
             .filter(|_| map.can_stand(query.start, query.radius))
             .ok_or(HexPathError::StartBlocked { hex: query.start })?;
-        if !map.can_stand(query.goal, query.radius) {
+        if !query.nearest_goal && !map.can_stand(query.goal, query.radius) {
             return Err(HexPathError::GoalBlocked { hex: query.goal });
         }
         self.reserve(map.len());
@@ -214,6 +222,7 @@ impl HexPathfinder {
         self.fifo.clear();
         self.head = 0;
         self.open(start, 0, u8::MAX);
+        self.nearest = None;
         let h = self.h(map, query, start);
         match query.algorithm {
             HexAlgorithm::BreadthFirst => self.fifo.push(start as u32),
@@ -227,7 +236,8 @@ impl HexPathfinder {
     ///
     /// # Errors
     ///
-    /// [`HexPathError::NotFound`], [`HexPathError::LimitReached`], and
+    /// [`HexPathError::NotFound`] (never with `nearest_goal`: the start itself is
+    /// reachable), [`HexPathError::LimitReached`], and
     /// [`HexPathError::NothingToResume`] without a started search or when `map` was
     /// edited since it started. A search that ended (found or failed) cannot be resumed.
     pub fn resume(&mut self, map: &HexMap, budget: u64) -> Result<HexStep, HexPathError> {
@@ -238,7 +248,7 @@ impl HexPathfinder {
             self.active = None;
             return Err(HexPathError::NothingToResume);
         }
-        let goal = map.index(query.goal).ok_or(HexPathError::NotFound)?;
+        let goal = map.index(query.goal);
         let unit = query.algorithm == HexAlgorithm::BreadthFirst;
         let mut spent = 0u64;
         loop {
@@ -255,10 +265,25 @@ impl HexPathfinder {
             };
             let Some(i) = next else {
                 self.active = None;
-                return Err(HexPathError::NotFound);
+                return match self.nearest {
+                    Some((_, _, best)) if query.nearest_goal => {
+                        self.build_path(map, best);
+                        Ok(HexStep::Found)
+                    }
+                    _ => Err(HexPathError::NotFound),
+                };
             };
             let i = i as usize;
-            if i == goal {
+            if query.nearest_goal {
+                let near = (map.hex(i).distance(query.goal), self.g[i], i);
+                if self
+                    .nearest
+                    .is_none_or(|best| (near.0, near.1) < (best.0, best.1))
+                {
+                    self.nearest = Some(near);
+                }
+            }
+            if Some(i) == goal {
                 self.active = None;
                 self.build_path(map, i);
                 return Ok(HexStep::Found);
