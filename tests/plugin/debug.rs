@@ -276,3 +276,49 @@ fn claimed_goal_cells_are_drawn_in_their_units_colours() {
         );
     }
 }
+
+#[cfg(feature = "tilemap")]
+#[test]
+fn isometric_obstacles_are_drawn_as_their_tiles_diamonds_and_holes_not_at_all() {
+    use crate::iso::{GRID, HEIGHT, LAYOUTS, WIDTH, drawn_at, is_wall, spawn_iso_map};
+    use bevy_ecs_tilemap::tiles::TilePos;
+
+    for system in LAYOUTS {
+        let mut app = app();
+        app.add_plugins(bevy::asset::AssetPlugin::default())
+            .init_asset::<GizmoAsset>()
+            .add_plugins(TilepathDebugPlugin);
+        spawn_iso_map(app.world_mut(), system);
+        app.update();
+        app.update();
+        let walls: Vec<TilePos> = (0..WIDTH)
+            .flat_map(|x| (0..HEIGHT).map(move |y| TilePos::new(x, y)))
+            .filter(|&t| is_wall(t))
+            .collect();
+        // A staggered map's grid has cells off the map; they are obstacles, not drawn.
+        assert_eq!(counts(&app).obstacle_cells, walls.len(), "{system:?}");
+        let strips = strips(&app);
+        // The map is scaled 1.5: a diamond 90 % of a 96 × 48 tile.
+        let (a, b) = (0.45 * GRID.x * 1.5, 0.45 * GRID.y * 1.5);
+        let diamond = [
+            Vec2::new(-a, 0.0),
+            Vec2::new(0.0, -b),
+            Vec2::new(a, 0.0),
+            Vec2::new(0.0, b),
+        ];
+        for wall in walls {
+            let centre = drawn_at(system, wall);
+            let found = strips.iter().any(|(points, _)| {
+                points.len() == 5
+                    && points[0] == points[4]
+                    && points[..4]
+                        .iter()
+                        .all(|p| diamond.iter().any(|d| (*p - centre - *d).length() < 1e-2))
+            });
+            assert!(
+                found,
+                "{system:?}: no diamond drawn on wall {wall:?} at {centre}"
+            );
+        }
+    }
+}

@@ -15,20 +15,20 @@ use bevy_tilepath::prelude::{
 
 use crate::common::{app, found_path};
 
-const WIDTH: u32 = 12;
-const HEIGHT: u32 = 9;
-const GRID: TilemapGridSize = TilemapGridSize { x: 64.0, y: 32.0 };
-const TILE: TilemapTileSize = TilemapTileSize { x: 64.0, y: 34.0 };
-const LAYOUTS: [IsoCoordSystem; 2] = [IsoCoordSystem::Diamond, IsoCoordSystem::Staggered];
+pub const WIDTH: u32 = 12;
+pub const HEIGHT: u32 = 9;
+pub const GRID: TilemapGridSize = TilemapGridSize { x: 64.0, y: 32.0 };
+pub const TILE: TilemapTileSize = TilemapTileSize { x: 64.0, y: 34.0 };
+pub const LAYOUTS: [IsoCoordSystem; 2] = [IsoCoordSystem::Diamond, IsoCoordSystem::Staggered];
 
 /// A wall down tile column 6 with a gap at its top two rows, and a block of walls.
-fn is_wall(pos: TilePos) -> bool {
+pub fn is_wall(pos: TilePos) -> bool {
     (pos.x == 6 && pos.y < HEIGHT - 2) || ((2..=3).contains(&pos.x) && (5..=6).contains(&pos.y))
 }
 
 /// An isometric collision layer of `WIDTH × HEIGHT` tiles, walls marked `BlocksPath`,
 /// moved, scaled and centred on its anchor.
-fn spawn_iso_map(world: &mut World, system: IsoCoordSystem) -> Entity {
+pub fn spawn_iso_map(world: &mut World, system: IsoCoordSystem) -> Entity {
     let size = TilemapSize::new(WIDTH, HEIGHT);
     let map = world.spawn_empty().id();
     let mut storage = TileStorage::empty(size);
@@ -60,7 +60,7 @@ fn transform() -> Transform {
 }
 
 /// Where bevy_ecs_tilemap draws the centre of `pos`, in the world.
-fn drawn_at(system: IsoCoordSystem, pos: TilePos) -> Vec2 {
+pub fn drawn_at(system: IsoCoordSystem, pos: TilePos) -> Vec2 {
     let local = pos.center_in_world(
         &TilemapSize::new(WIDTH, HEIGHT),
         &GRID,
