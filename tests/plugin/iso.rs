@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::helpers::square_grid::neighbors::SquareDirection;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, BlocksPath, Cell, CellExt, CollisionLayer, GridLayout, NavGrid, PathRequest,
-    PathResult, Scenario, Steering, TilePosExt,
+    Arrived, BlocksPath, Cell, CellExt, CollisionLayer, GridLayout, GridStepper, NavGrid,
+    PathRequest, PathResult, Scenario, Steering, TilePosExt,
 };
 
 use crate::common::{app, found_path};
@@ -299,5 +299,43 @@ fn isometric_paths_are_optimal_over_bevy_ecs_tilemap_neighbours_and_steering_avo
                 Some(PathResult::Found(_))
             ));
         }
+    }
+}
+
+#[test]
+fn grid_steppers_on_isometric_maps_stand_on_tile_centres_one_step_a_tick() {
+    for system in LAYOUTS {
+        let mut app = app();
+        spawn_iso_map(app.world_mut(), system);
+        let (from, to) = (TilePos::new(1, 7), TilePos::new(9, 0));
+        let unit = app
+            .world_mut()
+            .spawn((
+                Transform::from_translation(drawn_at(system, from).extend(1.0)),
+                PathRequest::new(drawn_at(system, to)),
+                GridStepper::default(),
+            ))
+            .id();
+        let mut last = from;
+        for _ in 0..400 {
+            app.update();
+            let at = app.world().get::<Transform>(unit).unwrap().translation;
+            // Always on the centre of a free tile, next to the last one or on it.
+            let tile = tile_at(system, at.truncate()).expect("on the map");
+            assert!(!is_wall(tile), "{system:?}: on wall {tile:?}");
+            assert!(
+                at.truncate().distance(drawn_at(system, tile)) < 1e-2,
+                "{system:?}: at {at}"
+            );
+            assert!(
+                tile == last || neighbours(system, last).iter().any(|n| n.0 == tile),
+                "{system:?}: jumped from {last:?} to {tile:?}"
+            );
+            last = tile;
+            if app.world().get::<Arrived>(unit).is_some() {
+                break;
+            }
+        }
+        assert_eq!(last, to, "{system:?}: the stepper arrives");
     }
 }
