@@ -1,10 +1,10 @@
 //! Distance fields on hexagonal maps: one Dijkstra from a shared goal, read by many agents.
 
-use super::coord::{Hex, HexDirection};
+use super::coord::Hex;
 use super::map::{HexMap, MAX_HEX_RADIUS};
+use super::records::Records;
 use super::search::HexPathError;
 use crate::grid::Cost;
-use crate::search::IndexedHeap;
 
 /// The exact cost from every hexagon to one goal, for agents of one radius: a Dijkstra
 /// grown outwards from the goal, which a whole group ordered to that goal reads instead
@@ -38,13 +38,8 @@ pub struct HexField {
     goal: Hex,
     radius: u32,
     generation: u64,
-    g: Vec<Cost>,
-    /// The direction toward the goal from each settled hexagon (`u8::MAX` at the goal).
-    toward: Vec<u8>,
-    seen: Vec<u32>,
-    settled: Vec<u32>,
-    stamp: u32,
-    heap: IndexedHeap,
+    /// Costs from the goal and ways back to it; closed means settled.
+    records: Records,
     /// Box width and origin of the map it was reset on, to index without the map.
     width: usize,
     min: Hex,
@@ -66,21 +61,7 @@ impl HexField {
     /// The field is then empty.
     pub fn reset(&mut self, map: &HexMap, goal: Hex, radius: u32) -> Result<(), HexPathError> {
         let n = map.len();
-        if self.g.len() != n {
-            self.g = vec![0; n];
-            self.toward = vec![u8::MAX; n];
-            self.seen = vec![0; n];
-            self.settled = vec![0; n];
-            self.stamp = 0;
-        }
-        self.heap.reserve_nodes(n);
-        self.heap.clear();
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.settled.fill(0);
-            self.stamp = 1;
-        }
+        self.records.begin(n);
         self.goal = goal;
         self.radius = radius;
         self.generation = map.generation();
@@ -94,10 +75,8 @@ impl HexField {
             .index(goal)
             .filter(|_| map.can_stand(goal, radius))
             .ok_or(HexPathError::GoalBlocked { hex: goal })?;
-        self.seen[start] = self.stamp;
-        self.g[start] = 0;
-        self.toward[start] = u8::MAX;
-        self.heap.push(start as u32, 0, 0);
+        self.records.open(start, 0, u8::MAX);
+        self.records.heap.push(start as u32, 0, 0);
         Ok(())
     }
 
@@ -110,26 +89,25 @@ impl HexField {
         }
         let mut settled = 0;
         while settled < budget {
-            let Some(i) = self.heap.pop() else { break };
+            let Some(i) = self.records.heap.pop() else {
+                break;
+            };
             let i = i as usize;
-            self.settled[i] = self.stamp;
+            self.records.close(i);
             settled += 1;
-            let (g, wi) = (self.g[i], Cost::from(map.weight_at(i)));
+            let (g, wi) = (self.records.g[i], Cost::from(map.weight_at(i)));
             for (n, d) in map.neighbours(i) {
-                if self.settled[n] == self.stamp || u32::from(map.clearance_at(n)) <= self.radius {
+                if self.records.is_closed(n) || u32::from(map.clearance_at(n)) <= self.radius {
                     continue;
                 }
                 let ng = g + wi + Cost::from(map.weight_at(n));
-                let fresh = self.seen[n] != self.stamp;
-                if fresh || ng < self.g[n] {
-                    self.seen[n] = self.stamp;
-                    self.g[n] = ng;
-                    // `d` leads from `i` to `n`: the way back toward the goal is opposite.
-                    self.toward[n] = d.opposite() as u8;
+                let fresh = !self.records.is_seen(n);
+                if fresh || ng < self.records.g[n] {
+                    self.records.open(n, ng, d as u8);
                     if fresh {
-                        self.heap.push(n as u32, ng, 0);
+                        self.records.heap.push(n as u32, ng, 0);
                     } else {
-                        self.heap.decrease_key(n as u32, ng, 0);
+                        self.records.heap.decrease_key(n as u32, ng, 0);
                     }
                 }
             }
@@ -139,7 +117,7 @@ impl HexField {
 
     /// True when every hexagon the goal reaches is settled.
     pub fn is_complete(&self) -> bool {
-        self.heap.is_empty()
+        self.records.heap.is_empty()
     }
 
     /// The goal.
@@ -151,7 +129,7 @@ impl HexField {
     /// settled (yet): blocked, too narrow for the radius, unreachable, or not reached.
     pub fn distance(&self, hex: Hex) -> Option<Cost> {
         let i = self.index(hex)?;
-        (self.settled[i] == self.stamp && self.stamp != 0).then(|| self.g[i])
+        self.records.is_closed(i).then(|| self.records.g[i])
     }
 
     /// The hexagons from `hex` down to the goal along the field, `hex` first (empty when
@@ -162,10 +140,7 @@ impl HexField {
         std::iter::from_fn(move || {
             let here = at?;
             let i = self.index(here)?;
-            at = match self.toward[i] {
-                u8::MAX => None,
-                d => Some(here.neighbour(HexDirection::ALL[d as usize])),
-            };
+            at = self.records.parent(here, i);
             Some(here)
         })
     }

@@ -18,6 +18,7 @@
 mod coord;
 mod field;
 mod map;
+mod records;
 mod search;
 
 pub use coord::{Hex, HexDirection, HexLayout};

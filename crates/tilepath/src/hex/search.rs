@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use super::coord::{Hex, HexDirection};
+use super::coord::Hex;
 use super::map::{HexMap, MAX_HEX_RADIUS};
+use super::records::Records;
 use crate::grid::Cost;
-use crate::search::IndexedHeap;
 
 /// Which search a [`HexQuery`] runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -120,7 +120,7 @@ pub enum HexStep {
 
 /// Runs searches on hexagonal maps, reusing its buffers: after the first query on a map
 /// of a given size, a query allocates nothing. The open list is the crate's
-/// [`IndexedHeap`] (decrease-key in place, ties toward lower h); the per-hexagon records
+/// [`IndexedHeap`](crate::search::IndexedHeap) (decrease-key in place, ties toward lower h); the per-hexagon records
 /// carry a generation stamp, so nothing is cleared between queries.
 ///
 /// Step costs are in half steps: a step between hexagons of weights `a` and `b` costs
@@ -148,14 +148,7 @@ pub enum HexStep {
 /// ```
 #[derive(Debug, Default)]
 pub struct HexPathfinder {
-    g: Vec<Cost>,
-    /// The direction each hexagon was reached by (from its parent).
-    via: Vec<u8>,
-    /// Generation at which a hexagon was seen; `closed` when it was expanded.
-    seen: Vec<u32>,
-    closed: Vec<u32>,
-    stamp: u32,
-    heap: IndexedHeap,
+    records: Records,
     /// The breadth-first queue and its head.
     fifo: Vec<u32>,
     head: usize,
@@ -211,22 +204,15 @@ impl HexPathfinder {
         if !query.nearest_goal && !map.can_stand(query.goal, query.radius) {
             return Err(HexPathError::GoalBlocked { hex: query.goal });
         }
-        self.reserve(map.len());
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.closed.fill(0);
-            self.stamp = 1;
-        }
-        self.heap.clear();
+        self.records.begin(map.len());
         self.fifo.clear();
         self.head = 0;
-        self.open(start, 0, u8::MAX);
+        self.records.open(start, 0, u8::MAX);
         self.nearest = None;
         let h = self.h(map, query, start);
         match query.algorithm {
             HexAlgorithm::BreadthFirst => self.fifo.push(start as u32),
-            _ => self.heap.push(start as u32, h, h),
+            _ => self.records.heap.push(start as u32, h, h),
         }
         self.active = Some((*query, map.generation(), start));
         Ok(())
@@ -244,7 +230,7 @@ impl HexPathfinder {
         let Some((query, generation, _)) = self.active else {
             return Err(HexPathError::NothingToResume);
         };
-        if generation != map.generation() || self.g.len() != map.len() {
+        if generation != map.generation() || self.records.len() != map.len() {
             self.active = None;
             return Err(HexPathError::NothingToResume);
         }
@@ -261,7 +247,7 @@ impl HexPathfinder {
                     i
                 })
             } else {
-                self.heap.pop()
+                self.records.heap.pop()
             };
             let Some(i) = next else {
                 self.active = None;
@@ -275,7 +261,7 @@ impl HexPathfinder {
             };
             let i = i as usize;
             if query.nearest_goal {
-                let near = (map.hex(i).distance(query.goal), self.g[i], i);
+                let near = (map.hex(i).distance(query.goal), self.records.g[i], i);
                 if self
                     .nearest
                     .is_none_or(|best| (near.0, near.1) < (best.0, best.1))
@@ -294,13 +280,13 @@ impl HexPathfinder {
                     expansions: self.expansions,
                 });
             }
-            self.closed[i] = self.stamp;
+            self.records.close(i);
             self.expansions += 1;
             spent += 1;
-            let g = self.g[i];
+            let g = self.records.g[i];
             let wi = Cost::from(map.weight_at(i));
             for (n, d) in map.neighbours(i) {
-                if self.closed[n] == self.stamp || map.clearance_at(n) as u32 <= query.radius {
+                if self.records.is_closed(n) || map.clearance_at(n) as u32 <= query.radius {
                     continue;
                 }
                 let step = if unit {
@@ -309,9 +295,9 @@ impl HexPathfinder {
                     wi + Cost::from(map.weight_at(n))
                 };
                 let ng = g + step;
-                let fresh = self.seen[n] != self.stamp;
-                if fresh || ng < self.g[n] {
-                    self.open(n, ng, d as u8);
+                let fresh = !self.records.is_seen(n);
+                if fresh || ng < self.records.g[n] {
+                    self.records.open(n, ng, d as u8);
                     if unit {
                         if fresh {
                             self.fifo.push(n as u32);
@@ -324,9 +310,9 @@ impl HexPathfinder {
                         _ => ng + h,
                     };
                     if fresh {
-                        self.heap.push(n as u32, key, h);
+                        self.records.heap.push(n as u32, key, h);
                     } else {
-                        self.heap.decrease_key(n as u32, key, h);
+                        self.records.heap.decrease_key(n as u32, key, h);
                     }
                 }
             }
@@ -355,30 +341,9 @@ impl HexPathfinder {
 
     /// Bytes held by the buffers (capacity).
     pub fn memory_bytes(&self) -> usize {
-        self.g.capacity() * size_of::<Cost>()
-            + self.via.capacity()
-            + (self.seen.capacity() + self.closed.capacity() + self.fifo.capacity())
-                * size_of::<u32>()
+        self.records.memory_bytes()
+            + self.fifo.capacity() * size_of::<u32>()
             + self.path.capacity() * size_of::<Hex>()
-            + self.heap.memory_bytes()
-    }
-
-    fn reserve(&mut self, n: usize) {
-        if self.g.len() != n {
-            self.g = vec![0; n];
-            self.via = vec![u8::MAX; n];
-            self.seen = vec![0; n];
-            self.closed = vec![0; n];
-            self.stamp = 0;
-        }
-        self.heap.reserve_nodes(n);
-    }
-
-    #[inline]
-    fn open(&mut self, i: usize, g: Cost, via: u8) {
-        self.seen[i] = self.stamp;
-        self.g[i] = g;
-        self.via[i] = via;
     }
 
     /// The heuristic: every step costs at least twice the smallest weight.
@@ -394,17 +359,11 @@ impl HexPathfinder {
 
     fn build_path(&mut self, map: &HexMap, goal: usize) {
         self.path.clear();
-        self.cost = self.g[goal];
-        let mut hex = map.hex(goal);
-        let mut i = goal;
-        loop {
+        self.cost = self.records.g[goal];
+        let mut at = Some(map.hex(goal));
+        while let Some(hex) = at {
             self.path.push(hex);
-            let via = self.via[i];
-            if via == u8::MAX {
-                break;
-            }
-            hex = hex.neighbour(HexDirection::ALL[via as usize].opposite());
-            i = map.index(hex).unwrap_or(i);
+            at = map.index(hex).and_then(|i| self.records.parent(hex, i));
         }
         self.path.reverse();
     }
