@@ -3,7 +3,7 @@
 use bevy::gizmos::config::GizmoConfigGroup;
 use bevy::prelude::*;
 
-use crate::components::{NavGrid, PathRequest, PathResult, PathStatus, Replanning};
+use crate::components::{HexGrid, NavGrid, PathRequest, PathResult, PathStatus, Replanning};
 use crate::grid::Cell;
 use crate::plugin::TilepathSystems;
 
@@ -198,18 +198,49 @@ type Units<'w, 's> = Query<
 
 fn draw_tilepath_gizmos(
     grid: Option<Res<NavGrid>>,
+    hex_grid: Option<Res<HexGrid>>,
     units: Units,
     mut gizmos: Gizmos<TilepathGizmos>,
     mut counts: ResMut<TilepathDebugCounts>,
 ) {
     let mut drawn = TilepathDebugCounts::default();
-    if gizmos.config.enabled
-        && let Some(grid) = grid
-    {
-        draw_cells(&grid, &mut gizmos, &mut drawn);
-        draw_units(&grid, &units, &mut gizmos, &mut drawn);
+    if gizmos.config.enabled {
+        if let Some(hex_grid) = hex_grid {
+            draw_hex_cells(&hex_grid, &mut gizmos, &mut drawn);
+            let tile = Vec2::splat(hex_grid.step_length());
+            draw_units(None, tile, &units, &mut gizmos, &mut drawn);
+        } else if let Some(grid) = grid {
+            draw_cells(&grid, &mut gizmos, &mut drawn);
+            let tile = grid.plane_tile_size();
+            draw_units(Some(&grid), tile, &units, &mut gizmos, &mut drawn);
+        }
     }
     counts.set_if_neq(drawn);
+}
+
+/// Blocked tiles of a hexagonal map, as their hexagons.
+fn draw_hex_cells(
+    grid: &HexGrid,
+    gizmos: &mut Gizmos<TilepathGizmos>,
+    drawn: &mut TilepathDebugCounts,
+) {
+    let options = gizmos.config_ext.clone();
+    if !options.obstacles {
+        return;
+    }
+    let (columns, rows) = (grid.columns() as i32, grid.rows() as i32);
+    let cells = (0..rows).flat_map(|y| (0..columns).map(move |x| Cell::new(x, y)));
+    for cell in cells
+        .filter(|&c| grid.is_blocked(c))
+        .take(options.max_cells)
+    {
+        let corners = grid.corners(cell, 0.9);
+        gizmos.linestrip_2d(
+            corners.iter().chain(corners.first()).copied(),
+            options.obstacle_color,
+        );
+        drawn.obstacle_cells += 1;
+    }
 }
 
 /// Obstacle and clearance-blocked cells.
@@ -257,14 +288,15 @@ fn draw_cells(
 }
 
 /// Each unit's path, waypoints, goal and claimed cell in its colour; waiting units.
+/// On hexagonal maps (`grid` is `None`) there are no claims to draw.
 fn draw_units(
-    grid: &NavGrid,
+    grid: Option<&NavGrid>,
+    tile: Vec2,
     units: &Units,
     gizmos: &mut Gizmos<TilepathGizmos>,
     drawn: &mut TilepathDebugCounts,
 ) {
     let options = gizmos.config_ext.clone();
-    let tile = grid.plane_tile_size();
     let radius = tile.min_element() * 0.3;
     for (entity, result, ticket, request, own_color, transform, replanning) in units {
         let color = own_color.map_or_else(|| options.path_colors.color_of(entity), |c| c.0);
@@ -292,6 +324,7 @@ fn draw_units(
             drawn.waypoints += path.waypoints.len();
         }
         if options.claims
+            && let Some(grid) = grid
             && let Some(cell) = ticket.and_then(PathStatus::claimed_cell)
         {
             let diameter = request.map_or(1, |r| r.diameter.max(1));

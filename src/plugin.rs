@@ -82,8 +82,8 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    Footprint, FoundPath, GridLayout, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
-    PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning,
+    Footprint, FoundPath, GridLayout, HexGrid, NavGrid, NavGridChanged, PathFailure, PathGoal,
+    PathProgress, PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
@@ -193,6 +193,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<NamedProfile>()
             .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
+            .register_type::<HexGrid>()
             .register_type::<GridLayout>()
             .register_type::<PathRequest>()
             .register_type::<Footprint>()
@@ -235,20 +236,31 @@ impl Plugin for TilepathPlugin {
                     (crate::components::sync_profiles, pipeline::take_map_changes)
                         .chain()
                         .in_set(TilepathSystems::SyncMap),
+                    crate::components::sync_hex_profiles
+                        .in_set(TilepathSystems::SyncMap)
+                        .after(crate::components::sync_profiles),
                     (
                         pipeline::queue_changed_requests,
                         pipeline::replan_paths,
                         pipeline::claim_goals,
                     )
                         .chain()
+                        .run_if(not(resource_exists::<HexGrid>))
                         .in_set(TilepathSystems::Replan),
                     (crate::steering::mark_units, pipeline::solve_paths)
                         .chain()
+                        .run_if(not(resource_exists::<HexGrid>))
                         .in_set(TilepathSystems::Solve),
+                    pipeline::solve_hex_paths.in_set(TilepathSystems::Solve),
                     (
-                        crate::steering::steer_units,
-                        crate::steering::step_on_grid,
-                        crate::steering::publish_progress,
+                        (
+                            crate::steering::steer_units,
+                            crate::steering::step_on_grid,
+                            crate::steering::publish_progress,
+                        )
+                            .chain()
+                            .run_if(not(resource_exists::<HexGrid>)),
+                        crate::steering::steer_on_hexes,
                         pipeline::finish_frame,
                     )
                         .chain()
@@ -262,7 +274,8 @@ impl Plugin for TilepathPlugin {
             .register_type::<tilemap::Terrain>()
             .add_systems(
                 schedule,
-                tilemap::sync_collision_layers
+                (tilemap::sync_collision_layers, tilemap::sync_hex_layers)
+                    .chain()
                     .in_set(TilepathSystems::SyncMap)
                     .after(pipeline::start_frame)
                     .before(crate::components::sync_profiles),

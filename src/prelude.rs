@@ -1,8 +1,8 @@
 //! The common imports: `use bevy_tilepath::prelude::*;`.
 
 pub use crate::components::{
-    Footprint, FoundPath, GridLayout, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
-    PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning, UnitMap,
+    Footprint, FoundPath, GridLayout, HexGrid, NavGrid, NavGridChanged, PathFailure, PathGoal,
+    PathProgress, PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning, UnitMap,
 };
 #[cfg(feature = "debug")]
 pub use crate::debug::{

@@ -2,6 +2,7 @@
 
 mod changes;
 mod claim;
+mod hex;
 mod intake;
 mod queue;
 mod repair;
@@ -13,6 +14,7 @@ use bevy::prelude::*;
 
 pub(crate) use changes::{MapChanges, take_map_changes};
 pub(crate) use claim::claim_goals;
+pub(crate) use hex::solve_hex_paths;
 pub(crate) use intake::queue_changed_requests;
 pub(crate) use queue::PathQueue;
 pub(crate) use repair::step_ok;

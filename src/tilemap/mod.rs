@@ -26,7 +26,7 @@
 //! | `Square` | `(x, y)` | [`GridLayout::Square`] |
 //! | `Isometric(Diamond)` | `(x, y)` | [`GridLayout::Isometric`] |
 //! | `Isometric(Staggered)` | `(x, x + y)` | [`GridLayout::Isometric`] |
-//! | `Hexagon(_)` | refused: [`CollisionLayerError::UnsupportedMapType`] | – |
+//! | `Hexagon(_)` | `(x, y)`, a tile of the [`HexGrid`] | – |
 //!
 //! On isometric maps a cell is the diamond bevy_ecs_tilemap draws the tile in
 //! (`TilePos::center_in_world`, `TilePos::from_world_pos` agree with
@@ -38,8 +38,20 @@
 //! Units steer in the square grid the diamonds are drawn from (see
 //! [`Steering`](crate::steering::Steering)).
 //!
-//! The grid has one layout, its primary layer's: a square layer beside an isometric
-//! primary (or the other way round) is left out with
+//! # Hexagonal maps
+//!
+//! When the primary layer is hexagonal (any of bevy_ecs_tilemap's six
+//! `HexCoordSystem`s), the layers build a [`HexGrid`] instead of a [`NavGrid`], by the
+//! same rules (obstacles OR-ed, the topmost terrain, uncovered tiles blocked). Cell
+//! `(x, y)` is `TilePos { x, y }`; a tile's six neighbours are the ones
+//! bevy_ecs_tilemap's `HexNeighbors` name, and world positions are where it draws the
+//! tiles. Requests are then solved and steered on hexagons (see [`HexGrid`]). Any change
+//! of a hexagonal layer or of one of its tiles reads the layers again (`O(tiles)` that
+//! frame).
+//!
+//! The map has one kind and layout, its primary layer's: a square layer beside an
+//! isometric primary (or the other way round), a square or isometric layer beside a
+//! hexagonal one, or a hexagonal layer in another coordinate system, is left out with
 //! [`CollisionLayerError::LayoutMismatch`]. A left-out layer is not part of the grid (no
 //! [`NavGrid`] is built from it alone), gets the [`CollisionLayerError`] component and a
 //! logged warning; the component goes when the layer is usable again. When every layer
@@ -68,6 +80,7 @@
 //!
 //! [`MovementProfiles`]: crate::profiles::MovementProfiles
 //! [`GridLayout`]: crate::components::GridLayout
+//! [`HexGrid`]: crate::components::HexGrid
 //! [`GridLayout::Square`]: crate::components::GridLayout::Square
 //! [`GridLayout::Isometric`]: crate::components::GridLayout::Isometric
 //! [`NavGrid::cell_to_world`]: crate::components::NavGrid::cell_to_world
@@ -101,10 +114,12 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::grid::Cell;
 use crate::scenario::TerrainId;
 
+mod hex;
 mod layers;
 mod shape;
 mod sync;
 
+pub(crate) use hex::sync_hex_layers;
 pub(crate) use sync::sync_collision_layers;
 
 /// Marks a tilemap as solid for pathfinding, and says which terrain its tiles are. See
@@ -236,25 +251,19 @@ pub struct Terrain(pub TerrainId);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 #[reflect(Component, Debug, PartialEq)]
 pub enum CollisionLayerError {
-    /// The tilemap is hexagonal: the grid models square and isometric tiles only (reading
-    /// a hexagonal map as a square grid would give wrong neighbours and positions).
-    UnsupportedMapType(TilemapType),
-    /// The tilemap is square and the grid isometric, or the other way round: the grid
-    /// takes its layout from its primary layer (see the [module docs](self)) and draws
-    /// every cell that way.
+    /// The tilemap is drawn another way than the primary layer (see the [module
+    /// docs](self)): square beside isometric, square or isometric beside hexagonal, or
+    /// hexagonal in another coordinate system. The map takes its kind and layout from
+    /// its primary layer and draws every tile that way.
     LayoutMismatch(TilemapType),
 }
 
 impl std::fmt::Display for CollisionLayerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CollisionLayerError::UnsupportedMapType(map_type) => write!(
-                f,
-                "tilemap type {map_type:?} is not supported for pathfinding (square and isometric tilemaps are)"
-            ),
             CollisionLayerError::LayoutMismatch(map_type) => write!(
                 f,
-                "tilemap type {map_type:?} does not match the layout of the primary collision layer"
+                "tilemap type {map_type:?} is not drawn like the primary collision layer"
             ),
         }
     }
@@ -290,8 +299,8 @@ pub trait TilePosExt {
     fn to_cell(self) -> Cell;
 
     /// The cell of this tile position on a map of `map_type`: [`TilePosExt::to_cell`],
-    /// except on staggered isometric maps. Hexagonal maps are not modelled (their
-    /// layers are refused); they get [`TilePosExt::to_cell`].
+    /// except on staggered isometric maps. On hexagonal maps it is
+    /// [`TilePosExt::to_cell`], the cell of the [`HexGrid`](crate::components::HexGrid).
     fn to_cell_in(self, map_type: TilemapType) -> Cell;
 }
 

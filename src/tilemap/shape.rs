@@ -20,18 +20,39 @@ pub(super) fn layout_of(map_type: TilemapType) -> Option<GridLayout> {
     }
 }
 
-/// Whether the grid, laid out as `grid` (the primary layer's layout, `None` before
-/// there is one), can model a layer of `map_type`.
-pub(super) fn check(
+/// Which map a collision layer feeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fit {
+    /// The square or isometric [`NavGrid`](crate::components::NavGrid).
+    Grid,
+    /// The [`HexGrid`](crate::components::HexGrid).
+    Hex,
+}
+
+/// Which map a layer of `map_type` feeds when the primary layer (the lowest entity
+/// index among all collision layers) is of `primary` (`None` before there is one): the
+/// primary's kind of map, or a [`CollisionLayerError::LayoutMismatch`] when the layer
+/// cannot be drawn that way.
+pub(super) fn fit(
     map_type: TilemapType,
-    grid: Option<GridLayout>,
-) -> Result<(), CollisionLayerError> {
-    match (layout_of(map_type), grid) {
-        (None, _) => Err(CollisionLayerError::UnsupportedMapType(map_type)),
-        (Some(own), Some(grid)) if own != grid => {
-            Err(CollisionLayerError::LayoutMismatch(map_type))
-        }
-        _ => Ok(()),
+    primary: Option<TilemapType>,
+) -> Result<Fit, CollisionLayerError> {
+    let own = match map_type {
+        TilemapType::Hexagon(_) => Fit::Hex,
+        _ => Fit::Grid,
+    };
+    let Some(primary) = primary else {
+        return Ok(own);
+    };
+    let same = match (map_type, primary) {
+        (TilemapType::Hexagon(a), TilemapType::Hexagon(b)) => a == b,
+        (TilemapType::Hexagon(_), _) | (_, TilemapType::Hexagon(_)) => false,
+        (a, b) => layout_of(a) == layout_of(b),
+    };
+    if same {
+        Ok(own)
+    } else {
+        Err(CollisionLayerError::LayoutMismatch(map_type))
     }
 }
 

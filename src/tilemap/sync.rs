@@ -16,21 +16,21 @@ use crate::grid::GridSize;
 use crate::scenario::CachedScenario;
 
 use super::layers::LayerSync;
-use super::shape::{Coverage, Projection, check, layout_of};
+use super::shape::{Coverage, Fit, Projection, fit, layout_of};
 use super::{BlocksPath, CollisionLayer, CollisionLayerError, Terrain, TilePosExt};
 
 /// The components of a collision layer the sync reads.
 #[derive(QueryData)]
 pub(crate) struct LayerData {
-    entity: Entity,
-    rule: Ref<'static, CollisionLayer>,
-    storage: Ref<'static, TileStorage>,
-    size: Option<&'static TilemapSize>,
-    grid_size: Option<&'static TilemapGridSize>,
-    tile_size: Option<&'static TilemapTileSize>,
-    anchor: Option<&'static TilemapAnchor>,
-    map_type: Option<&'static TilemapType>,
-    error: Option<&'static CollisionLayerError>,
+    pub(super) entity: Entity,
+    pub(super) rule: Ref<'static, CollisionLayer>,
+    pub(super) storage: Ref<'static, TileStorage>,
+    pub(super) size: Option<&'static TilemapSize>,
+    pub(super) grid_size: Option<&'static TilemapGridSize>,
+    pub(super) tile_size: Option<&'static TilemapTileSize>,
+    pub(super) anchor: Option<&'static TilemapAnchor>,
+    pub(super) map_type: Option<&'static TilemapType>,
+    pub(super) error: Option<&'static CollisionLayerError>,
 }
 
 /// Removal events the sync listens to.
@@ -42,8 +42,20 @@ pub(crate) struct TileRemovals<'w, 's> {
     textures: RemovedComponents<'w, 's, TileTextureIndex>,
 }
 
+impl TileRemovals<'_, '_> {
+    /// True when a tile lost its marker, terrain, position or texture since the last
+    /// call (reading them all).
+    pub(super) fn any(&mut self) -> bool {
+        let markers = self.markers.read().count();
+        let terrain = self.terrain.read().count();
+        let positions = self.positions.read().count();
+        let textures = self.textures.read().count();
+        markers + terrain + positions + textures > 0
+    }
+}
+
 /// What the sync reads of a tile: position, texture, marker, terrain, owning tilemap.
-type TileData = (
+pub(super) type TileData = (
     &'static TilePos,
     Option<&'static TileTextureIndex>,
     Has<BlocksPath>,
@@ -52,7 +64,7 @@ type TileData = (
 );
 
 /// Tiles whose blocking state or terrain may have changed.
-type ChangedTiles = Or<(
+pub(super) type ChangedTiles = Or<(
     Changed<TilePos>,
     Changed<TileTextureIndex>,
     Added<BlocksPath>,
@@ -60,13 +72,23 @@ type ChangedTiles = Or<(
     Changed<TilemapId>,
 )>;
 
+/// The map type of the primary layer: the lowest entity index among the collision
+/// layers that have tiles.
+pub(super) fn primary_type(layers: &Query<LayerData>) -> Option<TilemapType> {
+    layers
+        .iter()
+        .filter(|l| l.storage.size.x > 0 && l.storage.size.y > 0)
+        .min_by_key(|l| (l.entity.index_u32(), l.entity.to_bits()))
+        .map(|l| map_type(&l))
+}
+
 /// The map type of `layer` (square without a `TilemapType`).
-fn map_type(layer: &LayerDataItem) -> TilemapType {
+pub(super) fn map_type(layer: &LayerDataItem) -> TilemapType {
     layer.map_type.copied().unwrap_or_default()
 }
 
 /// How `layer` is placed in the world.
-fn projection<'a>(layer: &'a LayerDataItem) -> Projection<'a> {
+pub(super) fn projection<'a>(layer: &'a LayerDataItem) -> Projection<'a> {
     Projection {
         map_type: map_type(layer),
         map_size: layer.size.copied().unwrap_or(layer.storage.size),
@@ -78,7 +100,7 @@ fn projection<'a>(layer: &'a LayerDataItem) -> Projection<'a> {
 
 /// The layer that owns `tile` at `pos`: the one its `TilemapId` names, or (without a
 /// `TilemapId`) any collision layer whose storage holds it there.
-fn owner(
+pub(super) fn owner(
     layers: &Query<LayerData>,
     tile: Entity,
     pos: &TilePos,
@@ -119,14 +141,10 @@ pub(crate) fn sync_collision_layers(
         return;
     }
 
-    // The grid's layout: its primary layer's (the lowest entity index among the layers
-    // whose map type it models).
-    let layout = layers
-        .iter()
-        .filter(|l| l.storage.size.x > 0 && l.storage.size.y > 0)
-        .filter_map(|l| layout_of(map_type(&l)).map(|layout| (l.entity, layout)))
-        .min_by_key(|(e, _)| (e.index_u32(), e.to_bits()))
-        .map(|(_, layout)| layout);
+    // The primary layer's map type (the lowest entity index among all collision
+    // layers): it decides the kind of map and the grid's layout.
+    let primary_type = primary_type(&layers);
+    let layout = primary_type.and_then(layout_of);
 
     // Layers that disappeared (despawned, lost CollisionLayer or TileStorage, or became
     // unusable).
@@ -134,7 +152,7 @@ pub(crate) fn sync_collision_layers(
     sync.gone.extend(sync.layers.keys().filter(|e| {
         !layers
             .get(**e)
-            .is_ok_and(|l| check(map_type(&l), layout).is_ok())
+            .is_ok_and(|l| fit(map_type(&l), primary_type) == Ok(Fit::Grid))
     }));
     let gone = std::mem::take(&mut sync.gone);
     for &layer in &gone {
@@ -153,7 +171,9 @@ pub(crate) fn sync_collision_layers(
         if size.area() == 0 {
             continue;
         }
-        match check(map_type(&layer), layout) {
+        match fit(map_type(&layer), primary_type) {
+            // The hexagonal sync reads it (`super::hex`).
+            Ok(Fit::Hex) => continue,
             Err(error) => {
                 refused.0 += 1;
                 if layer.error != Some(&error) {
@@ -162,12 +182,12 @@ pub(crate) fn sync_collision_layers(
                 }
                 continue;
             }
-            Ok(()) if layer.error.is_some() => {
+            Ok(Fit::Grid) if layer.error.is_some() => {
                 commands
                     .entity(layer.entity)
                     .remove::<CollisionLayerError>();
             }
-            Ok(()) => {}
+            Ok(Fit::Grid) => {}
         }
         let z = transforms
             .compute_global_transform(layer.entity)

@@ -10,6 +10,7 @@ mod debug;
 mod fields;
 mod goals;
 mod grid_step;
+mod hex;
 mod iso;
 mod lanes;
 mod live;

@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
-    BlocksPath, Cell, CellExt, CollisionLayer, CollisionLayerError, NavGrid, PathFailure,
-    PathRequest, PathResult, Scenario, TilePosExt,
+    BlocksPath, Cell, CellExt, CollisionLayer, CollisionLayerError, HexGrid, NavGrid, PathFailure,
+    PathRequest, PathResult, Replanning, Scenario, TilePosExt,
 };
 
 use crate::common::{TILE, app, found_path, level, spawn_units};
@@ -140,10 +140,16 @@ fn a_tilemap_under_a_translated_parent_places_cells_in_world_space() {
 }
 
 #[test]
-fn hexagonal_tilemaps_fail_with_a_typed_error_and_build_no_grid() {
+fn a_tilemap_turned_hexagonal_becomes_a_hex_grid_and_back() {
     let mut app = app();
     let (map, _) = spawn_tilemap(app.world_mut(), &level());
     let units = spawn_units(&mut app, 5, 21, false, false);
+    let answered = |app: &App| {
+        units.iter().all(|unit| {
+            let result = app.world().get::<PathResult>(unit.entity).unwrap();
+            !result.is_pending() && app.world().get::<Replanning>(unit.entity).is_none()
+        })
+    };
     for map_type in [
         TilemapType::Hexagon(HexCoordSystem::Row),
         TilemapType::Hexagon(HexCoordSystem::ColumnOdd),
@@ -152,37 +158,59 @@ fn hexagonal_tilemaps_fail_with_a_typed_error_and_build_no_grid() {
         app.update();
         assert!(
             app.world().get_resource::<NavGrid>().is_none(),
-            "no grid from a {map_type:?} map"
+            "no square grid from a {map_type:?} map"
         );
-        assert_eq!(
-            app.world().get::<CollisionLayerError>(map),
-            Some(&CollisionLayerError::UnsupportedMapType(map_type))
-        );
+        let grid = app.world().resource::<HexGrid>();
+        let size = app.world().get::<TilemapSize>(map).copied().unwrap();
+        assert_eq!((grid.columns(), grid.rows()), (size.x, size.y));
+        assert!(app.world().get::<CollisionLayerError>(map).is_none());
+        for _ in 0..100 {
+            if answered(&app) {
+                break;
+            }
+            app.update();
+        }
+        assert!(answered(&app), "every request answered on {map_type:?}");
         for unit in &units {
             let result = app.world().get::<PathResult>(unit.entity).unwrap();
-            assert_eq!(result.failure(), Some(&PathFailure::MapRefused));
+            if let Some(path) = result.found() {
+                assert_eq!(
+                    path.generation,
+                    app.world().resource::<HexGrid>().generation()
+                );
+            }
         }
     }
 
-    // Back to square: the grid is built, the error goes and the requests are answered
+    // Back to square: the square grid is built and the requests are answered on it
     // (within the frame budget, so over a few frames on a loaded machine).
     app.world_mut().entity_mut(map).insert(TilemapType::Square);
     app.update();
     assert!(app.world().get_resource::<NavGrid>().is_some());
-    assert!(app.world().get::<CollisionLayerError>(map).is_none());
-    let no_map = |app: &App| {
-        units.iter().any(|unit| {
-            let result = app.world().get::<PathResult>(unit.entity).unwrap();
-            result.failure() == Some(&PathFailure::MapRefused)
-        })
+    assert!(app.world().get_resource::<HexGrid>().is_none());
+    let on_square = |app: &App| {
+        let grid = app.world().resource::<NavGrid>();
+        answered(app)
+            && units.iter().all(|unit| {
+                match app.world().get::<PathResult>(unit.entity).unwrap() {
+                    // Planned on the square grid: its first waypoint is its first cell's centre.
+                    PathResult::Found(p) => {
+                        p.waypoints[0].distance(grid.cell_to_world(p.cells[0])) < TILE
+                    }
+                    PathResult::Failed(f) => {
+                        !matches!(f, PathFailure::NoMap | PathFailure::MapRefused)
+                    }
+                    PathResult::Pending => false,
+                }
+            })
     };
     for _ in 0..100 {
-        if !no_map(&app) {
+        if on_square(&app) {
             break;
         }
         app.update();
     }
-    assert!(!no_map(&app), "every request answered on the new grid");
+    assert!(on_square(&app), "every request answered on the new grid");
 }
 
 #[test]

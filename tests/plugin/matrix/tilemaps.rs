@@ -1,12 +1,9 @@
-//! Matrix rows of bad tilemaps (feature `tilemap`): hexagonal maps (two coordinate
-//! systems), maps despawned, replaced or resized mid-solve, zero tile size, zero and
-//! negative scale, parented maps and a 0x0 map.
+//! Matrix rows of bad tilemaps (feature `tilemap`): maps despawned, replaced or resized
+//! mid-solve, zero tile size, zero and negative scale, parented maps and a 0x0 map.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_tilepath::prelude::{
-    Cell, CollisionLayerError, NavGrid, PathFailure, PathRequest, TilepathSettings,
-};
+use bevy_tilepath::prelude::{Cell, NavGrid, PathFailure, PathRequest, TilepathSettings};
 
 use super::{Expect, Row, Scene, TILE, walls};
 use crate::tilemaps::spawn_tilemap;
@@ -66,30 +63,6 @@ fn despawn_map(scene: &mut Scene) {
     scene.app.world_mut().entity_mut(map).despawn();
 }
 
-fn set_type(scene: &mut Scene, map_type: TilemapType) -> Entity {
-    let map = tilemap(scene);
-    scene.app.world_mut().entity_mut(map).insert(map_type);
-    subject(scene)
-}
-
-fn unsupported(scene: &mut Scene, _: Entity) {
-    let map = the_map(scene);
-    assert!(scene.app.world().get_resource::<NavGrid>().is_none());
-    assert!(matches!(
-        scene.app.world().get::<CollisionLayerError>(map),
-        Some(CollisionLayerError::UnsupportedMapType(_))
-    ));
-}
-
-fn square_again(scene: &mut Scene) {
-    let map = the_map(scene);
-    scene
-        .app
-        .world_mut()
-        .entity_mut(map)
-        .insert(TilemapType::Square);
-}
-
 fn off_map(f: &PathFailure) -> bool {
     matches!(f, PathFailure::StartOffMap { .. })
 }
@@ -111,20 +84,6 @@ fn unscaled(scene: &mut Scene) {
 
 pub fn rows() -> Vec<Row> {
     vec![
-        Row::new(
-            "hexagonal tilemap",
-            |s| set_type(s, TilemapType::Hexagon(HexCoordSystem::Row)),
-            Expect::Fails(PathFailure::MapRefused),
-        )
-        .during(unsupported)
-        .repair(square_again),
-        Row::new(
-            "hexagonal column tilemap",
-            |s| set_type(s, TilemapType::Hexagon(HexCoordSystem::ColumnOdd)),
-            Expect::Fails(PathFailure::MapRefused),
-        )
-        .during(unsupported)
-        .repair(square_again),
         Row::new(
             "tilemap despawned mid-solve",
             slow_unit,

@@ -1,0 +1,329 @@
+//! The hexagonal pipeline: requests on a [`HexGrid`] queued, solved in slices within the frame budget, planned again after edits.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use bevy::transform::helper::TransformHelper;
+
+use crate::components::{
+    FoundPath, HexGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, Replanning,
+};
+use crate::grid::Cell;
+use crate::hex::{HexAlgorithm, HexPathError, HexPathfinder, HexQuery, HexStep};
+use crate::profiles::MovementProfiles;
+use crate::scenario::ProfileId;
+use crate::search::{Algorithm, Limit, PathError};
+use crate::settings::{FrameBudget, TilepathSettings};
+
+/// Expansions per slice of a hexagonal search: the budget is checked between slices.
+const SLICE: u64 = 1024;
+
+/// A search that runs over several frames.
+struct Running {
+    entity: Entity,
+    /// The request it answers (a changed request starts over).
+    request: PathRequest,
+    profile: ProfileId,
+    from: Cell,
+    goal: Cell,
+    /// The grid generation it started on.
+    generation: u64,
+}
+
+/// The hexagonal solver's state: its queue, its pathfinder (buffers reused by every
+/// search) and the search it is in the middle of.
+#[derive(Default)]
+pub(crate) struct HexSolver {
+    queue: VecDeque<Entity>,
+    queued: EntityHashSet,
+    finder: HexPathfinder,
+    running: Option<Running>,
+    /// The grid generation the queue was last filled for.
+    seen: Option<u64>,
+}
+
+impl HexSolver {
+    fn push(&mut self, entity: Entity) {
+        if self.queued.insert(entity) {
+            self.queue.push_back(entity);
+        }
+    }
+}
+
+/// The components the solver reads and writes on a unit.
+type Units<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static PathRequest,
+        &'static mut PathResult,
+        Has<Replanning>,
+    ),
+>;
+
+/// Answers [`PathRequest`]s on the [`HexGrid`], oldest first, within the frame budget
+/// ([`TilepathSettings::budget`]; at least one slice of 1,024 expansions a frame, so
+/// every request is answered). New and changed requests are queued; after any change of
+/// the grid (obstacles, terrain, profiles, placement) every request is planned again,
+/// keeping its path meanwhile (marked [`Replanning`]). A search that spans frames
+/// starts over when the grid changes or its request does.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_hex_paths(
+    grid: Option<Res<HexGrid>>,
+    settings: Res<TilepathSettings>,
+    profiles: Res<MovementProfiles>,
+    transforms: TransformHelper,
+    changed: Query<Entity, Changed<PathRequest>>,
+    mut units: Units,
+    mut solver: Local<HexSolver>,
+    mut solved: MessageWriter<PathSolved>,
+    mut commands: Commands,
+) {
+    let solver = &mut *solver;
+    let Some(grid) = grid else {
+        *solver = HexSolver {
+            finder: std::mem::take(&mut solver.finder),
+            ..HexSolver::default()
+        };
+        return;
+    };
+    if grid.is_added() || solver.seen != Some(grid.generation()) {
+        solver.seen = Some(grid.generation());
+        for (entity, _, result, _) in &units {
+            if matches!(result, PathResult::Found(_)) {
+                commands.entity(entity).try_insert(Replanning);
+            }
+            solver.push(entity);
+        }
+    }
+    for entity in &changed {
+        solver.push(entity);
+        if solver.running.as_ref().is_some_and(|r| r.entity == entity) {
+            solver.running = None;
+        }
+    }
+
+    let started = Instant::now();
+    let mut spent: u64 = 0;
+    let within_budget = |spent: u64| match settings.budget {
+        FrameBudget::Expansions(n) => spent < u64::from(n.max(1)),
+        FrameBudget::Time(limit) => spent == 0 || started.elapsed() < limit,
+    };
+    while within_budget(spent) {
+        let running = match solver.running.take() {
+            Some(running) if running.generation == grid.generation() => running,
+            Some(stale) => {
+                solver.push(stale.entity);
+                continue;
+            }
+            None => {
+                let Some(entity) = solver.queue.pop_front() else {
+                    break;
+                };
+                solver.queued.remove(&entity);
+                let Ok((_, request, ..)) = units.get(entity) else {
+                    continue;
+                };
+                let request = request.clone();
+                match begin(solver, &grid, &profiles, &transforms, entity, &request) {
+                    Ok(running) => running,
+                    Err(failure) => {
+                        finish(&mut units, &mut commands, &mut solved, entity, Err(failure));
+                        continue;
+                    }
+                }
+            }
+        };
+        let Some(map) = grid.map(running.profile) else {
+            let failure = PathFailure::UnknownProfile;
+            finish(
+                &mut units,
+                &mut commands,
+                &mut solved,
+                running.entity,
+                Err(failure),
+            );
+            continue;
+        };
+        let before = solver.finder.expansions();
+        let step = solver.finder.resume(map, SLICE);
+        spent += (solver.finder.expansions() - before).max(1);
+        match step {
+            Ok(HexStep::Suspended) => solver.running = Some(running),
+            Ok(HexStep::Found) => {
+                let path = found_path(&solver.finder, &grid, &running);
+                finish(
+                    &mut units,
+                    &mut commands,
+                    &mut solved,
+                    running.entity,
+                    Ok(path),
+                );
+            }
+            Err(e) => {
+                let failure = failure_of(e, &running.request);
+                finish(
+                    &mut units,
+                    &mut commands,
+                    &mut solved,
+                    running.entity,
+                    Err(failure),
+                );
+            }
+        }
+    }
+}
+
+/// Starts the search of `request` for `entity`, or says why it cannot run.
+fn begin(
+    solver: &mut HexSolver,
+    grid: &HexGrid,
+    profiles: &MovementProfiles,
+    transforms: &TransformHelper,
+    entity: Entity,
+    request: &PathRequest,
+) -> Result<Running, PathFailure> {
+    let position = transforms
+        .compute_global_transform(entity)
+        .map_err(|_| PathFailure::NoTransform)?
+        .translation()
+        .truncate();
+    if !position.is_finite() {
+        return Err(PathFailure::InvalidPosition);
+    }
+    let from = grid
+        .world_to_tile(position)
+        .ok_or(PathFailure::StartOffMap { position })?;
+    let goal = match request.goal {
+        PathGoal::Cell(cell) => Some(cell).filter(|&c| grid.contains(c)),
+        PathGoal::World(world) if !world.is_finite() => return Err(PathFailure::InvalidGoal),
+        PathGoal::World(world) => grid.world_to_tile(world),
+    }
+    .ok_or(PathFailure::GoalOffMap { goal: request.goal })?;
+    let profile = profiles
+        .resolve(request.profile.as_deref())
+        .filter(|&p| grid.map(p).is_some())
+        .ok_or(PathFailure::UnknownProfile)?;
+    let map = grid.map(profile).ok_or(PathFailure::UnknownProfile)?;
+    let algorithm = match request.algorithm {
+        Some(Algorithm::Dijkstra) => HexAlgorithm::Dijkstra,
+        Some(Algorithm::Bfs) => HexAlgorithm::BreadthFirst,
+        _ => HexAlgorithm::AStar,
+    };
+    let limit = request.limits.map_or(u32::MAX, |l| l.max_expanded);
+    let query = HexQuery {
+        start: grid.hex(from),
+        goal: grid.hex(goal),
+        radius: hex_radius(request.diameter),
+        algorithm,
+        max_expansions: (limit != u32::MAX).then_some(u64::from(limit)),
+        nearest_goal: request.options.nearest_goal,
+    };
+    solver
+        .finder
+        .start(map, &query)
+        .map_err(|e| failure_of(e, request))?;
+    Ok(Running {
+        entity,
+        request: request.clone(),
+        profile,
+        from,
+        goal,
+        generation: grid.generation(),
+    })
+}
+
+/// The hexagon radius of a unit `diameter` tiles wide: 0 for 1 (one tile), 1 for 2 and
+/// 3 (a tile and its six neighbours), and so on.
+pub(crate) fn hex_radius(diameter: u32) -> u32 {
+    diameter.max(1) / 2
+}
+
+/// The [`PathFailure`] of a hexagonal search error.
+fn failure_of(error: HexPathError, request: &PathRequest) -> PathFailure {
+    let diameter = request.diameter.max(1);
+    let error = match error {
+        HexPathError::StartBlocked { hex } => PathError::StartBlocked {
+            cell: Cell::new(hex.q, hex.r),
+            diameter,
+        },
+        HexPathError::GoalBlocked { hex } => PathError::GoalBlocked {
+            cell: Cell::new(hex.q, hex.r),
+            diameter,
+        },
+        HexPathError::InvalidRadius { .. } => PathError::InvalidDiameter { diameter },
+        HexPathError::NotFound => PathError::Unreachable,
+        HexPathError::LimitReached { expansions } => PathError::LimitReached {
+            limit: Limit::Expanded,
+            expanded: u32::try_from(expansions).unwrap_or(u32::MAX),
+        },
+        HexPathError::NothingToResume => PathError::NothingToResume,
+    };
+    PathFailure::Search(error)
+}
+
+/// The found path of the pathfinder's finished search.
+fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> FoundPath {
+    let cells: Vec<Cell> = finder
+        .path()
+        .iter()
+        .filter_map(|&hex| grid.cell(hex))
+        .collect();
+    let reached = cells.last().copied().unwrap_or(running.from);
+    // Waypoints: the centres where the path turns (a straight run between two hexagon
+    // centres crosses only the hexagons of the run).
+    let mut waypoints = Vec::with_capacity(cells.len());
+    let hexes = finder.path();
+    for (i, &cell) in cells.iter().enumerate() {
+        let step = |a: usize, b: usize| (hexes[b].q - hexes[a].q, hexes[b].r - hexes[a].r);
+        let turns = i == 0 || i + 1 == cells.len() || step(i - 1, i) != step(i, i + 1);
+        if turns {
+            waypoints.push(grid.tile_to_world(cell));
+        }
+    }
+    FoundPath {
+        from: running.from,
+        start: running.from,
+        requested: running.goal,
+        reached,
+        partial: reached != running.goal,
+        length: cells.len().saturating_sub(1) as f32,
+        cost: finder.steps() as f32,
+        profile: running.profile,
+        generation: grid.generation(),
+        expanded: u32::try_from(finder.expansions()).unwrap_or(u32::MAX),
+        approached: false,
+        provisional: false,
+        cells,
+        waypoints,
+    }
+}
+
+/// Writes the answer for `entity` and announces it.
+fn finish(
+    units: &mut Units,
+    commands: &mut Commands,
+    solved: &mut MessageWriter<PathSolved>,
+    entity: Entity,
+    outcome: Result<FoundPath, PathFailure>,
+) {
+    let Ok((_, _, mut result, replanning)) = units.get_mut(entity) else {
+        return;
+    };
+    let announced = outcome.as_ref().map(|p| p.cost).map_err(|f| *f);
+    let new = match outcome {
+        Ok(path) => PathResult::Found(path),
+        Err(failure) => PathResult::Failed(failure),
+    };
+    result.set_if_neq(new);
+    if replanning {
+        commands.entity(entity).try_remove::<Replanning>();
+    }
+    solved.write(PathSolved {
+        entity,
+        outcome: announced,
+    });
+}
