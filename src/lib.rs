@@ -364,8 +364,10 @@
 //!
 //! - [`tilemap`]: a [`CollisionLayer`] on a bevy_ecs_tilemap tilemap,
 //!   [`BlocksPath`](tilemap::BlocksPath) or a texture rule for walls,
-//!   [`Terrain`](tilemap::Terrain) or a texture table for terrain; square and isometric
-//!   (diamond and staggered) tilemaps are read, hexagonal ones refused.
+//!   [`Terrain`](tilemap::Terrain) or a texture table for terrain; square, isometric
+//!   (diamond and staggered) and hexagonal (all six coordinate systems) tilemaps are
+//!   read. A hexagonal map becomes a [`HexGrid`](components::HexGrid), whose docs say
+//!   which request options hexagons support.
 //!   [`TilePosExt::to_cell_in`](tilemap::TilePosExt::to_cell_in) and
 //!   [`CellExt::to_tile_pos_in`](tilemap::CellExt::to_tile_pos_in) convert between `TilePos` and
 //!   [`Cell`](grid::Cell) (the orphan rule forbids `From`/`TryFrom` impls between two foreign
