@@ -9,7 +9,9 @@ use bevy::asset::AssetPlugin;
 use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
-use bevy_ecs_tiled::prelude::{TiledFilter, TiledMap, TiledPlugin, TiledPluginConfig, tiled};
+use bevy_ecs_tiled::prelude::{
+    RespawnTiledMap, TiledFilter, TiledMap, TiledPlugin, TiledPluginConfig, tiled,
+};
 use bevy_tilepath::prelude::*;
 
 /// The map, under `tests/assets` (the asset root of these tests).
@@ -249,4 +251,43 @@ fn a_path_goes_around_the_blocked_tiles() {
     // (over the sign, which does not block) and down the left column.
     assert!(path.cells.iter().any(|c| c.x == 7), "{:?}", path.cells);
     assert!(path.cells.iter().any(|c| c.y == 5), "{:?}", path.cells);
+}
+
+#[test]
+fn a_respawned_map_gives_the_same_grid() {
+    let mut app = loaded_app();
+    let collision_layer = |app: &mut App| {
+        app.world_mut()
+            .query_filtered::<Entity, With<CollisionLayer>>()
+            .single(app.world())
+            .ok()
+    };
+    let old_layer = collision_layer(&mut app).expect("one collision layer");
+    let map = app
+        .world_mut()
+        .query_filtered::<Entity, With<TiledMap>>()
+        .single(app.world())
+        .expect("one map");
+    app.world_mut().entity_mut(map).insert(RespawnTiledMap);
+
+    // bevy_ecs_tiled despawns the layers and spawns new ones; the new collision layer
+    // gets its CollisionLayer and tiles their properties again.
+    let start = Instant::now();
+    loop {
+        app.update();
+        let layer = collision_layer(&mut app);
+        if layer.is_some_and(|l| l != old_layer) && app.world().contains_resource::<NavGrid>() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for the respawn"
+        );
+    }
+    let grid = app.world().resource::<NavGrid>();
+    assert_eq!(
+        grid_cells(grid),
+        expected_cells(),
+        "the grid differs from {EXPECTED}"
+    );
 }

@@ -255,6 +255,7 @@ type NewTilemap = (
 /// Applies the Tiled properties of the tilemaps (and their tiles) that bevy_ecs_tiled
 /// spawned since the last run: [`CollisionLayer`] on collision layers, [`BlocksPath`] and
 /// [`Terrain`] on tiles; and gives headless tilemaps the components the sync reads.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_tiled_properties(
     mut commands: Commands,
     settings: Res<TiledProperties>,
