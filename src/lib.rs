@@ -398,7 +398,9 @@
 //!
 //! Everything works headless (`MinimalPlugins`), which is how the tests run it. The plugin's
 //! features, both on by default: `tilemap` (the bevy_ecs_tilemap integration) and `debug`
-//! (gizmos); `cargo build -p bevy_tilepath --no-default-features` builds the plugin with a
+//! (gizmos); and, off by default, `tiled` (maps loaded by bevy_ecs_tiled 0.13: Tiled custom
+//! properties become collision layers, obstacles and terrain, see `tilemap::TiledProperties`);
+//! `cargo build -p bevy_tilepath --no-default-features` builds the plugin with a
 //! hand-made [`NavGrid`] only. The core's value types (`Cell`, `Algorithm`, `Limits`,
 //! `Connectivity`, ...) derive `Reflect` through its `bevy_reflect` feature (the small
 //! reflection crate only, not bevy), which the plugin turns on and registers, so inspectors
@@ -461,6 +463,7 @@
 //! ```text
 //!  your game ──► bevy_tilepath (plugin: ., src/)  ──► bevy 0.19
 //!                     │                           ──► bevy_ecs_tilemap 0.19  (feature "tilemap")
+//!                     │                           ──► bevy_ecs_tiled 0.13    (feature "tiled")
 //!                     ▼
 //!               tilepath (core: crates/tilepath)  ──► smallvec
 //!                                                 ··► serde, bevy_reflect   (optional features)

@@ -280,6 +280,16 @@ impl Plugin for TilepathPlugin {
                     .after(pipeline::start_frame)
                     .before(crate::components::sync_profiles),
             );
+        #[cfg(feature = "tiled")]
+        app.init_resource::<tilemap::TiledProperties>()
+            .register_type::<tilemap::TiledProperties>()
+            .add_systems(
+                schedule,
+                tilemap::apply_tiled_properties
+                    .in_set(TilepathSystems::SyncMap)
+                    .after(pipeline::start_frame)
+                    .before(tilemap::sync_collision_layers),
+            );
     }
 }
 

@@ -25,6 +25,8 @@ pub use crate::stats::TilepathStats;
 pub use crate::steering::{
     Arrived, Avoidance, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
 };
+#[cfg(feature = "tiled")]
+pub use crate::tilemap::TiledProperties;
 #[cfg(feature = "tilemap")]
 pub use crate::tilemap::{
     BlocksPath, CellExt, CollisionLayer, CollisionLayerError, Terrain, TilePosExt,

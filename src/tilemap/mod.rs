@@ -106,6 +106,12 @@
 //!
 //! A [`NavGrid`] inserted by the user ([`NavGrid::new`]) is left alone: collision layers
 //! are ignored while it exists.
+//!
+//! # Tiled maps
+//!
+//! With the `tiled` feature, maps loaded by bevy_ecs_tiled need no code: Tiled custom
+//! properties of layers and tiles become collision layers, [`BlocksPath`] and [`Terrain`]
+//! (see `TiledProperties`).
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapType};
@@ -118,9 +124,15 @@ mod hex;
 mod layers;
 mod shape;
 mod sync;
+#[cfg(feature = "tiled")]
+mod tiled;
 
 pub(crate) use hex::sync_hex_layers;
 pub(crate) use sync::sync_collision_layers;
+#[cfg(feature = "tiled")]
+pub(crate) use tiled::apply_tiled_properties;
+#[cfg(feature = "tiled")]
+pub use tiled::{TiledProperties, TiledPropertyError};
 
 /// Marks a tilemap as solid for pathfinding, and says which terrain its tiles are. See
 /// the [module docs](self) for which of its tiles block and how terrain is read and
