@@ -313,16 +313,12 @@ fn world_of(options: &Options, x: u32, y: u32) -> Vec2 {
     )
 }
 
-/// Sends one army to `goal`: each unit to its own tile around it, armour a step further
-/// out.
+/// Sends one army to `goal`: each unit claims its own tile around it.
 fn order(commands: &mut Commands, units: &Query<(Entity, &Unit)>, blue: bool, goal: Vec2) {
-    for (i, (entity, unit)) in units.iter().filter(|(_, u)| u.blue == blue).enumerate() {
-        let ring = if unit.diameter > 1 { 3.0 } else { 1.2 };
-        let angle = i as f32 * 2.4;
-        let spot = goal
-            + Vec2::new(angle.cos(), angle.sin()) * SHORT * ring * (1.0 + (i % 3) as f32 * 0.5);
+    for (entity, unit) in units.iter().filter(|(_, u)| u.blue == blue) {
         commands.entity(entity).insert(
-            PathRequest::new(spot)
+            PathRequest::new(goal)
+                .claim_goal(true)
                 .profile(unit.profile)
                 .diameter(unit.diameter)
                 .nearest_goal(true),

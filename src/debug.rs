@@ -209,6 +209,7 @@ fn draw_tilepath_gizmos(
             draw_hex_cells(&hex_grid, &mut gizmos, &mut drawn);
             let tile = Vec2::splat(hex_grid.step_length());
             draw_units(None, tile, &units, &mut gizmos, &mut drawn);
+            draw_hex_claims(&hex_grid, &units, &mut gizmos, &mut drawn);
         } else if let Some(grid) = grid {
             draw_cells(&grid, &mut gizmos, &mut drawn);
             let tile = grid.plane_tile_size();
@@ -240,6 +241,32 @@ fn draw_hex_cells(
             options.obstacle_color,
         );
         drawn.obstacle_cells += 1;
+    }
+}
+
+/// Each unit's claimed tile on a hexagonal map, as its footprint's hexagons.
+fn draw_hex_claims(
+    grid: &HexGrid,
+    units: &Units,
+    gizmos: &mut Gizmos<TilepathGizmos>,
+    drawn: &mut TilepathDebugCounts,
+) {
+    let options = gizmos.config_ext.clone();
+    if !options.claims {
+        return;
+    }
+    for (entity, _, ticket, request, own_color, ..) in units {
+        let Some(cell) = ticket.and_then(PathStatus::claimed_cell) else {
+            continue;
+        };
+        let color = own_color.map_or_else(|| options.path_colors.color_of(entity), |c| c.0);
+        let radius = request.map_or(0, |r| r.diameter.max(1) / 2);
+        let centre = grid.hex(cell);
+        for tile in grid.tiles_within(centre, radius) {
+            let corners = grid.corners(tile, 0.75);
+            gizmos.linestrip_2d(corners.iter().chain(corners.first()).copied(), color);
+        }
+        drawn.claims += 1;
     }
 }
 

@@ -25,8 +25,12 @@ const HALF_SQRT_3: f32 = 0.866_025_4;
 /// the reachable tile nearest an unreachable goal. After any change of the grid every
 /// request is planned again, keeping its path meanwhile
 /// ([`Replanning`](crate::components::Replanning)). [`Steering`](crate::steering::Steering)
-/// walks the paths from tile centre to tile centre. Not on hexagonal maps yet: path
-/// smoothing, goal areas, claims, shared goal fields, exact repairs, unit avoidance and
+/// walks the paths from tile centre to tile centre.
+/// [`PathRequest::claim_goal`](crate::components::PathRequest::claim_goal) works as on
+/// square maps: units sent to one tile end on distinct tiles around it (the nearest
+/// tiles the unit can stand on whose footprints overlap no other claim; units nearest
+/// the goal choose first). Not on hexagonal maps yet: path smoothing, goal areas, shared
+/// goal fields, exact repairs, unit avoidance and
 /// [`GridStepper`](crate::steering::GridStepper); their options are ignored.
 ///
 /// Tiles are named by [`Cell`]s equal to bevy_ecs_tilemap's `TilePos` on the map: cell
@@ -251,6 +255,20 @@ impl HexGrid {
         let (x, y) = self.layout.position(hex);
         let cell = Cell::new(x, y);
         self.contains(cell).then_some(cell)
+    }
+
+    /// The tiles within `radius` steps of `centre` (a footprint of that radius).
+    ///
+    /// Complexity: `O(radius²)`.
+    pub fn tiles_within(&self, centre: Hex, radius: u32) -> impl Iterator<Item = Cell> + '_ {
+        let r = i32::try_from(radius)
+            .unwrap_or(i32::MAX / 4)
+            .min(i32::MAX / 4);
+        (-r..=r).flat_map(move |dr| {
+            (-r..=r)
+                .filter(move |&dq| (dq + dr).abs() <= r)
+                .filter_map(move |dq| self.cell(Hex::new(centre.q + dq, centre.r + dr)))
+        })
     }
 
     /// The world position of a tile's centre (any cell, on the map or not), where

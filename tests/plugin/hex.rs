@@ -360,3 +360,92 @@ fn a_square_layer_beside_a_hexagonal_primary_is_left_out() {
         ));
     }
 }
+
+#[test]
+fn units_sent_to_one_tile_claim_distinct_tiles_around_it() {
+    use bevy_tilepath::hex::Hex;
+    use bevy_tilepath::prelude::PathStatus;
+    for system in [HexCoordSystem::RowOdd, HexCoordSystem::Column] {
+        let mut app = app();
+        spawn_hex_map(app.world_mut(), system);
+        let goal = drawn_at(system, TilePos::new(9, 4));
+        // 12 infantry from the west, 3 armour (a tile and its six neighbours) from the east.
+        let units: Vec<(Entity, u32)> = (0..15u32)
+            .map(|i| {
+                let (from, diameter) = if i < 12 {
+                    (TilePos::new(i % 3, 1 + i / 3), 1)
+                } else {
+                    (TilePos::new(10, 1 + 3 * (i - 12)), 3)
+                };
+                let unit = app
+                    .world_mut()
+                    .spawn((
+                        Transform::from_translation(drawn_at(system, from).extend(1.0)),
+                        PathRequest::new(goal).diameter(diameter).claim_goal(true),
+                        Steering::with_speed(90.0),
+                    ))
+                    .id();
+                (unit, diameter)
+            })
+            .collect();
+        app.update();
+        let grid = app.world().resource::<HexGrid>();
+        let mut covered: HashMap<Hex, Entity> = HashMap::new();
+        let goal_hex = grid.hex(TilePos::new(9, 4).to_cell());
+        for &(unit, diameter) in &units {
+            let claimed = app
+                .world()
+                .get::<PathStatus>(unit)
+                .and_then(PathStatus::claimed_cell)
+                .unwrap_or_else(|| panic!("{system:?}: {unit} claims a tile"));
+            let path = found_path(&app, unit);
+            assert_eq!(
+                path.reached, claimed,
+                "{system:?}: the path ends on the claim"
+            );
+            let radius = diameter / 2;
+            let centre = grid.hex(claimed);
+            assert!(
+                grid.map(Default::default())
+                    .unwrap()
+                    .can_stand(centre, radius),
+                "{system:?}: {unit} can stand on {claimed:?}"
+            );
+            // Footprints do not overlap, and infantry stays near the goal.
+            for tile in (0..WIDTH).flat_map(|x| (0..HEIGHT).map(move |y| TilePos::new(x, y))) {
+                let hex = grid.hex(tile.to_cell());
+                if hex.distance(centre) <= radius
+                    && let Some(other) = covered.insert(hex, unit)
+                {
+                    panic!("{system:?}: {unit} and {other} both cover {tile:?}");
+                }
+            }
+            if diameter == 1 {
+                assert!(
+                    centre.distance(goal_hex) <= 3,
+                    "{system:?}: {claimed:?} is near"
+                );
+            }
+        }
+        let mut arrived = false;
+        for _ in 0..3000 {
+            app.update();
+            arrived = units
+                .iter()
+                .all(|&(u, _)| app.world().get::<Arrived>(u).is_some());
+            if arrived {
+                break;
+            }
+        }
+        assert!(arrived, "{system:?}: every unit arrives");
+        for &(unit, _) in &units {
+            let at = app.world().get::<Transform>(unit).unwrap().translation;
+            let claimed = app.world().get::<PathStatus>(unit).unwrap().claimed_cell();
+            assert_eq!(
+                tile_at(system, at.truncate()).map(|t| t.to_cell()),
+                claimed,
+                "{system:?}: {unit} stands on its claim"
+            );
+        }
+    }
+}

@@ -7,8 +7,13 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
+mod claim;
+
+use claim::HexClaims;
+
 use crate::components::{
-    FoundPath, HexGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, Replanning,
+    FoundPath, HexGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathStatus,
+    Replanning,
 };
 use crate::grid::Cell;
 use crate::hex::{HexAlgorithm, HexPathError, HexPathfinder, HexQuery, HexStep};
@@ -28,6 +33,8 @@ struct Running {
     profile: ProfileId,
     from: Cell,
     goal: Cell,
+    /// The tile claimed for it, if any.
+    claimed: Option<Cell>,
     /// The grid generation it started on.
     generation: u64,
 }
@@ -40,6 +47,7 @@ pub(crate) struct HexSolver {
     queued: EntityHashSet,
     finder: HexPathfinder,
     running: Option<Running>,
+    claims: HexClaims,
     /// The grid generation the queue was last filled for.
     seen: Option<u64>,
 }
@@ -60,6 +68,7 @@ type Units<'w, 's> = Query<
         Entity,
         &'static PathRequest,
         &'static mut PathResult,
+        &'static mut PathStatus,
         Has<Replanning>,
     ),
 >;
@@ -92,7 +101,7 @@ pub(crate) fn solve_hex_paths(
     };
     if grid.is_added() || solver.seen != Some(grid.generation()) {
         solver.seen = Some(grid.generation());
-        for (entity, _, result, _) in &units {
+        for (entity, _, result, ..) in &units {
             if matches!(result, PathResult::Found(_)) {
                 commands.entity(entity).try_insert(Replanning);
             }
@@ -105,6 +114,7 @@ pub(crate) fn solve_hex_paths(
             solver.running = None;
         }
     }
+    claim_goals(solver, &grid, &profiles, &transforms, &changed, &mut units);
 
     let started = Instant::now();
     let mut spent: u64 = 0;
@@ -129,7 +139,14 @@ pub(crate) fn solve_hex_paths(
                 };
                 let request = request.clone();
                 match begin(solver, &grid, &profiles, &transforms, entity, &request) {
-                    Ok(running) => running,
+                    Ok(running) => {
+                        if let Ok((.., mut status, _)) = units.get_mut(entity)
+                            && status.claimed_cell() != running.claimed
+                        {
+                            status.set_claimed_cell(running.claimed);
+                        }
+                        running
+                    }
                     Err(failure) => {
                         finish(&mut units, &mut commands, &mut solved, entity, Err(failure));
                         continue;
@@ -177,15 +194,19 @@ pub(crate) fn solve_hex_paths(
     }
 }
 
-/// Starts the search of `request` for `entity`, or says why it cannot run.
-fn begin(
-    solver: &mut HexSolver,
+/// True when `request` claims its goal tile (see [`PathRequest::claim_goal`]).
+fn claims_goal(request: &PathRequest) -> bool {
+    request.claim_goal && request.options.goal_radius == 0
+}
+
+/// Where `entity` stands, the goal tile of `request` and its profile, or why not.
+fn endpoints(
     grid: &HexGrid,
     profiles: &MovementProfiles,
     transforms: &TransformHelper,
     entity: Entity,
     request: &PathRequest,
-) -> Result<Running, PathFailure> {
+) -> Result<(Cell, Cell, ProfileId), PathFailure> {
     let position = transforms
         .compute_global_transform(entity)
         .map_err(|_| PathFailure::NoTransform)?
@@ -207,7 +228,80 @@ fn begin(
         .resolve(request.profile.as_deref())
         .filter(|&p| grid.map(p).is_some())
         .ok_or(PathFailure::UnknownProfile)?;
+    Ok((from, goal, profile))
+}
+
+/// Claims goal tiles for the requests that changed this frame and claim their goal,
+/// the units nearest their goal first; requests that no longer claim give theirs up, and
+/// so do units whose request is gone.
+fn claim_goals(
+    solver: &mut HexSolver,
+    grid: &HexGrid,
+    profiles: &MovementProfiles,
+    transforms: &TransformHelper,
+    changed: &Query<Entity, Changed<PathRequest>>,
+    units: &mut Units,
+) {
+    solver.claims.retain(grid, |e| {
+        units.get(e).is_ok_and(|(_, r, ..)| claims_goal(r))
+    });
+    let mut claimants = Vec::new();
+    for entity in changed {
+        solver.claims.release(grid, entity);
+        let Ok((_, request, _, mut status, _)) = units.get_mut(entity) else {
+            continue;
+        };
+        if status.claimed_cell().is_some() {
+            status.set_claimed_cell(None);
+        }
+        if !claims_goal(request) {
+            continue;
+        }
+        if let Ok((from, goal, profile)) = endpoints(grid, profiles, transforms, entity, request) {
+            let distance = grid.hex(from).distance(grid.hex(goal));
+            claimants.push((
+                distance,
+                entity,
+                goal,
+                profile,
+                hex_radius(request.diameter),
+            ));
+        }
+    }
+    claimants.sort_unstable_by_key(|&(distance, entity, ..)| (distance, entity));
+    for (_, entity, goal, profile, radius) in claimants {
+        let Some(map) = grid.map(profile) else {
+            continue;
+        };
+        let cell = solver.claims.claim(grid, map, entity, goal, radius);
+        if let Ok((.., mut status, _)) = units.get_mut(entity) {
+            status.set_claimed_cell(cell);
+        }
+    }
+}
+
+/// Starts the search of `request` for `entity`, or says why it cannot run. A claiming
+/// request goes to its claimed tile, claimed again when the unit can no longer stand
+/// there (or had none).
+fn begin(
+    solver: &mut HexSolver,
+    grid: &HexGrid,
+    profiles: &MovementProfiles,
+    transforms: &TransformHelper,
+    entity: Entity,
+    request: &PathRequest,
+) -> Result<Running, PathFailure> {
+    let (from, mut goal, profile) = endpoints(grid, profiles, transforms, entity, request)?;
     let map = grid.map(profile).ok_or(PathFailure::UnknownProfile)?;
+    let radius = hex_radius(request.diameter);
+    let mut claimed = None;
+    if claims_goal(request) {
+        claimed = match solver.claims.of(entity) {
+            Some(cell) if solver.claims.holds(grid, map, entity) => Some(cell),
+            _ => solver.claims.claim(grid, map, entity, goal, radius),
+        };
+        goal = claimed.unwrap_or(goal);
+    }
     let algorithm = match request.algorithm {
         Some(Algorithm::Dijkstra) => HexAlgorithm::Dijkstra,
         Some(Algorithm::Bfs) => HexAlgorithm::BreadthFirst,
@@ -217,7 +311,7 @@ fn begin(
     let query = HexQuery {
         start: grid.hex(from),
         goal: grid.hex(goal),
-        radius: hex_radius(request.diameter),
+        radius,
         algorithm,
         max_expansions: (limit != u32::MAX).then_some(u64::from(limit)),
         nearest_goal: request.options.nearest_goal,
@@ -232,6 +326,7 @@ fn begin(
         profile,
         from,
         goal,
+        claimed,
         generation: grid.generation(),
     })
 }
@@ -310,7 +405,7 @@ fn finish(
     entity: Entity,
     outcome: Result<FoundPath, PathFailure>,
 ) {
-    let Ok((_, _, mut result, replanning)) = units.get_mut(entity) else {
+    let Ok((_, _, mut result, _, replanning)) = units.get_mut(entity) else {
         return;
     };
     let announced = outcome.as_ref().map(|p| p.cost).map_err(|f| *f);
