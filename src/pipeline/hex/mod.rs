@@ -25,6 +25,10 @@ use crate::settings::{FrameBudget, TilepathSettings};
 /// Expansions per slice of a hexagonal search: the budget is checked between slices.
 const SLICE: u64 = 1024;
 
+/// Times edits may restart a search before it runs to its end in one frame, whatever
+/// the budget.
+const MAX_SETBACKS: u8 = 2;
+
 /// A search that runs over several frames.
 struct Running {
     entity: Entity,
@@ -35,6 +39,8 @@ struct Running {
     goal: Cell,
     /// The tile claimed for it, if any.
     claimed: Option<Cell>,
+    /// Times edits made it start over.
+    setbacks: u8,
     /// The grid generation it started on.
     generation: u64,
 }
@@ -78,7 +84,9 @@ type Units<'w, 's> = Query<
 /// every request is answered). New and changed requests are queued; after any change of
 /// the grid (obstacles, terrain, profiles, placement) every request is planned again,
 /// keeping its path meanwhile (marked [`Replanning`]). A search that spans frames
-/// starts over when the grid changes or its request does.
+/// starts over when its request changes, and at once, ahead of the queue, when the grid
+/// does; after two such setbacks it runs to its end in one frame, so edits every frame
+/// cannot starve it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_hex_paths(
     grid: Option<Res<HexGrid>>,
@@ -123,36 +131,49 @@ pub(crate) fn solve_hex_paths(
         FrameBudget::Time(limit) => spent == 0 || started.elapsed() < limit,
     };
     while within_budget(spent) {
-        let running = match solver.running.take() {
-            Some(running) if running.generation == grid.generation() => running,
-            Some(stale) => {
-                solver.push(stale.entity);
-                continue;
+        let (entity, setbacks) = match solver.running.take() {
+            Some(running) if running.generation == grid.generation() => {
+                solver.running = Some(running);
+                (None, 0)
             }
-            None => {
-                let Some(entity) = solver.queue.pop_front() else {
-                    break;
-                };
-                solver.queued.remove(&entity);
-                let Ok((_, request, ..)) = units.get(entity) else {
+            // An edit made the search stale: it starts over at once, ahead of the queue.
+            Some(stale) => {
+                if solver.queued.remove(&stale.entity) {
+                    solver.queue.retain(|&e| e != stale.entity);
+                }
+                (Some(stale.entity), stale.setbacks.saturating_add(1))
+            }
+            None => match solver.queue.pop_front() {
+                Some(entity) => {
+                    solver.queued.remove(&entity);
+                    (Some(entity), 0)
+                }
+                None => break,
+            },
+        };
+        if let Some(entity) = entity {
+            let Ok((_, request, ..)) = units.get(entity) else {
+                continue;
+            };
+            let request = request.clone();
+            match begin(solver, &grid, &profiles, &transforms, entity, &request) {
+                Ok(mut running) => {
+                    running.setbacks = setbacks;
+                    if let Ok((.., mut status, _)) = units.get_mut(entity)
+                        && status.claimed_cell() != running.claimed
+                    {
+                        status.set_claimed_cell(running.claimed);
+                    }
+                    solver.running = Some(running);
+                }
+                Err(failure) => {
+                    finish(&mut units, &mut commands, &mut solved, entity, Err(failure));
                     continue;
-                };
-                let request = request.clone();
-                match begin(solver, &grid, &profiles, &transforms, entity, &request) {
-                    Ok(running) => {
-                        if let Ok((.., mut status, _)) = units.get_mut(entity)
-                            && status.claimed_cell() != running.claimed
-                        {
-                            status.set_claimed_cell(running.claimed);
-                        }
-                        running
-                    }
-                    Err(failure) => {
-                        finish(&mut units, &mut commands, &mut solved, entity, Err(failure));
-                        continue;
-                    }
                 }
             }
+        }
+        let Some(running) = solver.running.take() else {
+            continue;
         };
         let Some(map) = grid.map(running.profile) else {
             let failure = PathFailure::UnknownProfile;
@@ -166,7 +187,13 @@ pub(crate) fn solve_hex_paths(
             continue;
         };
         let before = solver.finder.expansions();
-        let step = solver.finder.resume(map, SLICE);
+        // The progress guarantee: a search that edits set back twice runs to its end.
+        let slice = if running.setbacks >= MAX_SETBACKS {
+            u64::MAX
+        } else {
+            SLICE
+        };
+        let step = solver.finder.resume(map, slice);
         spent += (solver.finder.expansions() - before).max(1);
         match step {
             Ok(HexStep::Suspended) => solver.running = Some(running),
@@ -327,6 +354,7 @@ fn begin(
         from,
         goal,
         claimed,
+        setbacks: 0,
         generation: grid.generation(),
     })
 }
