@@ -376,7 +376,7 @@ fn a_square_layer_beside_a_hexagonal_primary_is_left_out() {
 #[test]
 fn units_sent_to_one_tile_claim_distinct_tiles_around_it() {
     use bevy_tilepath::hex::Hex;
-    use bevy_tilepath::prelude::PathStatus;
+    use bevy_tilepath::prelude::{PathStatus, TilepathStats};
     for system in [HexCoordSystem::RowOdd, HexCoordSystem::Column] {
         let mut app = app();
         spawn_hex_map(app.world_mut(), system);
@@ -401,6 +401,9 @@ fn units_sent_to_one_tile_claim_distinct_tiles_around_it() {
             })
             .collect();
         app.update();
+        let stats = app.world().resource::<TilepathStats>();
+        assert_eq!((stats.solved, stats.failed, stats.pending), (15, 0, 0));
+        assert!(stats.expanded > 0 && stats.total_solved == 15);
         let grid = app.world().resource::<HexGrid>();
         let mut covered: HashMap<Hex, Entity> = HashMap::new();
         let goal_hex = grid.hex(TilePos::new(9, 4).to_cell());

@@ -21,6 +21,7 @@ use crate::profiles::MovementProfiles;
 use crate::scenario::ProfileId;
 use crate::search::{Algorithm, Limit, PathError};
 use crate::settings::{FrameBudget, TilepathSettings};
+use crate::stats::TilepathStats;
 
 /// Expansions per slice of a hexagonal search: the budget is checked between slices.
 const SLICE: u64 = 1024;
@@ -97,6 +98,7 @@ pub(crate) fn solve_hex_paths(
     mut units: Units,
     mut solver: Local<HexSolver>,
     mut solved: MessageWriter<PathSolved>,
+    mut stats: ResMut<TilepathStats>,
     mut commands: Commands,
 ) {
     let solver = &mut *solver;
@@ -112,6 +114,8 @@ pub(crate) fn solve_hex_paths(
         for (entity, _, result, ..) in &units {
             if matches!(result, PathResult::Found(_)) {
                 commands.entity(entity).try_insert(Replanning);
+                stats.replanned += 1;
+                stats.total_replanned += 1;
             }
             solver.push(entity);
         }
@@ -167,7 +171,14 @@ pub(crate) fn solve_hex_paths(
                     solver.running = Some(running);
                 }
                 Err(failure) => {
-                    finish(&mut units, &mut commands, &mut solved, entity, Err(failure));
+                    finish(
+                        &mut units,
+                        &mut commands,
+                        &mut solved,
+                        &mut stats,
+                        entity,
+                        Err(failure),
+                    );
                     continue;
                 }
             }
@@ -181,6 +192,7 @@ pub(crate) fn solve_hex_paths(
                 &mut units,
                 &mut commands,
                 &mut solved,
+                &mut stats,
                 running.entity,
                 Err(failure),
             );
@@ -194,7 +206,10 @@ pub(crate) fn solve_hex_paths(
             SLICE
         };
         let step = solver.finder.resume(map, slice);
-        spent += (solver.finder.expansions() - before).max(1);
+        let expanded = solver.finder.expansions() - before;
+        spent += expanded.max(1);
+        stats.expanded += expanded;
+        stats.total_expanded += expanded;
         match step {
             Ok(HexStep::Suspended) => solver.running = Some(running),
             Ok(HexStep::Found) => {
@@ -203,6 +218,7 @@ pub(crate) fn solve_hex_paths(
                     &mut units,
                     &mut commands,
                     &mut solved,
+                    &mut stats,
                     running.entity,
                     Ok(path),
                 );
@@ -213,12 +229,17 @@ pub(crate) fn solve_hex_paths(
                     &mut units,
                     &mut commands,
                     &mut solved,
+                    &mut stats,
                     running.entity,
                     Err(failure),
                 );
             }
         }
     }
+    stats.pending = solver.queue.len() + usize::from(solver.running.is_some());
+    stats.solve_time = started.elapsed();
+    stats.pathfinders = 1;
+    stats.pathfinder_bytes = solver.finder.memory_bytes();
 }
 
 /// True when `request` claims its goal tile (see [`PathRequest::claim_goal`]).
@@ -430,12 +451,20 @@ fn finish(
     units: &mut Units,
     commands: &mut Commands,
     solved: &mut MessageWriter<PathSolved>,
+    stats: &mut TilepathStats,
     entity: Entity,
     outcome: Result<FoundPath, PathFailure>,
 ) {
     let Ok((_, _, mut result, _, replanning)) = units.get_mut(entity) else {
         return;
     };
+    if outcome.is_ok() {
+        stats.solved += 1;
+        stats.total_solved += 1;
+    } else {
+        stats.failed += 1;
+        stats.total_failed += 1;
+    }
     let announced = outcome.as_ref().map(|p| p.cost).map_err(|f| *f);
     let new = match outcome {
         Ok(path) => PathResult::Found(path),
