@@ -215,9 +215,9 @@ type ObjectLayer = (
 /// Applies the `blocked` and `terrain` properties of Tiled objects to the tiles of their
 /// map's collision layers whose centre the object's shape covers: [`BlocksPath`] and
 /// [`Terrain`], on a tile spawned for it where the layer has none. Runs for a map when
-/// objects are spawned in it, or when one of its tilemaps becomes a collision layer
-/// (either can come first); after [`super::apply_tiled_properties`], so an object's
-/// terrain wins over its tile's.
+/// objects are spawned in it (all its collision layers), or for a tilemap of a map when
+/// it becomes a collision layer (that layer): either can come first. Runs after
+/// [`super::apply_tiled_properties`], so an object's terrain wins over its tile's.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_tiled_objects(
     mut commands: Commands,
@@ -233,14 +233,18 @@ pub(crate) fn apply_tiled_objects(
     let Some(assets) = assets else {
         return;
     };
-    let mut maps: Vec<Entity> = new_objects.iter().map(|(_, m)| m.0).collect();
-    // Tilemaps that became collision layers of a Tiled map (or got their storage).
-    maps.extend(
-        layers
-            .iter_mut()
-            .filter(|l| l.2.is_added() || l.3.is_added())
-            .map(|l| l.1.0),
-    );
+    // Maps with new objects: every collision layer gets all their objects again.
+    let object_maps: HashSet<Entity> = new_objects.iter().map(|(_, m)| m.0).collect();
+    // Tilemaps that became collision layers of a Tiled map (or got their storage): they
+    // get all the objects of their map.
+    let mut new_layers = HashSet::new();
+    let mut maps: Vec<Entity> = object_maps.iter().copied().collect();
+    for layer in &mut layers {
+        if layer.2.is_added() || layer.3.is_added() {
+            new_layers.insert(layer.0);
+            maps.push(layer.1.0);
+        }
+    }
     if maps.is_empty() {
         return;
     }
@@ -303,12 +307,12 @@ pub(crate) fn apply_tiled_objects(
         }
         rules.sort_by(|a, b| a.z.total_cmp(&b.z).then(a.entity.cmp(&b.entity)));
 
-        let targets: Vec<Entity> = layers
+        let layers_of_map: Vec<Entity> = layers
             .iter()
             .filter(|layer| layer.1.0 == map)
             .map(|layer| layer.0)
             .collect();
-        if targets.is_empty() {
+        if layers_of_map.is_empty() {
             if warned.insert(map) {
                 warn!(
                     "Tiled map {map}: {} objects block or have terrain, but the map has no \
@@ -319,7 +323,11 @@ pub(crate) fn apply_tiled_objects(
             continue;
         }
 
-        for target in targets {
+        let all = object_maps.contains(&map);
+        for target in layers_of_map {
+            if !all && !new_layers.contains(&target) {
+                continue;
+            }
             let Ok(global) = transforms.compute_global_transform(target) else {
                 continue;
             };
