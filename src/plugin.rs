@@ -285,7 +285,11 @@ impl Plugin for TilepathPlugin {
             .register_type::<tilemap::TiledProperties>()
             .add_systems(
                 schedule,
-                tilemap::apply_tiled_properties
+                (
+                    tilemap::apply_tiled_properties,
+                    tilemap::apply_tiled_objects,
+                )
+                    .chain()
                     .in_set(TilepathSystems::SyncMap)
                     .after(pipeline::start_frame)
                     .before(tilemap::sync_collision_layers),

@@ -42,7 +42,12 @@ fn terrain_of(c: char) -> TerrainId {
 
 /// [`EXPECTED`] as `(cell, letter)`, row 5 first.
 fn expected_cells() -> Vec<(Cell, char)> {
-    let rows: Vec<&str> = EXPECTED
+    cells_of(EXPECTED)
+}
+
+/// A drawing like [`EXPECTED`] as `(cell, letter)`, top row first.
+fn cells_of(picture: &str) -> Vec<(Cell, char)> {
+    let rows: Vec<&str> = picture
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
@@ -116,8 +121,13 @@ fn update_until(app: &mut App, what: &str, done: impl Fn(&World) -> bool) {
 
 /// Spawns the map and waits until the plugin has built the grid from it.
 fn loaded_app() -> App {
+    load(MAP)
+}
+
+/// Spawns the map `path` and waits until the plugin has built the grid from it.
+fn load(path: &'static str) -> App {
     let mut app = app();
-    let handle = app.world().resource::<AssetServer>().load(MAP);
+    let handle = app.world().resource::<AssetServer>().load(path);
     app.world_mut().spawn(TiledMap(handle));
     update_until(&mut app, "the NavGrid", |world| {
         world.get_resource::<NavGrid>().is_some()
@@ -127,7 +137,13 @@ fn loaded_app() -> App {
 
 /// The blocked cells and terrains of the grid, as `(cell, letter)` like [`expected_cells`].
 fn grid_cells(grid: &NavGrid) -> Vec<(Cell, char)> {
-    expected_cells()
+    grid_cells_like(grid, EXPECTED)
+}
+
+/// The blocked cells and terrains of the grid on the cells of `picture`, as
+/// `(cell, letter)` like [`cells_of`].
+fn grid_cells_like(grid: &NavGrid, picture: &str) -> Vec<(Cell, char)> {
+    cells_of(picture)
         .into_iter()
         .map(|(cell, _)| {
             let letter = if grid.is_blocked(cell, 1) {
@@ -291,4 +307,192 @@ fn a_respawned_map_gives_the_same_grid() {
         expected_cells(),
         "the grid differs from {EXPECTED}"
     );
+}
+
+/// The objects map: a collision layer of floor tiles (with four holes and two road tiles)
+/// under an object layer.
+const OBJECTS_MAP: &str = "tiled/object_walls.tmx";
+
+/// What [`OBJECTS_MAP`] makes of the grid, drawn like [`EXPECTED`] (Tiled's row `r` is
+/// cell row `5 - r`; tile `(c, r)` has its centre at Tiled pixel `(16 c + 8, 16 r + 8)`).
+/// Derived by hand from the object coordinates (the .tmx comments give the arithmetic):
+///
+/// - `wall`, a `blocked` rectangle x 32..48, y 0..64: column 2, rows 0 to 3;
+/// - `rubble`, a `blocked` triangle (64, 32), (108, 32), (64, 76): (4, 2), (4, 3), (5, 2);
+/// - `pond`, a `blocked` circle of radius 20 around (104, 40): (6, 2) and the four tiles
+///   next to it, not the diagonal ones;
+/// - `post`, a `blocked` point at (5, 70): (0, 4);
+/// - `crate`, a tile object of the `blocked` wall tile, x 0..16, y 32..48: (0, 2);
+/// - `mud` (terrain by name), x 96..128, y 64..96: columns 6, 7, rows 4, 5 (over a road
+///   tile at (6, 4): the object wins);
+/// - `road` (terrain 3, an int), x 0..48, y 80..96: columns 0 to 2, row 5; the road tile
+///   at (4, 5) is the ground layer's own;
+/// - `label` (no properties) and `sign` (a string `blocked`: a warning) change nothing.
+///
+/// The ground layer has no tile at (6, 1), (4, 2), (5, 2) and (7, 5): the objects there
+/// act all the same.
+const EXPECTED_OBJECTS: &str = "
+    ..#.....
+    ..#...#.
+    #.#.####
+    ..#.#.#.
+    #.....mm
+    rrr.r.mm
+";
+
+/// Checks the grid of `app` against [`EXPECTED_OBJECTS`], terrain ids included.
+fn assert_object_grid(app: &App) {
+    let grid = app.world().resource::<NavGrid>();
+    assert_eq!(grid.size(), GridSize::new(8, 6));
+    assert_eq!(
+        grid_cells_like(grid, EXPECTED_OBJECTS),
+        cells_of(EXPECTED_OBJECTS),
+        "the grid differs from {EXPECTED_OBJECTS}"
+    );
+    for (cell, letter) in cells_of(EXPECTED_OBJECTS) {
+        if letter != '#' {
+            assert_eq!(
+                grid.terrain(cell),
+                terrain_of(letter),
+                "terrain of {cell:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn objects_block_and_give_terrain_to_the_cells_they_cover() {
+    let mut app = load(OBJECTS_MAP);
+    assert_object_grid(&app);
+
+    // Where the ground layer had no tile, the plugin spawned one into its storage.
+    let storage = app
+        .world_mut()
+        .query_filtered::<&bevy_ecs_tilemap::tiles::TileStorage, With<CollisionLayer>>()
+        .single(app.world())
+        .expect("one collision layer");
+    for (x, y) in [(6, 4), (4, 3), (5, 3), (7, 0)] {
+        let pos = bevy_ecs_tilemap::tiles::TilePos::new(x, y);
+        assert!(storage.get(&pos).is_some(), "no tile at {pos:?}");
+    }
+}
+
+#[test]
+fn a_path_goes_around_the_object_walls() {
+    let mut app = load(OBJECTS_MAP);
+    let grid = app.world().resource::<NavGrid>();
+    // Tiled tile (0, 0) to (3, 0): the `wall` rectangle (column 2, rows 0 to 3) is in
+    // between, so the path goes down to row 4 or 5 (cell row 1 or 0) to pass it.
+    let start = grid.cell_to_world(Cell::new(0, 5));
+    let goal = Cell::new(3, 5);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(start.extend(1.0)),
+            PathRequest::new(goal),
+        ))
+        .id();
+    update_until(&mut app, "the path", |world| {
+        world
+            .get::<PathResult>(unit)
+            .is_some_and(|r| !r.is_pending())
+    });
+
+    let result = app.world().get::<PathResult>(unit).expect("a result");
+    let path = result
+        .found()
+        .unwrap_or_else(|| panic!("no path: {result:?}"));
+    assert_eq!(path.cells.first(), Some(&Cell::new(0, 5)));
+    assert_eq!(path.cells.last(), Some(&goal));
+    for &(cell, letter) in &cells_of(EXPECTED_OBJECTS) {
+        assert!(
+            letter != '#' || !path.cells.contains(&cell),
+            "the path crosses the object wall at {cell:?}: {:?}",
+            path.cells
+        );
+    }
+    assert!(
+        path.cells.iter().any(|c| c.x == 2 && c.y <= 1),
+        "the path does not pass below the wall: {:?}",
+        path.cells
+    );
+}
+
+#[test]
+fn objects_act_once_their_map_gets_a_collision_layer() {
+    // No layer property names a collision layer: the objects are spawned first, and
+    // wait (with a warning) until a CollisionLayer is inserted by hand.
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<TiledProperties>()
+        .collision_layer = "none".into();
+    let handle = app.world().resource::<AssetServer>().load(OBJECTS_MAP);
+    app.world_mut().spawn(TiledMap(handle));
+    let ground = |world: &mut World| {
+        world
+            .query_filtered::<Entity, (
+                With<bevy_ecs_tiled::prelude::TiledTilemap>,
+                With<bevy_ecs_tilemap::tiles::TileStorage>,
+            )>()
+            .single(world)
+            .ok()
+    };
+    update_until(&mut app, "the objects and the tilemap", |world| {
+        world
+            .try_query::<&bevy_ecs_tiled::prelude::TiledObject>()
+            .is_some_and(|mut q| q.iter(world).count() == 9)
+            && world
+                .try_query_filtered::<(), (
+                    With<bevy_ecs_tiled::prelude::TiledTilemap>,
+                    With<bevy_ecs_tilemap::tiles::TileStorage>,
+                )>()
+                .is_some_and(|mut q| q.iter(world).count() == 1)
+    });
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(!app.world().contains_resource::<NavGrid>());
+
+    let tilemap = ground(app.world_mut()).expect("the ground tilemap");
+    app.world_mut()
+        .entity_mut(tilemap)
+        .insert(CollisionLayer::default());
+    update_until(&mut app, "the NavGrid", |world| {
+        world.get_resource::<NavGrid>().is_some()
+    });
+    assert_object_grid(&app);
+}
+
+#[test]
+fn a_respawned_object_map_gives_the_same_grid() {
+    let mut app = load(OBJECTS_MAP);
+    let collision_layer = |app: &mut App| {
+        app.world_mut()
+            .query_filtered::<Entity, With<CollisionLayer>>()
+            .single(app.world())
+            .ok()
+    };
+    let old_layer = collision_layer(&mut app).expect("one collision layer");
+    let map = app
+        .world_mut()
+        .query_filtered::<Entity, With<TiledMap>>()
+        .single(app.world())
+        .expect("one map");
+    app.world_mut().entity_mut(map).insert(RespawnTiledMap);
+
+    // bevy_ecs_tiled despawns the layers (with the tiles the plugin spawned) and the
+    // objects, and spawns new ones; the objects act on the new collision layer.
+    let start = Instant::now();
+    loop {
+        app.update();
+        let layer = collision_layer(&mut app);
+        if layer.is_some_and(|l| l != old_layer) && app.world().contains_resource::<NavGrid>() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "timed out waiting for the respawn"
+        );
+    }
+    assert_object_grid(&app);
 }

@@ -126,6 +126,8 @@ mod shape;
 mod sync;
 #[cfg(feature = "tiled")]
 mod tiled;
+#[cfg(feature = "tiled")]
+mod tiled_objects;
 
 pub(crate) use hex::sync_hex_layers;
 pub(crate) use sync::sync_collision_layers;
@@ -133,6 +135,8 @@ pub(crate) use sync::sync_collision_layers;
 pub(crate) use tiled::apply_tiled_properties;
 #[cfg(feature = "tiled")]
 pub use tiled::{TiledProperties, TiledPropertyError};
+#[cfg(feature = "tiled")]
+pub(crate) use tiled_objects::apply_tiled_objects;
 
 /// Marks a tilemap as solid for pathfinding, and says which terrain its tiles are. See
 /// the [module docs](self) for which of its tiles block and how terrain is read and

@@ -29,15 +29,41 @@ use super::{BlocksPath, CollisionLayer, Terrain};
 ///   `blocked` set to `true` gets [`BlocksPath`];
 /// - a tile whose Tiled tile has a `terrain` property gets [`Terrain`]: an int property is
 ///   the [`TerrainId`] itself, a string property is a name looked up in
-///   [`TiledProperties::terrain_names`].
+///   [`TiledProperties::terrain_names`];
+/// - a Tiled object (on an object layer) whose properties say `blocked = true` blocks the
+///   cells it covers, and one with a `terrain` property gives them that terrain (as for
+///   tiles). A tile object also has the properties of its Tiled tile that it does not
+///   override itself.
+///
+/// An object *covers* a tile of a collision layer of its map (a tilemap with the same
+/// `TiledMapReference` and a [`CollisionLayer`]) when the tile's centre, where
+/// bevy_ecs_tilemap draws it in the world, lies inside the object's outline or on it,
+/// in world space, where bevy_ecs_tiled places the object (Tiled's y axis, which points
+/// down, is turned up; layer offsets, the object's rotation and parents' transforms
+/// count). The outline is the one bevy_ecs_tiled gives the object
+/// (`TiledMapAsset::object_vertices`): rectangles, polygons and tile objects exactly, an
+/// ellipse or a capsule as the polygon bevy_ecs_tiled draws it with (an ellipse: 20
+/// vertices on the ellipse, so a centre just inside its edge can be left out). A point
+/// object covers the tile whose cell holds it. Polylines and texts cover nothing (a
+/// warning, if they block or have terrain). The plugin puts [`BlocksPath`] and
+/// [`Terrain`] on the covered tile entities; where a collision layer has no tile, it
+/// spawns a tile entity there (`TilePos`, `TilemapId` and a child of the tilemap, no
+/// texture) into the layer's `TileStorage`. An object's terrain wins over its tile's,
+/// and over the objects below it (a smaller world `z`: an earlier object layer, or an
+/// earlier object in the layer). Objects are read when the map is spawned, and again when
+/// one of its tilemaps becomes a collision layer (either may come first); an object
+/// despawned or moved later leaves its cells as they are. The objects of a map without
+/// a collision layer do nothing (one warning per map) until it has one. Objects are
+/// checked against every tile of each collision layer: `O(objects x tiles)` once per map
+/// spawn.
 ///
 /// The Tiled tile id, not the `TileTextureIndex`, picks the tile: with an image-collection
 /// tileset bevy_ecs_tiled numbers textures in an order that changes from run to run, so a
 /// texture rule ([`CollisionLayer::from_texture_indices`]) cannot name its tiles.
 ///
 /// A property of the wrong type, a terrain number outside `0..=255` or an unknown terrain
-/// name is logged as a warning (a [`TiledPropertyError`]) and the property is ignored.
-/// Tiled objects are not read.
+/// name is logged as a warning (a [`TiledPropertyError`]) and the property is ignored,
+/// for tiles and objects alike.
 ///
 /// Without bevy_ecs_tiled's `render` feature (a headless server) bevy_ecs_tiled spawns
 /// tilemaps without bevy_ecs_tilemap's components; the plugin then adds the ones the
@@ -67,10 +93,12 @@ use super::{BlocksPath, CollisionLayer, Terrain};
 #[derive(Resource, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TiledProperties {
-    /// The bool tile property that makes a tile an obstacle. Default: `"blocked"`.
+    /// The bool tile (and object) property that makes a tile (the cells under an
+    /// object) an obstacle. Default: `"blocked"`.
     pub blocked: String,
-    /// The tile property that gives a tile its terrain: an int (the [`TerrainId`]) or a
-    /// string (a key of [`TiledProperties::terrain_names`]). Default: `"terrain"`.
+    /// The tile (and object) property that gives a tile (the cells under an object) its
+    /// terrain: an int (the [`TerrainId`]) or a string (a key of
+    /// [`TiledProperties::terrain_names`]). Default: `"terrain"`.
     pub terrain: String,
     /// The bool layer property that makes a tile layer a [`CollisionLayer`]. Default:
     /// `"collision"`.
@@ -234,7 +262,7 @@ fn tile_rule(settings: &TiledProperties, tileset: &tiled::Tileset, id: tiled::Ti
 
 /// The map type bevy_ecs_tiled gives `map`, or `None` for the orientations it cannot
 /// load (its helper panics on those).
-fn map_type(map: &tiled::Map) -> Option<TilemapType> {
+pub(super) fn map_type(map: &tiled::Map) -> Option<TilemapType> {
     match map.orientation {
         tiled::Orientation::Staggered | tiled::Orientation::Oblique => None,
         _ => Some(tilemap_type_from_map(map)),
