@@ -110,8 +110,8 @@
 //! # Tiled maps
 //!
 //! With the `tiled` feature, maps loaded by bevy_ecs_tiled need no code: Tiled custom
-//! properties of layers and tiles become collision layers, [`BlocksPath`] and [`Terrain`]
-//! (see `TiledProperties`).
+//! properties of layers, tiles and objects become collision layers, [`BlocksPath`] and
+//! [`Terrain`] (see `TiledProperties`).
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapType};
