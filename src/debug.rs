@@ -315,7 +315,7 @@ fn draw_cells(
 }
 
 /// Each unit's path, waypoints, goal and claimed cell in its colour; waiting units.
-/// On hexagonal maps (`grid` is `None`) there are no claims to draw.
+/// On hexagonal maps (`grid` is `None`) `draw_hex_claims` draws the claims.
 fn draw_units(
     grid: Option<&NavGrid>,
     tile: Vec2,

@@ -92,9 +92,8 @@ pub enum PathFailure {
     /// despawned, or no grid was inserted. Retried automatically when a grid appears.
     NoMap,
     /// There is no [`NavGrid`](super::NavGrid) because every collision layer was refused:
-    /// each such tilemap carries a `CollisionLayerError` component saying why (a
-    /// hexagonal or isometric tilemap, for one). Retried automatically when a grid
-    /// appears.
+    /// each such tilemap carries a `CollisionLayerError` component saying why (a layer
+    /// drawn unlike the primary layer). Retried automatically when a grid appears.
     MapRefused,
     /// The requesting entity (or one of its `ChildOf` ancestors) has no [`Transform`], so
     /// it has no start cell.
