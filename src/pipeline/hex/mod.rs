@@ -210,31 +210,22 @@ pub(crate) fn solve_hex_paths(
         spent += expanded.max(1);
         stats.expanded += expanded;
         stats.total_expanded += expanded;
-        match step {
-            Ok(HexStep::Suspended) => solver.running = Some(running),
-            Ok(HexStep::Found) => {
-                let path = found_path(&solver.finder, &grid, &running);
-                finish(
-                    &mut units,
-                    &mut commands,
-                    &mut solved,
-                    &mut stats,
-                    running.entity,
-                    Ok(path),
-                );
+        let outcome = match step {
+            Ok(HexStep::Suspended) => {
+                solver.running = Some(running);
+                continue;
             }
-            Err(e) => {
-                let failure = failure_of(e, &running.request);
-                finish(
-                    &mut units,
-                    &mut commands,
-                    &mut solved,
-                    &mut stats,
-                    running.entity,
-                    Err(failure),
-                );
-            }
-        }
+            Ok(HexStep::Found) => Ok(found_path(&solver.finder, &grid, &running)),
+            Err(e) => Err(failure_of(e, &running.request)),
+        };
+        finish(
+            &mut units,
+            &mut commands,
+            &mut solved,
+            &mut stats,
+            running.entity,
+            outcome,
+        );
     }
     stats.pending = solver.queue.len() + usize::from(solver.running.is_some());
     stats.solve_time = started.elapsed();
