@@ -119,6 +119,29 @@ fn update_until(app: &mut App, what: &str, done: impl Fn(&World) -> bool) {
     }
 }
 
+/// The one collision layer, if there is exactly one.
+fn collision_layer(world: &World) -> Option<Entity> {
+    let mut layers = world.try_query_filtered::<Entity, With<CollisionLayer>>()?;
+    layers.single(world).ok()
+}
+
+/// Respawns the map (`RespawnTiledMap`) and waits until a new collision layer and the
+/// grid are there: bevy_ecs_tiled despawns the layers and spawns new ones, which get
+/// their `CollisionLayer` and their tiles' properties again.
+fn respawn(app: &mut App) {
+    let old_layer = collision_layer(app.world()).expect("one collision layer");
+    let map = app
+        .world_mut()
+        .query_filtered::<Entity, With<TiledMap>>()
+        .single(app.world())
+        .expect("one map");
+    app.world_mut().entity_mut(map).insert(RespawnTiledMap);
+    update_until(app, "the respawn", |world| {
+        collision_layer(world).is_some_and(|l| l != old_layer)
+            && world.contains_resource::<NavGrid>()
+    });
+}
+
 /// Spawns the map and waits until the plugin has built the grid from it.
 fn loaded_app() -> App {
     load(MAP)
@@ -273,34 +296,7 @@ fn a_path_goes_around_the_blocked_tiles() {
 #[test]
 fn a_respawned_map_gives_the_same_grid() {
     let mut app = loaded_app();
-    let collision_layer = |app: &mut App| {
-        app.world_mut()
-            .query_filtered::<Entity, With<CollisionLayer>>()
-            .single(app.world())
-            .ok()
-    };
-    let old_layer = collision_layer(&mut app).expect("one collision layer");
-    let map = app
-        .world_mut()
-        .query_filtered::<Entity, With<TiledMap>>()
-        .single(app.world())
-        .expect("one map");
-    app.world_mut().entity_mut(map).insert(RespawnTiledMap);
-
-    // bevy_ecs_tiled despawns the layers and spawns new ones; the new collision layer
-    // gets its CollisionLayer and tiles their properties again.
-    let start = Instant::now();
-    loop {
-        app.update();
-        let layer = collision_layer(&mut app);
-        if layer.is_some_and(|l| l != old_layer) && app.world().contains_resource::<NavGrid>() {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(600),
-            "timed out waiting for the respawn"
-        );
-    }
+    respawn(&mut app);
     let grid = app.world().resource::<NavGrid>();
     assert_eq!(
         grid_cells(grid),
@@ -466,33 +462,8 @@ fn objects_act_once_their_map_gets_a_collision_layer() {
 #[test]
 fn a_respawned_object_map_gives_the_same_grid() {
     let mut app = load(OBJECTS_MAP);
-    let collision_layer = |app: &mut App| {
-        app.world_mut()
-            .query_filtered::<Entity, With<CollisionLayer>>()
-            .single(app.world())
-            .ok()
-    };
-    let old_layer = collision_layer(&mut app).expect("one collision layer");
-    let map = app
-        .world_mut()
-        .query_filtered::<Entity, With<TiledMap>>()
-        .single(app.world())
-        .expect("one map");
-    app.world_mut().entity_mut(map).insert(RespawnTiledMap);
-
-    // bevy_ecs_tiled despawns the layers (with the tiles the plugin spawned) and the
-    // objects, and spawns new ones; the objects act on the new collision layer.
-    let start = Instant::now();
-    loop {
-        app.update();
-        let layer = collision_layer(&mut app);
-        if layer.is_some_and(|l| l != old_layer) && app.world().contains_resource::<NavGrid>() {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(600),
-            "timed out waiting for the respawn"
-        );
-    }
+    // The objects (and the tiles the plugin spawned for them) go too, and the new
+    // objects act on the new collision layer.
+    respawn(&mut app);
     assert_object_grid(&app);
 }
