@@ -235,13 +235,21 @@ fn draw_hex_cells(
         .filter(|&c| grid.is_blocked(c))
         .take(options.max_cells)
     {
-        let corners = grid.corners(cell, 0.9);
-        gizmos.linestrip_2d(
-            corners.iter().chain(corners.first()).copied(),
-            options.obstacle_color,
-        );
+        draw_hexagon(gizmos, grid, cell, 0.9, options.obstacle_color);
         drawn.obstacle_cells += 1;
     }
+}
+
+/// The outline of a tile's hexagon, scaled by `scale` around its centre.
+fn draw_hexagon(
+    gizmos: &mut Gizmos<TilepathGizmos>,
+    grid: &HexGrid,
+    cell: Cell,
+    scale: f32,
+    color: Color,
+) {
+    let corners = grid.corners(cell, scale);
+    gizmos.linestrip_2d(corners.iter().chain(corners.first()).copied(), color);
 }
 
 /// Each unit's claimed tile on a hexagonal map, as its footprint's hexagons.
@@ -263,8 +271,7 @@ fn draw_hex_claims(
         let radius = request.map_or(0, |r| r.diameter.max(1) / 2);
         let centre = grid.hex(cell);
         for tile in grid.tiles_within(centre, radius) {
-            let corners = grid.corners(tile, 0.75);
-            gizmos.linestrip_2d(corners.iter().chain(corners.first()).copied(), color);
+            draw_hexagon(gizmos, grid, tile, 0.75, color);
         }
         drawn.claims += 1;
     }

@@ -261,14 +261,7 @@ impl HexGrid {
     ///
     /// Complexity: `O(radius²)`.
     pub fn tiles_within(&self, centre: Hex, radius: u32) -> impl Iterator<Item = Cell> + '_ {
-        let r = i32::try_from(radius)
-            .unwrap_or(i32::MAX / 4)
-            .min(i32::MAX / 4);
-        (-r..=r).flat_map(move |dr| {
-            (-r..=r)
-                .filter(move |&dq| (dq + dr).abs() <= r)
-                .filter_map(move |dq| self.cell(Hex::new(centre.q + dq, centre.r + dr)))
-        })
+        centre.within(radius).filter_map(|h| self.cell(h))
     }
 
     /// The world position of a tile's centre (any cell, on the map or not), where
@@ -375,11 +368,7 @@ impl HexGrid {
         for (_, profile, map) in &mut self.maps {
             let weights = changed.iter().map(|&cell| {
                 let i = cell.y as usize * self.columns as usize + cell.x as usize;
-                let weight = if self.blocked[i] {
-                    0
-                } else {
-                    profile.weight(self.terrain[i]).unwrap_or(0)
-                };
+                let weight = tile_weight(self.blocked[i], self.terrain[i], profile);
                 (self.layout.hex(cell.x, cell.y), weight)
             });
             map.set_weights(weights);
@@ -451,13 +440,18 @@ impl HexGrid {
         let columns = self.columns as usize;
         HexMap::from_layout(self.layout, self.columns, self.rows, |x, y| {
             let i = y as usize * columns + x as usize;
-            if self.blocked[i] {
-                0
-            } else {
-                profile.weight(self.terrain[i]).unwrap_or(0)
-            }
+            tile_weight(self.blocked[i], self.terrain[i], profile)
         })
         .expect("the map's size was checked when it was made")
+    }
+}
+
+/// What a step onto a tile weighs for `profile` (0: blocked).
+fn tile_weight(blocked: bool, terrain: TerrainId, profile: &MovementProfile) -> u8 {
+    if blocked {
+        0
+    } else {
+        profile.weight(terrain).unwrap_or(0)
     }
 }
 

@@ -6,6 +6,7 @@ use bevy::transform::helper::TransformHelper;
 
 use crate::components::{HexGrid, PathProgress, PathResult};
 
+use super::pose::write_world;
 use super::{Arrived, Steering, SteeringProgress};
 
 /// The components hexagonal steering reads and writes on a unit.
@@ -105,20 +106,7 @@ pub(crate) fn steer_on_hexes(
         if at != start
             && let Ok(mut transform) = positions.p1().get_mut(entity)
         {
-            match parent_global {
-                None => {
-                    transform.translation.x = at.x;
-                    transform.translation.y = at.y;
-                }
-                Some(parent) => {
-                    let affine = parent.affine();
-                    let z = global.translation().z;
-                    let local = affine.inverse().transform_point3(at.extend(z));
-                    if local.is_finite() {
-                        transform.translation = local;
-                    }
-                }
-            }
+            write_world(&mut transform, parent_global.as_ref(), at);
         }
     }
 }

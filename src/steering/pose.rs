@@ -66,15 +66,23 @@ impl Poses {
 }
 
 /// Moves `transform` so that its entity's steering-plane position is `plane` on x and y
-/// (through `placement` to the world, then through the parent's world transform for
-/// child entities; z is kept).
+/// (through `placement` to the world, then as [`write_world`]).
 pub(super) fn write_position(
     transform: &mut Transform,
     parent: Option<&GlobalTransform>,
     placement: &Placement,
     plane: Vec2,
 ) {
-    let world = placement.world_of(plane);
+    write_world(transform, parent, placement.world_of(plane));
+}
+
+/// Moves `transform` so that its entity's world position is `world` on x and y (through
+/// the parent's world transform for child entities; z is kept).
+pub(super) fn write_world(
+    transform: &mut Transform,
+    parent: Option<&GlobalTransform>,
+    world: Vec2,
+) {
     match parent {
         None => {
             transform.translation.x = world.x;

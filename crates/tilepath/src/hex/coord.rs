@@ -40,6 +40,48 @@ impl Hex {
         let dr = self.r as i64 - other.r as i64;
         ((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32
     }
+
+    /// The cells within `radius` steps of this one (an agent's footprint of that
+    /// radius), nearest first: ring by ring, within a ring by `r`, then `q`. Radii
+    /// beyond `i32::MAX / 4` are cut to it.
+    ///
+    /// Complexity: `O(radius²)` for the `3 radius (radius + 1) + 1` cells.
+    ///
+    /// ```
+    /// use tilepath::hex::Hex;
+    ///
+    /// let centre = Hex::new(3, -2);
+    /// let disc: Vec<Hex> = centre.within(2).collect();
+    /// assert_eq!(disc.len(), 19);
+    /// assert_eq!(disc[0], centre);
+    /// assert!(disc.windows(2).all(|w| w[0].distance(centre) <= w[1].distance(centre)));
+    /// assert!(disc.iter().all(|h| h.distance(centre) <= 2));
+    /// for k in 0..6 {
+    ///     let ring: Vec<Hex> = centre.within(k).filter(|h| h.distance(centre) == k).collect();
+    ///     assert_eq!(ring.len(), if k == 0 { 1 } else { 6 * k as usize });
+    ///     let mut unique = ring.clone();
+    ///     unique.sort();
+    ///     unique.dedup();
+    ///     assert_eq!(unique.len(), ring.len());
+    /// }
+    /// ```
+    pub fn within(self, radius: u32) -> impl Iterator<Item = Hex> {
+        let radius = i32::try_from(radius).unwrap_or(i32::MAX).min(i32::MAX / 4);
+        (0..=radius).flat_map(move |k| self.ring(k))
+    }
+
+    /// The cells exactly `k` steps from this one, by `r`, then `q`.
+    fn ring(self, k: i32) -> impl Iterator<Item = Hex> {
+        (-k..=k).flat_map(move |dr| {
+            // At row offset `dr` the ring spans `dq` from `lo` to `hi`; inner rows hold
+            // only those two ends, the first and last rows the whole span.
+            let (lo, hi) = ((-k).max(-dr - k), k.min(-dr + k));
+            let step = if dr.abs() == k { 1 } else { hi - lo };
+            (lo..=hi)
+                .step_by(step as usize)
+                .map(move |dq| Hex::new(self.q + dq, self.r + dr))
+        })
+    }
 }
 
 /// One of the six steps between neighbouring hexagons, in bevy_ecs_tilemap's order
