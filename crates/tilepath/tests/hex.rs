@@ -3,184 +3,13 @@
 //! nothing with the crate's axial code. Every layout, random weights and obstacles, agents
 //! of radius 0 to 2, whole and sliced searches, distance fields. A failure prints the map.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+mod hex_support;
 
+use hex_support::Tiles;
 use proptest::prelude::*;
 use tilepath::hex::{
     Hex, HexAlgorithm, HexField, HexLayout, HexMap, HexPathError, HexPathfinder, HexQuery, HexStep,
 };
-
-/// A map of `columns × rows` tiles, 0 blocking.
-#[derive(Clone, Debug)]
-struct Tiles {
-    layout: HexLayout,
-    columns: i32,
-    rows: i32,
-    weights: Vec<u8>,
-}
-
-impl Tiles {
-    fn random(layout: HexLayout, seed: u64) -> Self {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let columns = 3 + (next() % 14) as i32;
-        let rows = 3 + (next() % 14) as i32;
-        let weights = (0..columns * rows)
-            .map(|_| match next() % 10 {
-                0..=1 => 0,
-                2 => 3,
-                3 => 9,
-                _ => 1,
-            })
-            .collect();
-        Self {
-            layout,
-            columns,
-            rows,
-            weights,
-        }
-    }
-
-    fn weight(&self, (c, r): (i32, i32)) -> u8 {
-        if c < 0 || r < 0 || c >= self.columns || r >= self.rows {
-            0
-        } else {
-            self.weights[(r * self.columns + c) as usize]
-        }
-    }
-
-    /// The six neighbours of tile `(c, r)`, from the offset tables alone.
-    fn neighbours(&self, (c, r): (i32, i32)) -> [(i32, i32); 6] {
-        const AXIAL: [(i32, i32); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
-        const SHIFTED: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
-        const UNSHIFTED: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
-        let transpose = |t: [(i32, i32); 6]| t.map(|(a, b)| (b, a));
-        let table = match self.layout {
-            HexLayout::Row | HexLayout::Column => AXIAL,
-            HexLayout::RowOdd if r % 2 == 1 => SHIFTED,
-            HexLayout::RowOdd => UNSHIFTED,
-            HexLayout::RowEven if r % 2 == 0 => SHIFTED,
-            HexLayout::RowEven => UNSHIFTED,
-            HexLayout::ColumnOdd if c % 2 == 1 => transpose(SHIFTED),
-            HexLayout::ColumnOdd => transpose(UNSHIFTED),
-            HexLayout::ColumnEven if c % 2 == 0 => transpose(SHIFTED),
-            HexLayout::ColumnEven => transpose(UNSHIFTED),
-        };
-        table.map(|(dc, dr)| (c + dc, r + dr))
-    }
-
-    /// True when every tile within `radius` steps of `t` exists and is free.
-    fn can_stand(&self, t: (i32, i32), radius: u32) -> bool {
-        let mut ring = vec![t];
-        let mut seen = vec![t];
-        for _ in 0..radius {
-            let mut next = Vec::new();
-            for &x in &ring {
-                for n in self.neighbours(x) {
-                    if !seen.contains(&n) {
-                        seen.push(n);
-                        next.push(n);
-                    }
-                }
-            }
-            ring = next;
-        }
-        seen.iter().all(|&x| self.weight(x) > 0)
-    }
-
-    /// The cheapest cost (half steps, `a + b` a step), or with `unit` the fewest steps
-    /// times 2.
-    fn oracle(&self, from: (i32, i32), to: (i32, i32), radius: u32, unit: bool) -> Option<u64> {
-        let mut best: HashMap<(i32, i32), u64> = HashMap::from([(from, 0)]);
-        let mut open = BinaryHeap::from([(Reverse(0u64), from)]);
-        while let Some((Reverse(d), t)) = open.pop() {
-            if t == to {
-                return Some(d);
-            }
-            if best.get(&t).is_some_and(|&b| b < d) {
-                continue;
-            }
-            for n in self.neighbours(t) {
-                if !self.can_stand(n, radius) {
-                    continue;
-                }
-                let step = if unit {
-                    2
-                } else {
-                    u64::from(self.weight(t)) + u64::from(self.weight(n))
-                };
-                if best.get(&n).is_none_or(|&b| d + step < b) {
-                    best.insert(n, d + step);
-                    open.push((Reverse(d + step), n));
-                }
-            }
-        }
-        None
-    }
-
-    /// The reachable tile nearest to `to` (fewest steps, then cheapest): its steps to
-    /// `to` and its cost from `from`.
-    fn nearest(&self, from: (i32, i32), to: (i32, i32), radius: u32) -> Option<(u32, u64)> {
-        if !self.can_stand(from, radius) {
-            return None;
-        }
-        let goal = self.layout.hex(to.0, to.1);
-        let mut best: HashMap<(i32, i32), u64> = HashMap::from([(from, 0)]);
-        let mut open = BinaryHeap::from([(Reverse(0u64), from)]);
-        let mut done: HashMap<(i32, i32), u64> = HashMap::new();
-        while let Some((Reverse(d), t)) = open.pop() {
-            if done.contains_key(&t) {
-                continue;
-            }
-            done.insert(t, d);
-            for n in self.neighbours(t) {
-                if !self.can_stand(n, radius) {
-                    continue;
-                }
-                let step = u64::from(self.weight(t)) + u64::from(self.weight(n));
-                if best.get(&n).is_none_or(|&b| d + step < b) {
-                    best.insert(n, d + step);
-                    open.push((Reverse(d + step), n));
-                }
-            }
-        }
-        done.into_iter()
-            .map(|(t, d)| (self.layout.hex(t.0, t.1).distance(goal), d))
-            .min()
-    }
-
-    fn ascii(&self) -> String {
-        (0..self.rows)
-            .map(|r| {
-                let row: String = (0..self.columns)
-                    .map(|c| match self.weight((c, r)) {
-                        0 => '#',
-                        1 => '.',
-                        w => char::from(b'0' + w),
-                    })
-                    .collect();
-                if r % 2 == 1 { format!(" {row}") } else { row }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    fn map(&self) -> HexMap {
-        HexMap::from_layout(
-            self.layout,
-            self.columns as u32,
-            self.rows as u32,
-            |c, r| self.weight((c as i32, r as i32)),
-        )
-        .unwrap()
-    }
-}
 
 /// Checks every algorithm on `tiles` between pairs of tiles, whole and sliced.
 fn check(tiles: &Tiles, seed: u64) {
@@ -341,7 +170,7 @@ fn a_star_expands_no_more_than_dijkstra_on_open_maps() {
 }
 
 #[test]
-fn an_edit_makes_a_suspended_search_start_over_and_wide_agents_keep_clear() {
+fn an_edit_is_carried_over_and_wide_agents_keep_clear() {
     let mut map = HexMap::from_ascii(
         HexLayout::Row,
         "
@@ -359,6 +188,13 @@ fn an_edit_makes_a_suspended_search_start_over_and_wide_agents_keep_clear() {
     finder.start(&map, &query).unwrap();
     assert_eq!(finder.resume(&map, 2), Ok(HexStep::Suspended));
     map.set_weights([(Hex::new(5, 2), 0)]);
+    while finder.resume(&map, 2) == Ok(HexStep::Suspended) {}
+    assert!(finder.carried_over());
+    let carried = (finder.cost(), finder.path().to_vec());
+    assert!(!carried.1.contains(&Hex::new(5, 2)));
+    let mut fresh = HexPathfinder::new();
+    fresh.find(&map, &query).unwrap();
+    assert_eq!(carried.0, fresh.cost());
     assert_eq!(finder.resume(&map, 2), Err(HexPathError::NothingToResume));
     // A radius-1 agent needs its six neighbours free: not on the map's edge.
     let wide = HexQuery { radius: 1, ..query };

@@ -1,5 +1,6 @@
 //! Distance fields on hexagonal maps: one Dijkstra from a shared goal, read by many agents.
 
+use super::carry::{self, Growth};
 use super::coord::Hex;
 use super::map::{HexMap, MAX_HEX_RADIUS};
 use super::records::Records;
@@ -37,7 +38,13 @@ use crate::grid::Cost;
 pub struct HexField {
     goal: Hex,
     radius: u32,
+    /// [`HexMap::id`] and [`HexMap::generation`] of the map its costs are for.
+    map: u64,
     generation: u64,
+    /// True once a carry-over may have opened settled hexagons again.
+    reopen: bool,
+    /// Scratch of [`HexField::carry_over`].
+    forgotten: Vec<u32>,
     /// Costs from the goal and ways back to it; closed means settled.
     records: Records,
     /// Box width and origin of the map it was reset on, to index without the map.
@@ -64,7 +71,9 @@ impl HexField {
         self.records.begin(n);
         self.goal = goal;
         self.radius = radius;
+        self.map = map.id();
         self.generation = map.generation();
+        self.reopen = false;
         self.width = map.extent().0 as usize;
         self.min = map.min();
         self.len = n;
@@ -81,10 +90,10 @@ impl HexField {
     }
 
     /// Settles at most `budget` more hexagons; returns how many it settled. 0 means the
-    /// field is complete (or was never started, or `map` is not the map, unedited, it
-    /// was reset on: reset it then).
+    /// field is complete (or was never started, or `map` is not the map it was reset
+    /// on, or was edited since: [`HexField::carry_over`] then, or reset it).
     pub fn grow(&mut self, map: &HexMap, budget: u64) -> u64 {
-        if map.generation() != self.generation || map.len() != self.len {
+        if !self.is_current(map) {
             return 0;
         }
         let mut settled = 0;
@@ -97,22 +106,90 @@ impl HexField {
             settled += 1;
             let (g, wi) = (self.records.g[i], Cost::from(map.weight_at(i)));
             for (n, d) in map.neighbours(i) {
-                if self.records.is_closed(n) || u32::from(map.clearance_at(n)) <= self.radius {
+                if u32::from(map.clearance_at(n)) <= self.radius {
                     continue;
                 }
                 let ng = g + wi + Cost::from(map.weight_at(n));
                 let fresh = !self.records.is_seen(n);
-                if fresh || ng < self.records.g[n] {
+                // A settled hexagon is never reached more cheaply, but after edits.
+                if !fresh && ng >= self.records.g[n] {
+                    continue;
+                }
+                if fresh {
                     self.records.open(n, ng, d as u8);
-                    if fresh {
-                        self.records.heap.push(n as u32, ng, 0);
-                    } else {
-                        self.records.heap.decrease_key(n as u32, ng, 0);
-                    }
+                    self.records.heap.push(n as u32, ng, 0);
+                } else {
+                    self.records.offer(n, ng, d as u8, ng, 0);
                 }
             }
         }
         settled
+    }
+
+    /// Brings the field up to date with the edits of `map` since it was reset (or last
+    /// carried over), keeping its costs exact, instead of growing it again from the
+    /// goal; returns false when that cannot be done, and the field must be reset: `map`
+    /// is another map, the goal can no longer be stood on, the map no longer lists its
+    /// edits (more than [`EDIT_LOG_CAP`](crate::scenario::EDIT_LOG_CAP) since), or the
+    /// edits cut the way of more than 16,384 hexagons (a wall next to the goal: growing
+    /// it again, in slices, costs about as much). Obstacle and terrain edits alike.
+    ///
+    /// The steps are those of a suspended search carried over edits
+    /// ([`HexPathfinder::resume`](super::HexPathfinder::resume)): costs that ran
+    /// through a changed hexagon are forgotten and found again from their neighbours,
+    /// and settled hexagons next to the edits offer their steps again, opening settled
+    /// hexagons that got cheaper. The field then grows on ([`HexField::grow`]); see
+    /// [`HexField::distance`] for which costs are final meanwhile. `O(e r²)` for `e`
+    /// edits and radius `r`, plus the hexagons forgotten, plus `O(log n)` per hexagon
+    /// opened.
+    ///
+    /// ```
+    /// use tilepath::hex::{Hex, HexField, HexLayout, HexMap};
+    ///
+    /// let layout = HexLayout::Row;
+    /// let mut map = HexMap::from_ascii(layout, "
+    ///     ......
+    ///     .####.
+    ///     ......
+    /// ").unwrap();
+    /// let mut field = HexField::new();
+    /// field.reset(&map, layout.hex(5, 1), 0).unwrap();
+    /// field.grow(&map, u64::MAX);
+    /// map.set_weights([(layout.hex(2, 0), 0), (layout.hex(2, 1), 1)]);
+    /// assert!(field.carry_over(&map));
+    /// field.grow(&map, u64::MAX);
+    /// let mut fresh = HexField::new();
+    /// fresh.reset(&map, layout.hex(5, 1), 0).unwrap();
+    /// fresh.grow(&map, u64::MAX);
+    /// let corner = layout.hex(0, 0);
+    /// assert_eq!(field.distance(corner), fresh.distance(corner));
+    /// ```
+    pub fn carry_over(&mut self, map: &HexMap) -> bool {
+        if self.is_current(map) {
+            return true;
+        }
+        if self.map != map.id() || self.len != map.len() || !map.can_stand(self.goal, self.radius) {
+            return false;
+        }
+        let Some(edited) = map.edits_since(self.generation) else {
+            return false;
+        };
+        let growth = Growth {
+            radius: self.radius,
+            unit: false,
+            key: |_, g| (g, 0),
+        };
+        if !carry::carry_over(&mut self.records, map, &growth, edited, &mut self.forgotten) {
+            return false;
+        }
+        self.reopen = true;
+        self.generation = map.generation();
+        true
+    }
+
+    /// True when the field's costs are for `map` as it is now.
+    pub fn is_current(&self, map: &HexMap) -> bool {
+        (self.map, self.generation, self.len) == (map.id(), map.generation(), map.len())
     }
 
     /// True when every hexagon the goal reaches is settled.
@@ -127,9 +204,16 @@ impl HexField {
 
     /// The exact cost from `hex` to the goal (half steps), or `None` when `hex` is not
     /// settled (yet): blocked, too narrow for the radius, unreachable, or not reached.
+    ///
+    /// While a field grows on one map, a settled cost is final. After
+    /// [`HexField::carry_over`] opened settled hexagons again, a settled cost above the
+    /// smallest cost still open may yet fall, so it counts as not settled until the
+    /// growth passes it: any cheaper way runs through an open hexagon.
     pub fn distance(&self, hex: Hex) -> Option<Cost> {
         let i = self.index(hex)?;
-        self.records.is_closed(i).then(|| self.records.g[i])
+        let g = self.records.g[i];
+        let frontier = || self.records.heap.peek_key().map_or(Cost::MAX, |(k, _)| k);
+        (self.records.is_closed(i) && (!self.reopen || g <= frontier())).then_some(g)
     }
 
     /// The hexagons from `hex` down to the goal along the field, `hex` first (empty when

@@ -1,7 +1,7 @@
 //! A hexagonal map: which hexagons exist, what they cost, and how wide an agent fits.
 
 use super::coord::{Hex, HexDirection, HexLayout};
-use crate::scenario::{MapError, checked_size};
+use crate::scenario::{EditLog, MapError, MapId, Stamped, checked_size};
 
 /// The widest agent radius the clearance map tells apart (a radius-`r` agent covers the
 /// hexagons within `r` steps of its centre).
@@ -44,8 +44,26 @@ pub struct HexMap {
     min_weight: u8,
     /// Edits so far.
     generation: u64,
+    /// The hexagons edited in the last generations, for searches that carry over edits.
+    log: EditLog<HexEdit>,
+    /// Which map object this is (a clone gets its own).
+    id: MapId,
     /// The breadth-first queue of the clearance update, kept between edits.
     queue: Vec<u32>,
+}
+
+/// One logged weight change: the hexagon's index in the box and the generation the
+/// change produced.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HexEdit {
+    generation: u64,
+    index: u32,
+}
+
+impl Stamped for HexEdit {
+    fn generation(&self) -> u64 {
+        self.generation
+    }
 }
 
 impl HexMap {
@@ -65,6 +83,8 @@ impl HexMap {
             clearance: vec![0; size.area()],
             min_weight: 1,
             generation: 0,
+            log: EditLog::default(),
+            id: MapId::fresh(),
             queue: Vec::new(),
         };
         map.update_clearance();
@@ -222,14 +242,37 @@ impl HexMap {
         self.min_weight
     }
 
-    /// Edits so far: a search started before an edit must start over.
+    /// Edits so far: what a suspended search or a field checks the map against.
     pub fn generation(&self) -> u64 {
         self.generation
     }
 
+    /// A number no other map of this process has (a clone gets its own), so that a
+    /// search or field never mistakes another map for the one it started on.
+    pub fn id(&self) -> u64 {
+        self.id.0
+    }
+
+    /// The indices of the hexagons whose weight changed after `generation`, in order (a
+    /// hexagon may appear more than once), or `None` when the map no longer lists them:
+    /// it keeps the last [`EDIT_LOG_CAP`](crate::scenario::EDIT_LOG_CAP) changes or
+    /// more. O(log n).
+    pub(super) fn edits_since(
+        &self,
+        generation: u64,
+    ) -> Option<impl Iterator<Item = usize> + Clone + '_> {
+        let edits = self.log.since(generation)?;
+        Some(edits.iter().map(|e| e.index as usize))
+    }
+
     /// Sets the weights of the given hexagons (0 blocks; hexagons outside the box are
     /// skipped), then updates the clearance once. Returns how many changed. `O(n)` for
-    /// `n` hexagons in the box when something changed.
+    /// `n` hexagons in the box when something changed. The map remembers which hexagons
+    /// changed, so that suspended searches ([`HexPathfinder::resume`]) and fields
+    /// ([`HexField::carry_over`]) go on from where they were instead of starting over.
+    ///
+    /// [`HexPathfinder::resume`]: super::HexPathfinder::resume
+    /// [`HexField::carry_over`]: super::HexField::carry_over
     pub fn set_weights(&mut self, edits: impl IntoIterator<Item = (Hex, u8)>) -> usize {
         let mut changed = 0;
         for (hex, w) in edits {
@@ -238,6 +281,10 @@ impl HexMap {
             {
                 self.weights[i] = w;
                 changed += 1;
+                self.log.record(HexEdit {
+                    generation: self.generation + 1,
+                    index: i as u32,
+                });
             }
         }
         if changed > 0 {

@@ -61,6 +61,23 @@ impl Records {
         self.closed[i] = self.stamp;
     }
 
+    /// Labels hexagon `i` with cost `g` by the step `via` and puts it in the open list
+    /// with `(key, tie)`, or lowers its key there; a closed hexagon is opened again
+    /// (only edits, carried over, make that happen).
+    #[inline]
+    pub(super) fn offer(&mut self, i: usize, g: Cost, via: u8, key: Cost, tie: Cost) {
+        self.open(i, g, via);
+        self.closed[i] = 0;
+        self.heap.decrease_key(i as u32, key, tie);
+    }
+
+    /// Drops the label of hexagon `i`: not seen, not closed, out of the open list.
+    pub(super) fn forget(&mut self, i: usize) {
+        self.seen[i] = 0;
+        self.closed[i] = 0;
+        self.heap.remove(i as u32);
+    }
+
     /// True when the current run has reached hexagon `i`.
     #[inline]
     pub(super) fn is_seen(&self, i: usize) -> bool {

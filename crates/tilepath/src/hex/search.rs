@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::carry::{self, Growth};
 use super::coord::Hex;
 use super::map::{HexMap, MAX_HEX_RADIUS};
 use super::records::Records;
@@ -79,7 +80,7 @@ pub enum HexPathError {
         /// Hexagons expanded.
         expansions: u64,
     },
-    /// [`HexPathfinder::resume`] without a suspended search, or after the map changed.
+    /// [`HexPathfinder::resume`] without a suspended search.
     NothingToResume,
 }
 
@@ -114,7 +115,8 @@ impl std::error::Error for HexPathError {}
 pub enum HexStep {
     /// The path is ready: [`HexPathfinder::path`], [`HexPathfinder::cost`].
     Found,
-    /// The slice's budget ran out; resume it later (on the same, unedited map).
+    /// The slice's budget ran out; resume it later, on the same map, edited since or
+    /// not.
     Suspended,
 }
 
@@ -155,11 +157,39 @@ pub struct HexPathfinder {
     path: Vec<Hex>,
     cost: Cost,
     expansions: u64,
-    /// The suspended search: its query and the map generation it started on.
-    active: Option<(HexQuery, u64, usize)>,
+    /// The suspended search.
+    active: Option<Active>,
+    /// Breadth-first searches take hexagons from `fifo` until edits are carried over,
+    /// from the heap (keyed by cost) after.
+    fifo_mode: bool,
     /// With `nearest_goal`: the expanded hexagon nearest to the goal so far (steps to
     /// the goal, cost, index).
     nearest: Option<(u32, Cost, usize)>,
+    /// What edits did to the current search.
+    edits: Edits,
+    /// Scratch of the carry-over.
+    forgotten: Vec<u32>,
+}
+
+/// A started search: its query, the map it stands on and the heuristic's scale.
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    query: HexQuery,
+    /// [`HexMap::id`] and [`HexMap::generation`] of the map its labels are for.
+    map: u64,
+    generation: u64,
+    /// The smallest weight when it started: the heuristic stays the same while it runs.
+    min_weight: u8,
+}
+
+/// What edits did to the current search (see [`HexPathfinder::resume`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Edits {
+    carried: bool,
+    restarts: u32,
+    setbacks: u32,
+    /// Expansions at the last carry-over.
+    mark: u64,
 }
 
 impl HexPathfinder {
@@ -192,6 +222,7 @@ impl HexPathfinder {
         self.path.clear();
         self.cost = 0;
         self.expansions = 0;
+        self.edits = Edits::default();
         if query.radius > MAX_HEX_RADIUS {
             return Err(HexPathError::InvalidRadius {
                 radius: query.radius,
@@ -209,31 +240,98 @@ impl HexPathfinder {
         self.head = 0;
         self.records.open(start, 0, u8::MAX);
         self.nearest = None;
-        let h = self.h(map, query, start);
-        match query.algorithm {
-            HexAlgorithm::BreadthFirst => self.fifo.push(start as u32),
-            _ => self.records.heap.push(start as u32, h, h),
+        let active = Active {
+            query: *query,
+            map: map.id(),
+            generation: map.generation(),
+            min_weight: map.min_weight(),
+        };
+        self.fifo_mode = query.algorithm == HexAlgorithm::BreadthFirst;
+        if self.fifo_mode {
+            self.fifo.push(start as u32);
+        } else {
+            let h = h(map, &active, start);
+            self.records.heap.push(start as u32, h, h);
         }
-        self.active = Some((*query, map.generation(), start));
+        self.active = Some(active);
         Ok(())
     }
 
-    /// Expands at most `budget` more hexagons of the started search.
+    /// Expands at most `budget` more hexagons of the started search. The answer is
+    /// always for the map as it is now, edited since the search started or not.
+    ///
+    /// When `map` was edited since the last slice ([`HexMap::set_weights`]), the search
+    /// is carried over the edits instead of starting over: labels whose way ran through
+    /// a changed hexagon are forgotten and found again from their neighbours, and the
+    /// hexagons next to the edits offer their steps again, opening closed hexagons that
+    /// got cheaper. Obstacle and terrain edits alike; the cost found equals a fresh
+    /// search's on the edited map. The search starts over instead when the start (or,
+    /// without `nearest_goal`, the goal) can no longer be stood on, when the map no longer lists its edits (more
+    /// than [`EDIT_LOG_CAP`](crate::scenario::EDIT_LOG_CAP) since), when a terrain
+    /// cheaper than any before appeared (A*'s heuristic would overestimate), when
+    /// `map` is another map, and when the edits cut the way of more than 16,384
+    /// hexagons (a wall next to the start of a large search: repairing that much at
+    /// once would cost a frame). [`HexPathfinder::carried_over`],
+    /// [`HexPathfinder::edit_restarts`] and [`HexPathfinder::edit_setbacks`] tell what
+    /// happened.
+    ///
+    /// ```
+    /// use tilepath::hex::{HexLayout, HexMap, HexPathfinder, HexQuery, HexStep};
+    ///
+    /// let layout = HexLayout::Row;
+    /// let mut map = HexMap::from_ascii(layout, "
+    ///     .........
+    ///     .#######.
+    ///     .........
+    /// ").unwrap();
+    /// let query = HexQuery::new(layout.hex(0, 2), layout.hex(8, 2));
+    /// let mut finder = HexPathfinder::new();
+    /// finder.start(&map, &query).unwrap();
+    /// assert_eq!(finder.resume(&map, 3), Ok(HexStep::Suspended));
+    /// // A wall across the bottom row while the search waits: it goes around on top.
+    /// map.set_weights([(layout.hex(4, 2), 0)]);
+    /// assert_eq!(finder.resume(&map, u64::MAX), Ok(HexStep::Found));
+    /// assert!(finder.carried_over());
+    /// let mut fresh = HexPathfinder::new();
+    /// fresh.find(&map, &query).unwrap();
+    /// assert_eq!(finder.cost(), fresh.cost());
+    /// ```
     ///
     /// # Errors
     ///
     /// [`HexPathError::NotFound`] (never with `nearest_goal`: the start itself is
-    /// reachable), [`HexPathError::LimitReached`], and
-    /// [`HexPathError::NothingToResume`] without a started search or when `map` was
-    /// edited since it started. A search that ended (found or failed) cannot be resumed.
+    /// reachable), [`HexPathError::LimitReached`], as [`HexPathfinder::start`] when an
+    /// edit made it start over, and [`HexPathError::NothingToResume`] without a started
+    /// search. A search that ended (found or failed) cannot be resumed.
     pub fn resume(&mut self, map: &HexMap, budget: u64) -> Result<HexStep, HexPathError> {
-        let Some((query, generation, _)) = self.active else {
+        let Some(mut active) = self.active else {
             return Err(HexPathError::NothingToResume);
         };
-        if generation != map.generation() || self.records.len() != map.len() {
-            self.active = None;
-            return Err(HexPathError::NothingToResume);
+        if (active.map, active.generation) != (map.id(), map.generation())
+            || self.records.len() != map.len()
+        {
+            if self.carry_over(map, &active) {
+                let forgotten = self.forgotten.len() as u64;
+                if forgotten > 0 && forgotten >= self.expansions - self.edits.mark {
+                    self.edits.setbacks += 1;
+                }
+                self.edits.carried = true;
+                self.edits.mark = self.expansions;
+                active.generation = map.generation();
+                self.active = Some(active);
+            } else {
+                let edits = self.edits;
+                self.start(map, &active.query)?;
+                self.edits = Edits {
+                    carried: false,
+                    restarts: edits.restarts + 1,
+                    setbacks: edits.setbacks + 1,
+                    mark: 0,
+                };
+                active = self.active.expect("a started search");
+            }
         }
+        let query = active.query;
         let goal = map.index(query.goal);
         let unit = query.algorithm == HexAlgorithm::BreadthFirst;
         let mut spent = 0u64;
@@ -241,7 +339,7 @@ impl HexPathfinder {
             if spent >= budget {
                 return Ok(HexStep::Suspended);
             }
-            let next = if unit {
+            let next = if self.fifo_mode {
                 self.fifo.get(self.head).map(|&i| {
                     self.head += 1;
                     i
@@ -261,13 +359,7 @@ impl HexPathfinder {
             };
             let i = i as usize;
             if query.nearest_goal {
-                let near = (map.hex(i).distance(query.goal), self.records.g[i], i);
-                if self
-                    .nearest
-                    .is_none_or(|best| (near.0, near.1) < (best.0, best.1))
-                {
-                    self.nearest = Some(near);
-                }
+                self.note_nearest(map, &query, i);
             }
             if Some(i) == goal {
                 self.active = None;
@@ -286,7 +378,7 @@ impl HexPathfinder {
             let g = self.records.g[i];
             let wi = Cost::from(map.weight_at(i));
             for (n, d) in map.neighbours(i) {
-                if self.records.is_closed(n) || map.clearance_at(n) as u32 <= query.radius {
+                if map.clearance_at(n) as u32 <= query.radius {
                     continue;
                 }
                 let step = if unit {
@@ -296,26 +388,104 @@ impl HexPathfinder {
                 };
                 let ng = g + step;
                 let fresh = !self.records.is_seen(n);
-                if fresh || ng < self.records.g[n] {
+                // A closed hexagon is never reached more cheaply, but after edits.
+                if !fresh && ng >= self.records.g[n] {
+                    continue;
+                }
+                if self.fifo_mode {
                     self.records.open(n, ng, d as u8);
-                    if unit {
-                        if fresh {
-                            self.fifo.push(n as u32);
-                        }
-                        continue;
-                    }
-                    let h = self.h(map, &query, n);
-                    let key = match query.algorithm {
-                        HexAlgorithm::Dijkstra => ng,
-                        _ => ng + h,
-                    };
-                    if fresh {
-                        self.records.heap.push(n as u32, key, h);
-                    } else {
-                        self.records.heap.decrease_key(n as u32, key, h);
-                    }
+                    self.fifo.push(n as u32);
+                    continue;
+                }
+                let h = h(map, &active, n);
+                let key = match query.algorithm {
+                    HexAlgorithm::AStar => ng + h,
+                    _ => ng,
+                };
+                if fresh {
+                    self.records.open(n, ng, d as u8);
+                    self.records.heap.push(n as u32, key, h);
+                } else {
+                    self.records.offer(n, ng, d as u8, key, h);
                 }
             }
+        }
+    }
+
+    /// True when the current (or last) search went on across map edits since its last
+    /// restart, instead of starting over (see [`HexPathfinder::resume`]).
+    pub fn carried_over(&self) -> bool {
+        self.edits.carried
+    }
+
+    /// Times map edits made the current (or last) search start over (see
+    /// [`HexPathfinder::resume`]); 0 for a search that never met an edit.
+    pub fn edit_restarts(&self) -> u32 {
+        self.edits.restarts
+    }
+
+    /// Times map edits set the current (or last) search back: each restart, and each
+    /// carry-over that forgot at least as many hexagons as the search had expanded
+    /// since the edits before. A search resumed in slices on a map whose every edit sets
+    /// it back never ends; this count tells the caller to stop slicing it.
+    pub fn edit_setbacks(&self) -> u32 {
+        self.edits.setbacks
+    }
+
+    /// Brings the labels of `active` up to date with the edits of `map` since, when
+    /// that is exact (see [`HexPathfinder::resume`]); false to start over.
+    fn carry_over(&mut self, map: &HexMap, active: &Active) -> bool {
+        let query = &active.query;
+        if active.map != map.id()
+            || self.records.len() != map.len()
+            || !map.can_stand(query.start, query.radius)
+            || (!query.nearest_goal && !map.can_stand(query.goal, query.radius))
+            || (query.algorithm == HexAlgorithm::AStar && map.min_weight() < active.min_weight)
+        {
+            return false;
+        }
+        let Some(edited) = map.edits_since(active.generation) else {
+            return false;
+        };
+        if self.fifo_mode {
+            // The queue is in order of steps; the carried labels are not.
+            for &i in &self.fifo[self.head..] {
+                self.records.heap.push(i, self.records.g[i as usize], 0);
+            }
+            self.fifo_mode = false;
+        }
+        let growth = Growth {
+            radius: query.radius,
+            unit: query.algorithm == HexAlgorithm::BreadthFirst,
+            key: |i: usize, g: Cost| {
+                let h = h(map, active, i);
+                (g + h, h)
+            },
+        };
+        if !carry::carry_over(&mut self.records, map, &growth, edited, &mut self.forgotten) {
+            return false;
+        }
+        if query.nearest_goal {
+            // The costs of closed hexagons changed: find the nearest among them again.
+            self.nearest = None;
+            for i in 0..map.len() {
+                if self.records.is_closed(i) {
+                    self.note_nearest(map, query, i);
+                }
+            }
+        }
+        true
+    }
+
+    /// With `nearest_goal`: keeps the expanded hexagon `i` when it is nearer to the goal
+    /// than the best so far (fewer steps, then cheaper).
+    fn note_nearest(&mut self, map: &HexMap, query: &HexQuery, i: usize) {
+        let near = (map.hex(i).distance(query.goal), self.records.g[i], i);
+        if self
+            .nearest
+            .is_none_or(|best| (near.0, near.1) < (best.0, best.1))
+        {
+            self.nearest = Some(near);
         }
     }
 
@@ -346,17 +516,6 @@ impl HexPathfinder {
             + self.path.capacity() * size_of::<Hex>()
     }
 
-    /// The heuristic: every step costs at least twice the smallest weight.
-    #[inline]
-    fn h(&self, map: &HexMap, query: &HexQuery, i: usize) -> Cost {
-        match query.algorithm {
-            HexAlgorithm::AStar => {
-                Cost::from(map.hex(i).distance(query.goal)) * 2 * Cost::from(map.min_weight())
-            }
-            _ => 0,
-        }
-    }
-
     fn build_path(&mut self, map: &HexMap, goal: usize) {
         self.path.clear();
         self.cost = self.records.g[goal];
@@ -366,5 +525,17 @@ impl HexPathfinder {
             at = map.index(hex).and_then(|i| self.records.parent(hex, i));
         }
         self.path.reverse();
+    }
+}
+
+/// The heuristic of `active` at hexagon `i`: every step costs at least twice the smallest
+/// weight when the search started (0 but for A*).
+#[inline]
+fn h(map: &HexMap, active: &Active, i: usize) -> Cost {
+    match active.query.algorithm {
+        HexAlgorithm::AStar => {
+            Cost::from(map.hex(i).distance(active.query.goal)) * 2 * Cost::from(active.min_weight)
+        }
+        _ => 0,
     }
 }

@@ -53,6 +53,7 @@ mod weights;
 pub use ascii::{AsciiScenario, is_obstacle_char, render};
 pub use bitgrid::BitGrid;
 pub use cached::{CachedScenario, EDIT_LOG_CAP, LoggedEdit, MapChange, MapEdit};
+pub(crate) use cached::{EditLog, MapId, Stamped};
 pub use clearance::CLEARANCE_CAP;
 pub use components::Components;
 pub use error::{MapError, checked_size};

@@ -1,6 +1,6 @@
 //! Incremental edits of a cached map: obstacles and terrain, applied to every built layer.
 
-use super::CachedScenario;
+use super::{CachedScenario, LoggedEdit};
 use crate::grid::{Cell, GridSize};
 use crate::scenario::clearance;
 use crate::scenario::footprint::reach;
@@ -118,7 +118,11 @@ impl CachedScenario {
                         continue;
                     }
                     self.base.set(cell, blocked);
-                    self.log.record(self.generation + 1, cell, false);
+                    self.log.record(LoggedEdit {
+                        generation: self.generation + 1,
+                        cell,
+                        terrain: false,
+                    });
                     obstacles = true;
                     cell
                 }
@@ -133,7 +137,11 @@ impl CachedScenario {
                     self.terrain_counts[self.terrain[i] as usize] -= 1;
                     self.terrain_counts[id as usize] += 1;
                     self.terrain[i] = id;
-                    self.log.record(self.generation + 1, cell, true);
+                    self.log.record(LoggedEdit {
+                        generation: self.generation + 1,
+                        cell,
+                        terrain: true,
+                    });
                     terrain = true;
                     reweighed.push(cell);
                     cell

@@ -1,4 +1,4 @@
-//! The recent-edits log of a cached map: which cells changed after a given generation.
+//! The recent-edits log of a map: which cells changed after a given generation.
 
 use crate::grid::Cell;
 
@@ -14,15 +14,28 @@ pub struct LoggedEdit {
     pub terrain: bool,
 }
 
-/// The cell edits of the last [`EDIT_LOG_CAP`] or more changes, in order.
+/// An entry of an [`EditLog`]: it knows the map generation its edit produced.
+pub(crate) trait Stamped: Copy {
+    /// The generation of the map after the batch this edit belonged to.
+    fn generation(&self) -> u64;
+}
+
+impl Stamped for LoggedEdit {
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+/// The cell edits of the last [`EDIT_LOG_CAP`] or more changes, in order: square
+/// cells ([`LoggedEdit`]) on a cached map, hexagons on a hexagonal one.
 ///
 /// A search suspended on generation `g` asks for the edits after `g` to carry its
 /// state over to the edited map instead of starting over. The log reaches back to
 /// `floor`: registering a profile (which may change every layer at once) and dropping
 /// old entries raise it.
-#[derive(Clone, Debug, Default)]
-pub(super) struct EditLog {
-    entries: Vec<LoggedEdit>,
+#[derive(Clone, Debug)]
+pub(crate) struct EditLog<E> {
+    entries: Vec<E>,
     /// Edits after this generation are all in `entries`.
     floor: u64,
 }
@@ -31,35 +44,42 @@ pub(super) struct EditLog {
 /// so the log holds at most about 200 KB).
 pub const EDIT_LOG_CAP: usize = 4096;
 
-impl EditLog {
-    /// Records an edit of `cell` made by the batch that produces `generation`.
-    pub(super) fn record(&mut self, generation: u64, cell: Cell, terrain: bool) {
+impl<E> Default for EditLog<E> {
+    fn default() -> Self {
+        Self {
+            entries: Vec::new(),
+            floor: 0,
+        }
+    }
+}
+
+impl<E: Stamped> EditLog<E> {
+    /// Records `edit`, made by the batch that produces its generation.
+    pub(crate) fn record(&mut self, edit: E) {
         if self.entries.len() >= 2 * EDIT_LOG_CAP {
             let cut = self.entries.len() - EDIT_LOG_CAP;
             // Queries since a generation before the last dropped edit's are incomplete.
-            self.floor = self.floor.max(self.entries[cut - 1].generation);
+            self.floor = self.floor.max(self.entries[cut - 1].generation());
             self.entries.drain(..cut);
         }
-        self.entries.push(LoggedEdit {
-            generation,
-            cell,
-            terrain,
-        });
+        self.entries.push(edit);
     }
 
     /// Forgets everything up to `generation`: changes that the log cannot describe cell
     /// by cell (a profile registered) happened there.
-    pub(super) fn reset(&mut self, generation: u64) {
+    pub(crate) fn reset(&mut self, generation: u64) {
         self.entries.clear();
         self.floor = generation;
     }
 
     /// The edits after `generation`, or `None` when the log does not reach back that far.
-    pub(super) fn since(&self, generation: u64) -> Option<&[LoggedEdit]> {
+    pub(crate) fn since(&self, generation: u64) -> Option<&[E]> {
         if generation < self.floor {
             return None;
         }
-        let first = self.entries.partition_point(|e| e.generation <= generation);
+        let first = self
+            .entries
+            .partition_point(|e| e.generation() <= generation);
         Some(&self.entries[first..])
     }
 }
@@ -68,11 +88,19 @@ impl EditLog {
 mod tests {
     use super::*;
 
+    fn edit(generation: u64, cell: Cell, terrain: bool) -> LoggedEdit {
+        LoggedEdit {
+            generation,
+            cell,
+            terrain,
+        }
+    }
+
     #[test]
     fn since_returns_exactly_the_later_edits_until_the_floor_passes_them() {
         let mut log = EditLog::default();
         for g in 1..=3u64 {
-            log.record(g, Cell::new(g as i32, 0), false);
+            log.record(edit(g, Cell::new(g as i32, 0), false));
         }
         assert_eq!(log.since(0).map(<[_]>::len), Some(3));
         assert_eq!(log.since(2).unwrap()[0].cell, Cell::new(3, 0));
@@ -81,7 +109,7 @@ mod tests {
         assert_eq!(log.since(3), None);
         assert_eq!(log.since(4).map(<[_]>::len), Some(0));
         for g in 5..(5 + 2 * EDIT_LOG_CAP as u64 + 1) {
-            log.record(g, Cell::new(0, 0), true);
+            log.record(edit(g, Cell::new(0, 0), true));
         }
         let floor = log.floor;
         assert!(floor > 4);

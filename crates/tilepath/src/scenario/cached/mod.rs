@@ -8,6 +8,7 @@ mod tests;
 
 pub use edit::{MapChange, MapEdit};
 pub use log::{EDIT_LOG_CAP, LoggedEdit};
+pub(crate) use log::{EditLog, Stamped};
 
 use super::bitgrid::BitGrid;
 use super::clearance;
@@ -18,7 +19,6 @@ use super::profile::{MovementProfile, ProfileId, TerrainId};
 use super::weights::Weights;
 use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, GridSize};
-use log::EditLog;
 use profiles::ProfileSlot;
 
 /// The shared, read-only map every pathfinder searches: one obstacle bit per cell, an
@@ -76,7 +76,7 @@ pub struct CachedScenario {
     profiles: Vec<Option<ProfileSlot>>,
     generation: u64,
     /// The cells edited in the last generations, for searches that carry over edits.
-    log: EditLog,
+    log: EditLog<LoggedEdit>,
     /// Which map object this is (a clone gets its own).
     id: MapId,
 }
@@ -85,10 +85,10 @@ pub struct CachedScenario {
 /// anew by `clone`, so that a search or field started on one map never mistakes another
 /// (a clone edited apart, or a map built again) for it, whatever their generations.
 #[derive(Debug)]
-struct MapId(u64);
+pub(crate) struct MapId(pub(crate) u64);
 
 impl MapId {
-    fn fresh() -> Self {
+    pub(crate) fn fresh() -> Self {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(1);
         Self(NEXT.fetch_add(1, Ordering::Relaxed))
