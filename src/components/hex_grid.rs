@@ -22,8 +22,9 @@ const HALF_SQRT_3: f32 = 0.866_025_4;
 /// `d` is a hexagon footprint of radius `d / 2` (1: one tile; 2 and 3: a tile and its six
 /// neighbours), its profile picks the weights, and
 /// [`PathRequest::nearest_goal`](crate::components::PathRequest::nearest_goal) goes to
-/// the reachable tile nearest an unreachable goal. After any change of the grid every
-/// request is planned again, keeping its path meanwhile
+/// the reachable tile nearest an unreachable goal. A search that spans frames is carried
+/// over tile edits made meanwhile, keeping the work done. After any change of the grid
+/// every request is planned again, keeping its path meanwhile
 /// ([`Replanning`](crate::components::Replanning)). [`Steering`](crate::steering::Steering)
 /// walks the paths from tile centre to tile centre.
 /// [`PathRequest::claim_goal`](crate::components::PathRequest::claim_goal) works as on

@@ -11,6 +11,7 @@ mod fields;
 mod goals;
 mod grid_step;
 mod hex;
+mod hex_edits;
 mod iso;
 mod lanes;
 mod live;

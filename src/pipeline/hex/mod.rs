@@ -85,9 +85,12 @@ type Units<'w, 's> = Query<
 /// every request is answered). New and changed requests are queued; after any change of
 /// the grid (obstacles, terrain, profiles, placement) every request is planned again,
 /// keeping its path meanwhile (marked [`Replanning`]). A search that spans frames
-/// starts over when its request changes, and at once, ahead of the queue, when the grid
-/// does; after two such setbacks it runs to its end in one frame, so edits every frame
-/// cannot starve it.
+/// starts over when its request changes. When tiles change under it, it goes on, carried
+/// over the edits ([`HexPathfinder::resume`](tilepath::hex::HexPathfinder::resume));
+/// it starts over at once, ahead of the queue, when the whole map changes or the unit
+/// can no longer stand on its claimed tile. After two setbacks (restarts, or carry-overs that
+/// undid its progress) it runs to its end in one frame, so edits every frame cannot
+/// starve it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_hex_paths(
     grid: Option<Res<HexGrid>>,
@@ -140,7 +143,24 @@ pub(crate) fn solve_hex_paths(
                 solver.running = Some(running);
                 (None, 0)
             }
-            // An edit made the search stale: it starts over at once, ahead of the queue.
+            // Edits of tiles: the core carries the search over them (or starts it over
+            // itself), and counts the setbacks. A claimed tile must still hold.
+            Some(mut running)
+                if grid.whole_map_generation() <= running.generation
+                    && (running.claimed.is_none()
+                        || grid.map(running.profile).is_some_and(|map| {
+                            solver.claims.holds(&grid, map, running.entity)
+                        })) =>
+            {
+                running.generation = grid.generation();
+                if solver.queued.remove(&running.entity) {
+                    solver.queue.retain(|&e| e != running.entity);
+                }
+                solver.running = Some(running);
+                (None, 0)
+            }
+            // A new map, a move, or a claimed tile lost: the search starts over at once,
+            // ahead of the queue.
             Some(stale) => {
                 if solver.queued.remove(&stale.entity) {
                     solver.queue.retain(|&e| e != stale.entity);
@@ -198,15 +218,21 @@ pub(crate) fn solve_hex_paths(
             );
             continue;
         };
-        let before = solver.finder.expansions();
+        let (before, restarts) = (solver.finder.expansions(), solver.finder.edit_restarts());
         // The progress guarantee: a search that edits set back twice runs to its end.
-        let slice = if running.setbacks >= MAX_SETBACKS {
+        let setbacks = u32::from(running.setbacks) + solver.finder.edit_setbacks();
+        let slice = if setbacks >= u32::from(MAX_SETBACKS) {
             u64::MAX
         } else {
             SLICE
         };
         let step = solver.finder.resume(map, slice);
-        let expanded = solver.finder.expansions() - before;
+        // A restart (before any expansion of this slice) counts expansions from 0.
+        let expanded = if solver.finder.edit_restarts() == restarts {
+            solver.finder.expansions() - before
+        } else {
+            solver.finder.expansions()
+        };
         spent += expanded.max(1);
         stats.expanded += expanded;
         stats.total_expanded += expanded;
