@@ -260,7 +260,11 @@ impl Plugin for TilepathPlugin {
                         )
                             .chain()
                             .run_if(not(resource_exists::<HexGrid>)),
-                        crate::steering::steer_on_hexes,
+                        (
+                            crate::steering::steer_on_hexes,
+                            crate::steering::step_on_hexes,
+                        )
+                            .chain(),
                         pipeline::finish_frame,
                     )
                         .chain()

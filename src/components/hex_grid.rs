@@ -30,9 +30,10 @@ const HALF_SQRT_3: f32 = 0.866_025_4;
 /// [`PathRequest::claim_goal`](crate::components::PathRequest::claim_goal) works as on
 /// square maps: units sent to one tile end on distinct tiles around it (the nearest
 /// tiles the unit can stand on whose footprints overlap no other claim; units nearest
-/// the goal choose first). Not on hexagonal maps yet: path smoothing, goal areas, shared
-/// goal fields, exact repairs, unit avoidance and
-/// [`GridStepper`](crate::steering::GridStepper); their options are ignored.
+/// the goal choose first). [`GridStepper`](crate::steering::GridStepper) units step from
+/// tile to tile holding the tiles they cover, as on square maps. Not on hexagonal maps
+/// yet: path smoothing, goal areas, shared goal fields, exact repairs and avoidance
+/// between [`Steering`](crate::steering::Steering) units; their options are ignored.
 ///
 /// Tiles are named by [`Cell`]s equal to bevy_ecs_tilemap's `TilePos` on the map: cell
 /// `(x, y)` is `TilePos { x, y }` in the tilemap's own coordinate system ([`HexLayout`],

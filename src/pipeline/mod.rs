@@ -14,7 +14,7 @@ use bevy::prelude::*;
 
 pub(crate) use changes::{MapChanges, take_map_changes};
 pub(crate) use claim::claim_goals;
-pub(crate) use hex::solve_hex_paths;
+pub(crate) use hex::{hex_radius, solve_hex_paths};
 pub(crate) use intake::queue_changed_requests;
 pub(crate) use queue::PathQueue;
 pub(crate) use repair::step_ok;

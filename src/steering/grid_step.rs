@@ -17,6 +17,13 @@ use crate::scenario::{CellRect, ProfileId, footprint};
 /// stands on in the [`Occupancy`], so that two grid-stepping units never hold one cell:
 /// for tick- and turn-based games, instead of [`Steering`](super::Steering).
 ///
+/// On a [`HexGrid`](crate::components::HexGrid) the unit steps to one of the six
+/// neighbouring tiles and holds the tiles within `diameter / 2` steps of its own; the
+/// turns below are the same. A unit pushed off its goal that finds no free way back
+/// within 12 steps asks for a path home ([`Replanning`]) after `4 × patience` ticks.
+/// Dense two-way traffic of wide units through gaps as narrow as they are can still
+/// lock up.
+///
 /// Every run of the plugin's schedule is a tick (put the plugin in your tick schedule
 /// with [`TilepathPlugin::in_schedule`](crate::plugin::TilepathPlugin::in_schedule)).
 /// Units take their turns in entity order. On its turn a unit whose next cell is free
@@ -82,13 +89,13 @@ impl Default for GridStepper {
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct GridStepProgress {
     /// Index in the path's cells of the cell the unit steps to next.
-    next: usize,
+    pub(super) next: usize,
     /// Cells to walk before `next` (a way around other units), in order.
-    detour: Vec<Cell>,
+    pub(super) detour: Vec<Cell>,
     /// Ticks spent waiting for a cell.
-    waited: u32,
+    pub(super) waited: u32,
     /// Ticks since the last step.
-    ticks: u32,
+    pub(super) ticks: u32,
 }
 
 impl GridStepProgress {

@@ -6,8 +6,9 @@ use crate::grid::{Cell, GridSize};
 use crate::scenario::footprint;
 
 /// The cells held by [`GridStepper`](super::GridStepper) units: each unit holds the
-/// footprint of the cell it stands on (a square of its diameter, see
-/// [`footprint`]), and a cell has at most one holder.
+/// footprint of the cell it stands on (a square of its diameter, see [`footprint`]; on a
+/// [`HexGrid`](crate::components::HexGrid), the tiles within its hexagon radius), and a
+/// cell has at most one holder.
 ///
 /// The plugin keeps it, in its `Steer` set; read it after
 /// [`TilepathSystems::Steer`](crate::plugin::TilepathSystems::Steer) (to show who blocks
@@ -58,22 +59,37 @@ impl Occupancy {
     /// True when no unit but `unit` holds a cell of the footprint of `anchor` (cells off
     /// the map count as free: the map's own walls keep units off them).
     pub(super) fn is_free_for(&self, anchor: Cell, diameter: u32, unit: Entity) -> bool {
-        footprint(anchor, diameter)
-            .cells()
-            .all(|c| self.holder(c).is_none_or(|h| h == unit))
+        self.blocker(anchor, diameter, unit).is_none()
     }
 
     /// The first unit other than `unit` holding a cell of the footprint of `anchor`.
     pub(super) fn blocker(&self, anchor: Cell, diameter: u32, unit: Entity) -> Option<Entity> {
-        footprint(anchor, diameter)
-            .cells()
-            .find_map(|c| self.holder(c).filter(|&h| h != unit))
+        self.blocker_of(footprint(anchor, diameter).cells(), unit)
     }
 
     /// `unit` holds the free cells of the footprint of `anchor` (cells held by another
     /// unit stay theirs).
     pub(super) fn hold(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
-        for c in footprint(anchor, diameter).cells() {
+        self.hold_cells(footprint(anchor, diameter).cells(), unit);
+    }
+
+    /// `unit` gives up the cells of the footprint of `anchor` it holds.
+    pub(super) fn release(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
+        self.release_cells(footprint(anchor, diameter).cells(), unit);
+    }
+
+    /// The first unit other than `unit` holding one of `cells`.
+    pub(super) fn blocker_of(
+        &self,
+        mut cells: impl Iterator<Item = Cell>,
+        unit: Entity,
+    ) -> Option<Entity> {
+        cells.find_map(|c| self.holder(c).filter(|&h| h != unit))
+    }
+
+    /// `unit` holds those of `cells` that no unit holds.
+    pub(super) fn hold_cells(&mut self, cells: impl Iterator<Item = Cell>, unit: Entity) {
+        for c in cells {
             if let Some(i) = self.index(c)
                 && self.holders[i].is_none()
             {
@@ -83,9 +99,9 @@ impl Occupancy {
         }
     }
 
-    /// `unit` gives up the cells of the footprint of `anchor` it holds.
-    pub(super) fn release(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
-        for c in footprint(anchor, diameter).cells() {
+    /// `unit` gives up those of `cells` it holds.
+    pub(super) fn release_cells(&mut self, cells: impl Iterator<Item = Cell>, unit: Entity) {
+        for c in cells {
             if let Some(i) = self.index(c)
                 && self.holders[i] == Some(unit)
             {

@@ -46,6 +46,15 @@ impl Poses {
     /// ancestors as of now), then every position in the steering plane of `placement`,
     /// and every pose sorted by entity.
     pub(super) fn finish(&mut self, helper: &TransformHelper, placement: &Placement) {
+        self.finish_in_world(helper);
+        for pose in &mut self.poses {
+            pose.at = placement.plane_of(pose.at);
+        }
+    }
+
+    /// World positions of the children, as [`Poses::finish`], every position left in
+    /// the world (hexagonal maps steer there), and every pose sorted by entity.
+    pub(super) fn finish_in_world(&mut self, helper: &TransformHelper) {
         for &(entity, parent) in &self.children {
             if let (Ok(global), Ok(parent)) = (
                 helper.compute_global_transform(entity),
@@ -57,9 +66,6 @@ impl Poses {
                     parent: Some(parent),
                 });
             }
-        }
-        for pose in &mut self.poses {
-            pose.at = placement.plane_of(pose.at);
         }
         self.poses.sort_unstable_by_key(|pose| pose.entity);
     }

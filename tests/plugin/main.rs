@@ -12,6 +12,7 @@ mod goals;
 mod grid_step;
 mod hex;
 mod hex_edits;
+mod hex_step;
 mod iso;
 mod lanes;
 mod live;

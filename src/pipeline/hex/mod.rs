@@ -98,6 +98,7 @@ pub(crate) fn solve_hex_paths(
     profiles: Res<MovementProfiles>,
     transforms: TransformHelper,
     changed: Query<Entity, Changed<PathRequest>>,
+    asked: Query<Entity, Added<Replanning>>,
     mut units: Units,
     mut solver: Local<HexSolver>,
     mut solved: MessageWriter<PathSolved>,
@@ -122,6 +123,10 @@ pub(crate) fn solve_hex_paths(
             }
             solver.push(entity);
         }
+    }
+    // Units that steering asks to plan again (grid steppers kept waiting).
+    for entity in &asked {
+        solver.push(entity);
     }
     for entity in &changed {
         solver.push(entity);
