@@ -7,128 +7,12 @@ use super::Arrived;
 use super::occupancy::Occupancy;
 use super::pose::{Poses, write_position};
 use super::sidestep::Sidestep;
-use super::size::UnitSize;
-use crate::components::{NavGrid, PathResult, Replanning};
+use super::stepper::{Steppers, Turn, is_idle, take_result};
+use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
 use crate::pipeline::step_ok;
 use crate::scenario::{CellRect, ProfileId, footprint};
 
-/// Moves the unit one cell per step along its found path's cells, holding the cells it
-/// stands on in the [`Occupancy`], so that two grid-stepping units never hold one cell:
-/// for tick- and turn-based games, instead of [`Steering`](super::Steering).
-///
-/// On a [`HexGrid`](crate::components::HexGrid) the unit steps to one of the six
-/// neighbouring tiles and holds the tiles within `diameter / 2` steps of its own; the
-/// turns below are the same. A unit pushed off its goal that finds no free way back
-/// within 12 steps asks for a path home ([`Replanning`]) after `4 × patience` ticks.
-/// Dense two-way traffic of wide units through gaps as narrow as they are can still
-/// lock up.
-///
-/// Every run of the plugin's schedule is a tick (put the plugin in your tick schedule
-/// with [`TilepathPlugin::in_schedule`](crate::plugin::TilepathPlugin::in_schedule)).
-/// Units take their turns in entity order. On its turn a unit whose next cell is free
-/// (no wall, no corner cut, no other unit's footprint) jumps to that cell's centre
-/// ([`NavGrid::agent_center`]). When it is held:
-/// - by units with nothing to do (no found path, or arrived), each takes a step toward
-///   the nearest free cell off this unit's next three cells (within 6 cells), and this
-///   unit moves on when that made room;
-/// - otherwise this unit waits; after `patience` ticks of waiting it walks the fewest
-///   steps around the units in its way to a cell further along its path, within 6 cells
-///   if there is such a way; when the unit in its way waits for this unit's cell (two
-///   units face each other in a corridor), after `4 × patience` ticks the unit of the
-///   larger entity (after `6 × patience` the other) walks to the nearest cell off the
-///   other's next 16 cells, within 6 cells, and comes back onto its path once the other
-///   has passed.
-///
-/// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
-/// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
-/// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets
-/// [`Replanning`] (its request is planned again from where it stands). Units are
-/// positioned by their world position (their `Transform` through their `ChildOf`
-/// ancestors); a unit standing off the cells of its path first walks back onto it.
-///
-/// ```
-/// use bevy::prelude::*;
-/// use bevy_tilepath::prelude::*;
-///
-/// let mut app = App::new();
-/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
-/// app.insert_resource(NavGrid::from_ascii("......", Vec2::ZERO, Vec2::ONE).unwrap());
-/// let unit = app
-///     .world_mut()
-///     .spawn((Transform::default(), PathRequest::new(Cell::new(5, 0)), GridStepper::default()))
-///     .id();
-/// for _ in 0..8 {
-///     app.update();
-/// }
-/// assert_eq!(app.world().get::<Transform>(unit).unwrap().translation.x, 5.0);
-/// assert!(app.world().get::<Arrived>(unit).is_some());
-/// ```
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
-#[reflect(Component, Default, Debug, PartialEq)]
-#[require(GridStepProgress)]
-pub struct GridStepper {
-    /// Ticks per step: 1 (or 0) steps every tick, 2 every other tick. Default 1.
-    pub ticks_per_step: u32,
-    /// Ticks a blocked unit waits before it walks around the units in its way (0 counts
-    /// as 1). Default 2.
-    pub patience: u32,
-}
-
-impl Default for GridStepper {
-    fn default() -> Self {
-        Self {
-            ticks_per_step: 1,
-            patience: 2,
-        }
-    }
-}
-
-/// Where a grid-stepping unit is along its path (added with [`GridStepper`]).
-#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
-#[reflect(Component, Default, Debug, PartialEq)]
-pub struct GridStepProgress {
-    /// Index in the path's cells of the cell the unit steps to next.
-    pub(super) next: usize,
-    /// Cells to walk before `next` (a way around other units), in order.
-    pub(super) detour: Vec<Cell>,
-    /// Ticks spent waiting for a cell.
-    pub(super) waited: u32,
-    /// Ticks since the last step.
-    pub(super) ticks: u32,
-}
-
-impl GridStepProgress {
-    /// Index in [`FoundPath::cells`](crate::components::FoundPath::cells) of the cell the
-    /// unit steps to next (after its detour, if it walks one).
-    pub fn next_cell(&self) -> usize {
-        self.next
-    }
-
-    /// Ticks the unit has waited for a cell held by another unit or blocked by a wall.
-    pub fn waited_ticks(&self) -> u32 {
-        self.waited
-    }
-}
-
-/// What grid stepping reads and writes of a unit.
-type Steppers<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static GridStepper,
-        Option<Ref<'static, PathResult>>,
-        UnitSize,
-        &'static mut Transform,
-        &'static mut GridStepProgress,
-        Has<Arrived>,
-        Has<Replanning>,
-        Option<&'static ChildOf>,
-    ),
->;
-
-/// A grid-stepping unit this tick, in entity order (the order of the poses).
 #[derive(Clone, Copy)]
 struct Standing {
     diameter: u32,
@@ -144,17 +28,7 @@ pub(crate) struct StepBuffers {
     sidestep: Sidestep,
 }
 
-/// What a unit does on its turn, decided before anything moves.
-enum Turn {
-    /// Nothing: no path, arrived, or not its tick.
-    Rest,
-    /// Step to the cell (the next of its detour or its path).
-    Step(Cell),
-    /// The cell is taken or blocked: `holder` holds it (when a unit does).
-    Blocked { want: Cell, holder: Option<Entity> },
-}
-
-/// Moves grid-stepping units one cell (see [`GridStepper`]).
+/// Moves grid-stepping units one cell (see [`GridStepper`](super::GridStepper)).
 pub(crate) fn step_on_grid(
     grid: Option<Res<NavGrid>>,
     mut occupancy: ResMut<Occupancy>,
@@ -230,27 +104,10 @@ fn begin_turn(
     let (Some(result), Some(at)) = (result, unit.anchor) else {
         return Turn::Rest;
     };
-    let PathResult::Found(path) = &*result else {
-        if result.is_changed() {
-            *progress = GridStepProgress::default();
-            if arrived {
-                commands.entity(entity).remove::<Arrived>();
-            }
-        }
+    let Some((path, arrived)) = take_result(&result, &mut progress, arrived, at, commands, entity)
+    else {
         return Turn::Rest;
     };
-    let mut arrived = arrived;
-    if result.is_changed() {
-        let on = path.cells.iter().position(|&c| c == at);
-        *progress = GridStepProgress {
-            next: on.map_or(0, |i| i + 1),
-            ..default()
-        };
-        if arrived {
-            commands.entity(entity).remove::<Arrived>();
-            arrived = false;
-        }
-    }
     if progress.detour.is_empty() && progress.next >= path.cells.len() {
         if !arrived {
             commands.entity(entity).insert(Arrived);
@@ -336,7 +193,7 @@ fn move_unit(
 }
 
 /// A unit whose next cell is taken or blocked: an idle holder steps aside; otherwise it
-/// waits, walks around, or backs off (see [`GridStepper`]).
+/// waits, walks around, or backs off (see [`GridStepper`](super::GridStepper)).
 #[allow(clippy::too_many_arguments)]
 fn blocked(
     units: &mut Steppers,
@@ -359,7 +216,7 @@ fn blocked(
     let ahead = way_ahead(units, b, entity, 3);
     let mut moved = false;
     while let Some(h) = holder
-        && let Some(i) = index_of(b, h)
+        && let Some(i) = b.poses.index_of(h)
         && is_idle(units, h)
         && let Some(to) = aside(units, occupancy, grid, &mut *b, i, |c, d| {
             let theirs = footprint(c, d);
@@ -435,26 +292,9 @@ fn blocked(
     }
 }
 
-/// The index (in entity order) of `entity` among this tick's units.
-fn index_of(b: &StepBuffers, entity: Entity) -> Option<usize> {
-    b.poses
-        .poses
-        .binary_search_by_key(&entity, |pose| pose.entity)
-        .ok()
-}
-
-/// True when `entity` has nothing to do: no found path, or arrived.
-fn is_idle(units: &Steppers, entity: Entity) -> bool {
-    units
-        .get(entity)
-        .is_ok_and(|(_, _, result, _, _, _, arrived, ..)| {
-            arrived || result.is_none_or(|r| r.found().is_none())
-        })
-}
-
 /// True when unit `h` wants to step onto the footprint of the unit at `at`.
 fn wants_cell(units: &Steppers, b: &StepBuffers, h: Entity, at: Cell, unit: Standing) -> bool {
-    let Some(i) = index_of(b, h) else {
+    let Some(i) = b.poses.index_of(h) else {
         return false;
     };
     let Ok((_, _, Some(result), _, _, progress, ..)) = units.get(h) else {
@@ -481,7 +321,8 @@ type WayAhead = smallvec::SmallVec<[CellRect; 16]>;
 
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
 fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {
-    let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) = (index_of(b, h), units.get(h))
+    let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) =
+        (b.poses.index_of(h), units.get(h))
     else {
         return WayAhead::new();
     };

@@ -3,12 +3,12 @@
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
+use super::Arrived;
 use super::hex_sidestep::HexSidestep;
 use super::occupancy::Occupancy;
 use super::pose::{Poses, write_world};
-use super::size::UnitSize;
-use super::{Arrived, GridStepProgress, GridStepper};
-use crate::components::{HexGrid, PathResult, Replanning};
+use super::stepper::{Steppers, Turn, is_idle, take_result};
+use crate::components::{HexGrid, Replanning};
 use crate::grid::{Cell, GridSize};
 use crate::pipeline::hex_radius;
 use crate::scenario::ProfileId;
@@ -18,23 +18,6 @@ const REACH: u32 = 6;
 
 /// The most steps an arrived unit pushed off its goal searches for its way back.
 const HOME_REACH: u32 = 12;
-
-/// What hexagonal grid stepping reads and writes of a unit.
-type Steppers<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static GridStepper,
-        Option<Ref<'static, PathResult>>,
-        UnitSize,
-        &'static mut Transform,
-        &'static mut GridStepProgress,
-        Has<Arrived>,
-        Has<Replanning>,
-        Option<&'static ChildOf>,
-    ),
->;
 
 /// A grid-stepping unit this tick, in entity order (the order of the poses).
 #[derive(Clone, Copy)]
@@ -53,17 +36,7 @@ pub(crate) struct HexStepBuffers {
     search: HexSidestep,
 }
 
-/// What a unit does on its turn, decided before anything moves.
-enum Turn {
-    /// Nothing: no path, arrived, or not its tick.
-    Rest,
-    /// Step to the tile (the next of its detour or its path).
-    Step(Cell),
-    /// The tile is taken or blocked: `holder` holds it (when a unit does).
-    Blocked { want: Cell, holder: Option<Entity> },
-}
-
-/// Moves grid-stepping units one tile on the [`HexGrid`] (see [`GridStepper`]): the same
+/// Moves grid-stepping units one tile on the [`HexGrid`] (see [`GridStepper`](super::GridStepper)): the same
 /// turns as on square grids, with hexagon footprints (a unit of diameter `d` covers the
 /// tiles within `d / 2` steps of its own) and steps to the six neighbours.
 pub(crate) fn step_on_hexes(
@@ -168,27 +141,10 @@ fn begin_turn(
     let (Some(result), Some(at)) = (result, unit.tile) else {
         return Turn::Rest;
     };
-    let PathResult::Found(path) = &*result else {
-        if result.is_changed() {
-            *progress = GridStepProgress::default();
-            if arrived {
-                commands.entity(entity).remove::<Arrived>();
-            }
-        }
+    let Some((path, arrived)) = take_result(&result, &mut progress, arrived, at, commands, entity)
+    else {
         return Turn::Rest;
     };
-    let mut arrived = arrived;
-    if result.is_changed() {
-        let on = path.cells.iter().position(|&c| c == at);
-        *progress = GridStepProgress {
-            next: on.map_or(0, |i| i + 1),
-            ..default()
-        };
-        if arrived {
-            commands.entity(entity).remove::<Arrived>();
-            arrived = false;
-        }
-    }
     if progress.detour.is_empty() && progress.next >= path.cells.len() {
         if !arrived {
             commands.entity(entity).insert(Arrived);
@@ -277,7 +233,7 @@ fn move_unit(
 }
 
 /// A unit whose next tile is taken or blocked: an idle holder steps aside; otherwise it
-/// waits, walks around, or backs off (see [`GridStepper`]).
+/// waits, walks around, or backs off (see [`GridStepper`](super::GridStepper)).
 #[allow(clippy::too_many_arguments)]
 fn blocked(
     units: &mut Steppers,
@@ -302,7 +258,7 @@ fn blocked(
         let Some(h) = holder else {
             break;
         };
-        let Some(i) = index_of(b, h).filter(|_| is_idle(units, h)) else {
+        let Some(i) = b.poses.index_of(h).filter(|_| is_idle(units, h)) else {
             break;
         };
         let clear = |tile: Cell, radius: u32| {
@@ -388,23 +344,6 @@ fn blocked(
     }
 }
 
-/// The index (in entity order) of `entity` among this tick's units.
-fn index_of(b: &HexStepBuffers, entity: Entity) -> Option<usize> {
-    b.poses
-        .poses
-        .binary_search_by_key(&entity, |pose| pose.entity)
-        .ok()
-}
-
-/// True when `entity` has nothing to do: no found path, or arrived.
-fn is_idle(units: &Steppers, entity: Entity) -> bool {
-    units
-        .get(entity)
-        .is_ok_and(|(_, _, result, _, _, _, arrived, ..)| {
-            arrived || result.is_none_or(|r| r.found().is_none())
-        })
-}
-
 /// True when `entity` is on its way but waited for a tile last turn.
 fn is_waiting(units: &Steppers, entity: Entity) -> bool {
     !is_idle(units, entity)
@@ -439,7 +378,8 @@ fn way_ahead(
     h: Entity,
     n: usize,
 ) -> WayAhead {
-    let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) = (index_of(b, h), units.get(h))
+    let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) =
+        (b.poses.index_of(h), units.get(h))
     else {
         return WayAhead::new();
     };

@@ -15,6 +15,7 @@ mod occupancy;
 mod pose;
 mod sidestep;
 mod size;
+mod stepper;
 mod system;
 mod unit_map;
 mod walls;
@@ -25,10 +26,10 @@ use crate::components::PathProgress;
 
 pub use avoid::Avoidance;
 pub(crate) use grid_step::step_on_grid;
-pub use grid_step::{GridStepProgress, GridStepper};
 pub(crate) use hex::steer_on_hexes;
 pub(crate) use hex_step::step_on_hexes;
 pub use occupancy::Occupancy;
+pub use stepper::{GridStepProgress, GridStepper};
 pub(crate) use system::{publish_progress, steer_units};
 pub(crate) use unit_map::mark_units;
 

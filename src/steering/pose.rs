@@ -71,6 +71,15 @@ impl Poses {
     }
 }
 
+impl Poses {
+    /// The index of `entity` among the poses (in entity order), once finished.
+    pub(super) fn index_of(&self, entity: Entity) -> Option<usize> {
+        self.poses
+            .binary_search_by_key(&entity, |pose| pose.entity)
+            .ok()
+    }
+}
+
 /// Moves `transform` so that its entity's steering-plane position is `plane` on x and y
 /// (through `placement` to the world, then as [`write_world`]).
 pub(super) fn write_position(

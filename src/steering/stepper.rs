@@ -1,0 +1,178 @@
+//! Grid steppers: the component, and what their turns share on square and hexagonal maps.
+
+use bevy::prelude::*;
+
+use super::Arrived;
+use super::size::UnitSize;
+use crate::components::{FoundPath, PathResult, Replanning};
+use crate::grid::Cell;
+
+/// Moves the unit one cell per step along its found path's cells, holding the cells it
+/// stands on in the [`Occupancy`](super::Occupancy), so that two grid-stepping units never hold one cell:
+/// for tick- and turn-based games, instead of [`Steering`](super::Steering).
+///
+/// On a [`HexGrid`](crate::components::HexGrid) the unit steps to one of the six
+/// neighbouring tiles and holds the tiles within `diameter / 2` steps of its own; the
+/// turns below are the same. A unit pushed off its goal that finds no free way back
+/// within 12 steps asks for a path home ([`Replanning`]) after `4 × patience` ticks.
+/// Dense two-way traffic of wide units through gaps as narrow as they are can still
+/// lock up.
+///
+/// Every run of the plugin's schedule is a tick (put the plugin in your tick schedule
+/// with [`TilepathPlugin::in_schedule`](crate::plugin::TilepathPlugin::in_schedule)).
+/// Units take their turns in entity order. On its turn a unit whose next cell is free
+/// (no wall, no corner cut, no other unit's footprint) jumps to that cell's centre
+/// ([`NavGrid::agent_center`](crate::components::NavGrid::agent_center)). When it is held:
+/// - by units with nothing to do (no found path, or arrived), each takes a step toward
+///   the nearest free cell off this unit's next three cells (within 6 cells), and this
+///   unit moves on when that made room;
+/// - otherwise this unit waits; after `patience` ticks of waiting it walks the fewest
+///   steps around the units in its way to a cell further along its path, within 6 cells
+///   if there is such a way; when the unit in its way waits for this unit's cell (two
+///   units face each other in a corridor), after `4 × patience` ticks the unit of the
+///   larger entity (after `6 × patience` the other) walks to the nearest cell off the
+///   other's next 16 cells, within 6 cells, and comes back onto its path once the other
+///   has passed.
+///
+/// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
+/// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
+/// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets
+/// [`Replanning`] (its request is planned again from where it stands). Units are
+/// positioned by their world position (their `Transform` through their `ChildOf`
+/// ancestors); a unit standing off the cells of its path first walks back onto it.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));
+/// app.insert_resource(NavGrid::from_ascii("......", Vec2::ZERO, Vec2::ONE).unwrap());
+/// let unit = app
+///     .world_mut()
+///     .spawn((Transform::default(), PathRequest::new(Cell::new(5, 0)), GridStepper::default()))
+///     .id();
+/// for _ in 0..8 {
+///     app.update();
+/// }
+/// assert_eq!(app.world().get::<Transform>(unit).unwrap().translation.x, 5.0);
+/// assert!(app.world().get::<Arrived>(unit).is_some());
+/// ```
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(GridStepProgress)]
+pub struct GridStepper {
+    /// Ticks per step: 1 (or 0) steps every tick, 2 every other tick. Default 1.
+    pub ticks_per_step: u32,
+    /// Ticks a blocked unit waits before it walks around the units in its way (0 counts
+    /// as 1). Default 2.
+    pub patience: u32,
+}
+
+impl Default for GridStepper {
+    fn default() -> Self {
+        Self {
+            ticks_per_step: 1,
+            patience: 2,
+        }
+    }
+}
+
+/// Where a grid-stepping unit is along its path (added with [`GridStepper`]).
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct GridStepProgress {
+    /// Index in the path's cells of the cell the unit steps to next.
+    pub(super) next: usize,
+    /// Cells to walk before `next` (a way around other units), in order.
+    pub(super) detour: Vec<Cell>,
+    /// Ticks spent waiting for a cell.
+    pub(super) waited: u32,
+    /// Ticks since the last step.
+    pub(super) ticks: u32,
+}
+
+impl GridStepProgress {
+    /// Index in [`FoundPath::cells`](crate::components::FoundPath::cells) of the cell the
+    /// unit steps to next (after its detour, if it walks one).
+    pub fn next_cell(&self) -> usize {
+        self.next
+    }
+
+    /// Ticks the unit has waited for a cell held by another unit or blocked by a wall.
+    pub fn waited_ticks(&self) -> u32 {
+        self.waited
+    }
+}
+
+/// A grid-stepping unit this tick, in entity order (the order of the poses).
+/// What grid stepping reads and writes of a unit.
+pub(super) type Steppers<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static GridStepper,
+        Option<Ref<'static, PathResult>>,
+        UnitSize,
+        &'static mut Transform,
+        &'static mut GridStepProgress,
+        Has<Arrived>,
+        Has<Replanning>,
+        Option<&'static ChildOf>,
+    ),
+>;
+
+/// What a unit does on its turn, decided before anything moves.
+pub(super) enum Turn {
+    /// Nothing: no path, arrived, or not its tick.
+    Rest,
+    /// Step to the cell (the next of its detour or its path).
+    Step(Cell),
+    /// The cell is taken or blocked: `holder` holds it (when a unit does).
+    Blocked { want: Cell, holder: Option<Entity> },
+}
+
+/// True when `entity` has nothing to do: no found path, or arrived.
+pub(super) fn is_idle(units: &Steppers, entity: Entity) -> bool {
+    units
+        .get(entity)
+        .is_ok_and(|(_, _, result, _, _, _, arrived, ..)| {
+            arrived || result.is_none_or(|r| r.found().is_none())
+        })
+}
+
+/// Takes in a unit's result as its turn begins: a changed result starts its progress
+/// over (just past the cell `at` it stands on, when the new path holds it) and takes its
+/// [`Arrived`] away. Returns the found path and whether the unit still counts as
+/// arrived, or `None` without a path.
+pub(super) fn take_result<'r>(
+    result: &'r Ref<PathResult>,
+    progress: &mut GridStepProgress,
+    arrived: bool,
+    at: Cell,
+    commands: &mut Commands,
+    entity: Entity,
+) -> Option<(&'r FoundPath, bool)> {
+    let PathResult::Found(path) = &**result else {
+        if result.is_changed() {
+            *progress = GridStepProgress::default();
+            if arrived {
+                commands.entity(entity).remove::<Arrived>();
+            }
+        }
+        return None;
+    };
+    if !result.is_changed() {
+        return Some((path, arrived));
+    }
+    let on = path.cells.iter().position(|&c| c == at);
+    *progress = GridStepProgress {
+        next: on.map_or(0, |i| i + 1),
+        ..default()
+    };
+    if arrived {
+        commands.entity(entity).remove::<Arrived>();
+    }
+    Some((path, false))
+}
