@@ -15,8 +15,8 @@ use crate::grid::Cell;
 /// neighbouring tiles and holds the tiles within `diameter / 2` steps of its own; the
 /// turns below are the same. A unit pushed off its goal that finds no free way back
 /// within 12 steps asks for a path home ([`Replanning`]) after `4 × patience` ticks.
-/// Dense two-way traffic of wide units through gaps as narrow as they are can still
-/// lock up.
+/// Wide units can still lock up: in dense two-way traffic through gaps as narrow as
+/// they are, and next to crowded goals whose tiles arrived units hold.
 ///
 /// Every run of the plugin's schedule is a tick (put the plugin in your tick schedule
 /// with [`TilepathPlugin::in_schedule`](crate::plugin::TilepathPlugin::in_schedule)).
