@@ -36,9 +36,10 @@ pub(crate) struct HexStepBuffers {
     search: HexSidestep,
 }
 
-/// Moves grid-stepping units one tile on the [`HexGrid`] (see [`GridStepper`](super::GridStepper)): the same
-/// turns as on square grids, with hexagon footprints (a unit of diameter `d` covers the
-/// tiles within `d / 2` steps of its own) and steps to the six neighbours.
+/// Moves grid-stepping units one tile on the [`HexGrid`] (see
+/// [`GridStepper`](super::GridStepper)): the same turns as on square grids, with hexagon
+/// footprints (a unit of diameter `d` covers the tiles within `d / 2` steps of its own)
+/// and steps to the six neighbours.
 pub(crate) fn step_on_hexes(
     grid: Option<Res<HexGrid>>,
     mut occupancy: ResMut<Occupancy>,
