@@ -143,6 +143,28 @@ fn respawn(app: &mut App) {
 }
 
 /// Spawns the map and waits until the plugin has built the grid from it.
+/// The path a unit standing on `start` gets when it asks for `goal` (panics without one).
+fn path_between(app: &mut App, start: Cell, goal: Cell) -> FoundPath {
+    let at = app.world().resource::<NavGrid>().cell_to_world(start);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(at.extend(1.0)),
+            PathRequest::new(goal),
+        ))
+        .id();
+    update_until(app, "the path", |world| {
+        world
+            .get::<PathResult>(unit)
+            .is_some_and(|r| !r.is_pending())
+    });
+    let result = app.world().get::<PathResult>(unit).expect("a result");
+    result
+        .found()
+        .cloned()
+        .unwrap_or_else(|| panic!("no path: {result:?}"))
+}
+
 fn loaded_app() -> App {
     load(MAP)
 }
@@ -253,26 +275,8 @@ fn tile_properties_become_obstacles_terrain_and_a_collision_layer() {
 #[test]
 fn a_path_goes_around_the_blocked_tiles() {
     let mut app = loaded_app();
-    let grid = app.world().resource::<NavGrid>();
-    let start = grid.cell_to_world(Cell::new(0, 0));
     let goal = Cell::new(3, 2);
-    let unit = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(start.extend(1.0)),
-            PathRequest::new(goal),
-        ))
-        .id();
-    update_until(&mut app, "the path", |world| {
-        world
-            .get::<PathResult>(unit)
-            .is_some_and(|r| !r.is_pending())
-    });
-
-    let result = app.world().get::<PathResult>(unit).expect("a result");
-    let path = result
-        .found()
-        .unwrap_or_else(|| panic!("no path: {result:?}"));
+    let path = path_between(&mut app, Cell::new(0, 0), goal);
     assert_eq!(path.cells.first(), Some(&Cell::new(0, 0)));
     assert_eq!(path.cells.last(), Some(&goal));
     let blocked: Vec<Cell> = expected_cells()
@@ -376,28 +380,10 @@ fn objects_block_and_give_terrain_to_the_cells_they_cover() {
 #[test]
 fn a_path_goes_around_the_object_walls() {
     let mut app = load(OBJECTS_MAP);
-    let grid = app.world().resource::<NavGrid>();
     // Tiled tile (0, 0) to (3, 0): the `wall` rectangle (column 2, rows 0 to 3) is in
     // between, so the path goes down to row 4 or 5 (cell row 1 or 0) to pass it.
-    let start = grid.cell_to_world(Cell::new(0, 5));
     let goal = Cell::new(3, 5);
-    let unit = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(start.extend(1.0)),
-            PathRequest::new(goal),
-        ))
-        .id();
-    update_until(&mut app, "the path", |world| {
-        world
-            .get::<PathResult>(unit)
-            .is_some_and(|r| !r.is_pending())
-    });
-
-    let result = app.world().get::<PathResult>(unit).expect("a result");
-    let path = result
-        .found()
-        .unwrap_or_else(|| panic!("no path: {result:?}"));
+    let path = path_between(&mut app, Cell::new(0, 5), goal);
     assert_eq!(path.cells.first(), Some(&Cell::new(0, 5)));
     assert_eq!(path.cells.last(), Some(&goal));
     for &(cell, letter) in &cells_of(EXPECTED_OBJECTS) {

@@ -6,7 +6,7 @@
 
 mod hex_support;
 
-use hex_support::Tiles;
+use hex_support::{Rng, Tiles};
 use proptest::prelude::*;
 use tilepath::hex::{
     HexAlgorithm, HexField, HexLayout, HexPathError, HexPathfinder, HexQuery, HexStep,
@@ -15,26 +15,9 @@ use tilepath::hex::{
 /// Slices after which no more edits are made, so that every search ends.
 const EDITED_SLICES: u32 = 60;
 
-/// A small xorshift generator (the maps' own is seeded the same way).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn tile(&mut self, tiles: &Tiles) -> (i32, i32) {
-        let c = (self.next() % tiles.columns as u64) as i32;
-        (c, (self.next() % tiles.rows as u64) as i32)
-    }
-
-    /// A blocked, plain, rough or very rough tile.
-    fn weight(&mut self) -> u8 {
-        [0, 0, 1, 1, 1, 2, 3, 9][(self.next() % 8) as usize]
-    }
+/// A blocked, plain, rough or very rough tile.
+fn weight(rng: &mut Rng) -> u8 {
+    [0, 0, 1, 1, 1, 2, 3, 9][(rng.next() % 8) as usize]
 }
 
 /// What carrying over did across a run of searches.
@@ -84,7 +67,7 @@ fn check_searches(tiles: &mut Tiles, seed: u64, tally: &mut Tally) {
             slices += 1;
             if slices < EDITED_SLICES && rng.next().is_multiple_of(3) {
                 for _ in 0..1 + rng.next() % 3 {
-                    let (t, w) = (rng.tile(tiles), rng.weight());
+                    let (t, w) = (rng.tile(tiles), weight(&mut rng));
                     tiles.set(&mut map, t, w);
                 }
                 edited = true;
@@ -184,7 +167,7 @@ fn check_fields(tiles: &mut Tiles, seed: u64, tally: &mut Tally) {
             }
             steps += 1;
             if steps < EDITED_SLICES && rng.next().is_multiple_of(3) {
-                let (t, w) = (rng.tile(tiles), rng.weight());
+                let (t, w) = (rng.tile(tiles), weight(&mut rng));
                 tiles.set(&mut map, t, w);
                 if field.carry_over(&map) {
                     carried = true;

@@ -9,6 +9,25 @@ use std::collections::{BinaryHeap, HashMap};
 
 use tilepath::hex::{HexLayout, HexMap};
 
+/// A small xorshift generator: the random maps and the edits of the hex tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number (never 0 when seeded with an odd number).
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A tile of `tiles`, any.
+    pub fn tile(&mut self, tiles: &Tiles) -> (i32, i32) {
+        let c = (self.next() % tiles.columns as u64) as i32;
+        (c, (self.next() % tiles.rows as u64) as i32)
+    }
+}
+
 /// A map of `columns × rows` tiles, 0 blocking.
 #[derive(Clone, Debug)]
 pub struct Tiles {
@@ -20,13 +39,8 @@ pub struct Tiles {
 
 impl Tiles {
     pub fn random(layout: HexLayout, seed: u64) -> Self {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Rng(seed | 1);
+        let mut next = move || rng.next();
         let columns = 3 + (next() % 14) as i32;
         let rows = 3 + (next() % 14) as i32;
         let weights = (0..columns * rows)
