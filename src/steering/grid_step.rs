@@ -182,13 +182,7 @@ fn move_unit(
         grid.plane_agent_center(to, unit.diameter),
     );
     if own_turn {
-        if progress.detour.is_empty() {
-            progress.next += 1;
-        } else {
-            progress.detour.remove(0);
-        }
-        progress.waited = 0;
-        progress.ticks = 0;
+        progress.stepped();
     }
 }
 

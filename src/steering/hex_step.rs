@@ -223,13 +223,7 @@ fn move_unit(
     b.standing[k].tile = Some(to);
     write_world(&mut transform, pose.parent.as_ref(), grid.tile_to_world(to));
     if own_turn {
-        if progress.detour.is_empty() {
-            progress.next += 1;
-        } else {
-            progress.detour.remove(0);
-        }
-        progress.waited = 0;
-        progress.ticks = 0;
+        progress.stepped();
     }
 }
 

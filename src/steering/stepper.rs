@@ -93,6 +93,18 @@ pub struct GridStepProgress {
 }
 
 impl GridStepProgress {
+    /// Takes note of a step the unit took on its turn: onto the next cell of its detour,
+    /// else of its path; the wait and the tick count start again.
+    pub(super) fn stepped(&mut self) {
+        if self.detour.is_empty() {
+            self.next += 1;
+        } else {
+            self.detour.remove(0);
+        }
+        self.waited = 0;
+        self.ticks = 0;
+    }
+
     /// Index in [`FoundPath::cells`](crate::components::FoundPath::cells) of the cell the
     /// unit steps to next (after its detour, if it walks one).
     pub fn next_cell(&self) -> usize {
