@@ -45,6 +45,9 @@ pub(crate) struct AStarState {
     reopen: bool,
     /// Nodes [`repair`] forgot (their way ran through a cell blocked since).
     forgotten: Vec<u32>,
+    /// The key of the node being expanded (its f, in A* mode), which the nodes in
+    /// `next` share: kept so that a popped node's heuristic is not computed again.
+    key: Cost,
 }
 
 impl AStarState {
@@ -69,8 +72,8 @@ trait Queue {
     fn push(s: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost);
     /// Lowers the key of a node in the queue.
     fn lower(s: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost);
-    /// Takes the open node of the smallest key.
-    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<u32>;
+    /// Takes the open node of the smallest key, with that key.
+    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<(u32, Cost)>;
 }
 
 /// The shared [`super::IndexedHeap`] of [`SearchState`].
@@ -93,8 +96,9 @@ impl Queue for Heap {
     }
 
     #[inline]
-    fn pop(s: &mut SearchState, _: &mut AStarState) -> Option<u32> {
-        s.heap().pop()
+    fn pop(s: &mut SearchState, _: &mut AStarState) -> Option<(u32, Cost)> {
+        let (key, _) = s.heap().peek_key()?;
+        s.heap().pop().map(|i| (i, key))
     }
 }
 
@@ -118,11 +122,11 @@ impl Queue for Radix {
     }
 
     #[inline]
-    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<u32> {
+    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<(u32, Cost)> {
         loop {
             let i = a.radix.pop()?;
             if !s.is_closed(i) {
-                return Some(i);
+                return Some((i, a.radix.last_key()));
             }
         }
     }
@@ -205,10 +209,14 @@ fn search_on<Q: Queue>(
         if s.slice_spent() {
             return Ok(Step::Suspended);
         }
+        // A node from `next` has the key of the node that sent it there.
         let i = match a.next.pop() {
             Some(i) => i,
             None => match Q::pop(s, a) {
-                Some(i) => i,
+                Some((i, key)) => {
+                    a.key = key;
+                    i
+                }
                 None => break,
             },
         };
@@ -219,7 +227,10 @@ fn search_on<Q: Queue>(
         s.close(i);
         s.tick()?;
         let g = s.g(i);
-        let f = g + h(c);
+        // In A* mode the key is f = g + h, read rather than computed again (the only
+        // mode that reads it).
+        let f = a.key;
+        debug_assert!(!shortcut || f == g + h(c));
         let relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState, a: &mut AStarState| {
             let closed = s.is_closed(ni);
             if closed && !reopen {

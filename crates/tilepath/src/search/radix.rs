@@ -143,6 +143,12 @@ impl RadixQueue {
         Some(r as u32)
     }
 
+    /// The key of the last entry [`RadixQueue::pop`] returned (0 before any). O(1).
+    #[inline]
+    pub fn last_key(&self) -> Cost {
+        self.last
+    }
+
     /// Moves the lowest non-empty bucket down: its smallest key becomes the last key,
     /// its entries with that key the front, the others go to lower buckets.
     #[cold]
