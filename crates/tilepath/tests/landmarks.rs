@@ -20,7 +20,7 @@ use tilepath::scenario::generate::SplitMix64;
 use tilepath::scenario::{
     LANDMARKS, Landmarks, Layer, MapEdit, MovementProfile, ProfileId, step_cost,
 };
-use tilepath::search::validate_path;
+use tilepath::search::{Progress, validate_path};
 
 const WEIGHTS: [u8; 4] = [1, 3, 2, 7];
 const PROFILE: ProfileId = ProfileId(1);
@@ -174,4 +174,63 @@ fn landmark_tables_stay_feasible_and_auto_exact_under_edits() {
     }
     println!("{checked} tables checked after edits");
     assert!(checked > 2_000, "only {checked} tables checked");
+}
+
+/// Auto on a weighted layer searches from the end on dearer terrain (a swamp goal, a
+/// road start) and answers for the query as asked: the same ends, a valid path, the
+/// oracle's cost, whole or in slices. The first slice shows which end it grew from.
+#[test]
+fn auto_grows_from_the_dear_end_and_answers_the_query_as_asked() {
+    let size = GridSize::new(24, 9);
+    // A road (id 0, weight 1) along row 4 through fields (id 2, weight 2), a swamp
+    // (id 3, weight 7) in the top right corner.
+    let ids: Vec<u8> = (0..size.area())
+        .map(|i| {
+            let c = size.cell(i);
+            match (c.x, c.y) {
+                (_, 4) => 0,
+                (x, y) if x >= 18 && y <= 2 => 3,
+                _ => 2,
+            }
+        })
+        .collect();
+    let map =
+        CachedScenario::from_bits_and_terrain(tilepath::scenario::BitGrid::new(size, false), ids)
+            .unwrap();
+    let mut map = map;
+    map.set_profile(PROFILE, profile());
+    let road = Cell::new(1, 4);
+    let swamp = Cell::new(21, 1);
+    let weight = |c: Cell| Some(WEIGHTS[map.terrain(c) as usize]);
+    let layer = map.layer_for(PROFILE, 1).unwrap();
+    for (start, goal, grows_from) in [(road, swamp, swamp), (swamp, road, swamp)] {
+        let query = PathQuery::new(start, goal)
+            .profile(PROFILE)
+            .algorithm(Algorithm::Auto);
+        let oracle =
+            common::oracle_weighted_cost(&map, weight, start, goal, 1, Connectivity::Octile);
+        let mut pf = Pathfinder::new();
+        let whole = pf.find(&map, &query).unwrap();
+        assert_eq!(Some(whole.cost), oracle, "{start:?} → {goal:?}");
+        validate_path(layer, pf.path(), start, goal, Connectivity::Octile).unwrap();
+        assert_eq!((whole.start, whole.reached), (start, goal));
+        let whole_path = pf.path().to_vec();
+
+        let Ok(Progress::Suspended { .. }) = pf.start(&map, &query, 1) else {
+            panic!("one expansion does not reach {goal:?}");
+        };
+        let seen: Vec<Cell> = pf.explored().collect();
+        assert!(
+            seen.contains(&grows_from) && seen.iter().all(|c| c.chebyshev(grows_from) <= 1),
+            "{start:?} → {goal:?}: the first slice saw {seen:?}, not the cells around {grows_from:?}"
+        );
+        let sliced = loop {
+            match pf.resume(&map, 7).unwrap() {
+                Progress::Done(stats) => break stats,
+                Progress::Suspended { .. } => {}
+            }
+        };
+        assert_eq!(sliced.cost, whole.cost);
+        assert_eq!(pf.path(), whole_path, "slices change nothing");
+    }
 }

@@ -20,7 +20,9 @@ pub enum Algorithm {
     /// [`Landmarks`](crate::scenario::Landmarks) as well as by the octile distance; the
     /// first such query on a layer builds its landmark table
     /// ([`Layer::build_landmarks`](crate::scenario::Layer::build_landmarks): 17 Dijkstra
-    /// searches over the layer, 64 bytes per cell), which edits keep valid.
+    /// searches over the layer, 64 bytes per cell), which edits keep valid. That search
+    /// grows from the end on dearer terrain when the ends' weights differ (from a swamp
+    /// goal toward a road start, the path turned round), where the bound is tighter.
     /// [`Algorithm::AStar`] otherwise. Optimal. The default.
     #[default]
     Auto,
@@ -289,6 +291,14 @@ impl PathQuery {
     #[inline]
     pub fn in_goal_area(&self, cell: Cell) -> bool {
         cell.chebyshev(self.goal) <= self.options.goal_radius
+    }
+
+    /// The same query from its goal to its start (for settled ends of a single goal
+    /// cell: costs and moves are symmetric, so it has the same optimal cost).
+    pub(crate) fn turned_round(mut self) -> Self {
+        debug_assert_eq!(self.options.goal_radius, 0);
+        std::mem::swap(&mut self.start, &mut self.goal);
+        self
     }
 
     /// Sets the algorithm.

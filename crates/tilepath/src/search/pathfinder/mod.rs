@@ -98,6 +98,9 @@ pub struct Pathfinder {
     smoothed: bool,
     suspended: Option<Suspended>,
     edits: Edits,
+    /// The current search runs from the query's goal to its start (see
+    /// [`Pathfinder::dear_end_first`]); its path is turned round when found.
+    reversed: bool,
 }
 
 /// What a sliced search answered so far.
@@ -296,10 +299,30 @@ impl Pathfinder {
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
         }
         self.state.set_slice(budget);
-        let guide = field
-            .and_then(|f| Self::landmark(map, f, &settled, &weights, None))
-            .or_else(|| Self::table(layer, &settled, &weights));
-        self.step(map, layer, weights, *query, settled, false, guide)
+        let guide = field.and_then(|f| Self::landmark(map, f, &settled, &weights, None));
+        self.reversed = guide.is_none()
+            && Self::table(layer, &settled, &weights).is_some()
+            && Self::dear_end_first(&weights, layer, &settled);
+        let run = if self.reversed {
+            settled.turned_round()
+        } else {
+            settled
+        };
+        let guide = guide.or_else(|| Self::table(layer, &run, &weights));
+        self.step(map, layer, weights, *query, run, false, guide)
+    }
+
+    /// True when a search guided by the landmark table should run from the goal of the
+    /// settled `query` to its start: when the goal's terrain weighs more than the
+    /// start's. Costs and moves are symmetric, so either way finds a path of the same
+    /// optimal cost. A search expands the cells whose bound falls short of their true
+    /// cost; the bound toward a cell on cheap ground (a road, along which the landmarks'
+    /// own shortest paths run) is tighter than toward one in a field or a swamp, so the
+    /// search grows from the dear end toward the cheap one.
+    fn dear_end_first(weights: &Weights<'_>, layer: &Layer, query: &PathQuery) -> bool {
+        let size = layer.size();
+        let weight = |c: Cell| weights.at_index(size.index(c));
+        weight(query.goal) > weight(query.start)
     }
 
     /// The weights of `query`'s profile and the layer of its agent on `map`.
@@ -385,6 +408,11 @@ impl Pathfinder {
                 // over keeps the answer exact should that ever fail.
                 debug_assert!(false, "a carried search found a path the map no longer has");
                 self.start_over(map, &original, self.state.slice_left(), None)
+            }
+            Ok(Step::Found) if self.reversed => {
+                self.state.path.reverse();
+                let query = query.turned_round();
+                Ok(Progress::Done(self.finish(layer, weights, &query)))
             }
             Ok(Step::Found) => Ok(Progress::Done(self.finish(layer, weights, &query))),
             Ok(Step::Suspended) => {
