@@ -278,6 +278,7 @@ impl Pathfinder {
     ) -> Result<Progress, PathError> {
         self.smoothed = false;
         self.suspended = None;
+        self.reversed = false;
         self.edits = Edits::default();
         let size = map.size();
         let max_weight = map.profile(query.profile).map_or(1, |p| p.max_weight());
