@@ -194,10 +194,9 @@ fn auto_grows_from_the_dear_end_and_answers_the_query_as_asked() {
             }
         })
         .collect();
-    let map =
+    let mut map =
         CachedScenario::from_bits_and_terrain(tilepath::scenario::BitGrid::new(size, false), ids)
             .unwrap();
-    let mut map = map;
     map.set_profile(PROFILE, profile());
     let road = Cell::new(1, 4);
     let swamp = Cell::new(21, 1);

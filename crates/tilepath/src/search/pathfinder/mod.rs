@@ -300,16 +300,18 @@ impl Pathfinder {
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
         }
         self.state.set_slice(budget);
-        let guide = field.and_then(|f| Self::landmark(map, f, &settled, &weights, None));
-        self.reversed = guide.is_none()
-            && Self::table(layer, &settled, &weights).is_some()
-            && Self::dear_end_first(&weights, layer, &settled);
-        let run = if self.reversed {
-            settled.turned_round()
-        } else {
-            settled
-        };
-        let guide = guide.or_else(|| Self::table(layer, &run, &weights));
+        let mut run = settled;
+        let mut guide = field
+            .and_then(|f| Self::landmark(map, f, &settled, &weights, None))
+            .or_else(|| Self::table(layer, &settled, &weights));
+        if matches!(guide, Some(Landmark::Table(_)))
+            && Self::dear_end_first(&weights, layer, &settled)
+        {
+            // The table's bound is read toward the other end.
+            self.reversed = true;
+            run = settled.turned_round();
+            guide = Self::table(layer, &run, &weights);
+        }
         self.step(map, layer, weights, *query, run, false, guide)
     }
 
