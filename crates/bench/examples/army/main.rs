@@ -5,8 +5,8 @@
 //!
 //! ```text
 //! cargo run --release -p tilepath_bench --example army -- [--map NAME]... [--units N]... [--order move|formation]...
-//!     [--threads N]... [--mode per-unit|fields|approach|northstar]... [--frames CAP] [--csv FILE]
-//!     [--chart FILE.svg] [--check]
+//!     [--threads N]... [--mode per-unit|fields|approach|northstar]... [--frames CAP] [--repeat N]
+//!     [--csv FILE] [--chart FILE.svg] [--check]
 //! cargo run --release -p tilepath_bench --example army -- --chart-from FILE.csv --chart FILE.svg
 //! ```
 //!
@@ -22,7 +22,11 @@
 //! (`MinimalPlugins`), default frame budget (2 ms).
 //!
 //! Each case runs in its own child process (the compute pool's thread count is fixed
-//! once per process, and so the peak memory is the case's own). The driver then checks
+//! once per process, and so the peak memory is the case's own). `--repeat N` runs the
+//! modes of each map, unit count, order and thread count N times in turn (A, B, C, A,
+//! B, C, ...), so that a slower spell of a shared machine falls on every mode alike, and
+//! reports each case's run of median CPU time with the range of all N; after the table
+//! it prints each mode's median CPU over northstar's. The driver then checks
 //! every path against the unit's own optimal cost (the core's A* from the same start to
 //! the same end, same movement profile), prints a markdown table and optionally writes
 //! the rows as CSV and a chart. `--check` fails (exit 1) when one of our paths is invalid,
@@ -147,6 +151,7 @@ struct Options {
     threads: Vec<usize>,
     modes: Vec<Mode>,
     frames: u32,
+    repeat: usize,
     csv: Option<String>,
     chart: Option<String>,
     chart_from: Option<String>,
@@ -155,8 +160,8 @@ struct Options {
 }
 
 const USAGE: &str = "usage: army [--map NAME]... [--units N]... [--order move|formation]... \
-[--threads N]... [--mode per-unit|fields|northstar]... [--frames CAP] [--csv FILE] \
-[--chart FILE.svg] [--check] | --chart-from FILE.csv --chart FILE.svg";
+[--threads N]... [--mode per-unit|fields|approach|northstar]... [--frames CAP] [--repeat N] \
+[--csv FILE] [--chart FILE.svg] [--check] | --chart-from FILE.csv --chart FILE.svg";
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut o = Options {
@@ -166,6 +171,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
         threads: Vec::new(),
         modes: Vec::new(),
         frames: 20_000,
+        repeat: 1,
         csv: None,
         chart: None,
         chart_from: None,
@@ -211,6 +217,10 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--frames" => {
                 let v = value()?;
                 o.frames = count(&v).ok_or(format!("--frames {v}"))? as u32;
+            }
+            "--repeat" => {
+                let v = value()?;
+                o.repeat = count(&v).ok_or(format!("--repeat {v}"))?;
             }
             "--csv" => o.csv = Some(value()?),
             "--chart" => o.chart = Some(value()?),
@@ -312,16 +322,32 @@ fn drive(opts: &Options) -> Result<ExitCode, String> {
             );
             for &order in &opts.orders {
                 for &threads in &opts.threads {
-                    for &mode in &opts.modes {
-                        let case = Case {
-                            map: map.clone(),
-                            units,
-                            order,
-                            threads,
-                            mode,
-                        };
-                        let outcome = run_child(&exe, &case, opts.frames)?;
-                        let row = references.row(&scene, &cached, case, outcome);
+                    let case = |mode| Case {
+                        map: map.clone(),
+                        units,
+                        order,
+                        threads,
+                        mode,
+                    };
+                    let mut runs: Vec<Vec<Outcome>> = vec![Vec::new(); opts.modes.len()];
+                    for _ in 0..opts.repeat {
+                        for (k, &mode) in opts.modes.iter().enumerate() {
+                            let outcome = run_child(&exe, &case(mode), opts.frames)?;
+                            eprintln!(
+                                "  {} {units} {} {threads}t {}: cpu {:.0} ms",
+                                map,
+                                order.name(),
+                                mode.name(),
+                                outcome.cpu_ms
+                            );
+                            runs[k].push(outcome);
+                        }
+                    }
+                    for (k, &mode) in opts.modes.iter().enumerate() {
+                        let cpu: Vec<f64> = runs[k].iter().map(|o| o.cpu_ms).collect();
+                        let outcome = median_run(std::mem::take(&mut runs[k]));
+                        let mut row = references.row(&scene, &cached, case(mode), outcome);
+                        row.cpu_runs = cpu;
                         eprintln!("  {}", row.summary());
                         rows.push(row);
                     }
@@ -331,6 +357,9 @@ fn drive(opts: &Options) -> Result<ExitCode, String> {
     }
     let wall = started.elapsed().as_secs_f64();
     println!("{}", report::table(&rows, opts.frames));
+    if opts.repeat > 1 {
+        print!("{}", report::over_northstar(&rows));
+    }
     println!("full run: {wall:.0} s wall");
     if let Some(path) = &opts.csv {
         std::fs::write(path, report::csv(&rows)).map_err(|e| format!("{path}: {e}"))?;
@@ -355,6 +384,14 @@ fn drive(opts: &Options) -> Result<ExitCode, String> {
         eprintln!("check passed: every path of ours valid and optimal");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run of median CPU time of `runs` (the lower of the two middle ones for an even
+/// count).
+fn median_run(mut runs: Vec<Outcome>) -> Outcome {
+    runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
+    let middle = (runs.len() - 1) / 2;
+    runs.swap_remove(middle)
 }
 
 /// Draws the chart again from a CSV this program wrote.

@@ -28,6 +28,9 @@ pub struct Row {
     pub mismatches: usize,
     /// Paths that break our movement rules.
     pub invalid: usize,
+    /// CPU milliseconds of every run of the case (`--repeat`; the outcome is the run of
+    /// median CPU), in the order they ran.
+    pub cpu_runs: Vec<f64>,
 }
 
 impl References {
@@ -69,6 +72,7 @@ impl References {
                 None => mismatches += 1,
             }
         }
+        let cpu_runs = vec![outcome.cpu_ms];
         Row {
             case,
             outcome,
@@ -76,6 +80,7 @@ impl References {
             optimal,
             mismatches,
             invalid,
+            cpu_runs,
         }
     }
 }
@@ -128,6 +133,17 @@ impl Row {
         } else {
             format!("> {cap} ({} of {})", self.answered(), self.case.units)
         }
+    }
+
+    /// The CPU column: the run's CPU time, and the range of all runs when repeated.
+    fn cpu(&self) -> String {
+        let o = &self.outcome;
+        if self.cpu_runs.len() < 2 {
+            return format!("{:.0}", o.cpu_ms);
+        }
+        let min = self.cpu_runs.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = self.cpu_runs.iter().copied().fold(0.0, f64::max);
+        format!("{:.0} ({min:.0}-{max:.0})", o.cpu_ms)
     }
 
     fn answered(&self) -> usize {
@@ -195,11 +211,11 @@ pub fn table(rows: &[Row], cap: u32) -> String {
         };
         writeln!(
             s,
-            "| {} | {} | {:.0} | {:.0} | {:.0} | {:.2} / {:.2} | {} | {:.4} | {} | {} | {} | {:.0} | {:.0} | {:.1} |",
+            "| {} | {} | {:.0} | {} | {:.0} | {:.2} / {:.2} | {} | {:.4} | {} | {} | {} | {:.0} | {:.0} | {:.1} |",
             case_columns(&r.case).join(" | "),
             r.frames(cap),
             o.wall_ms,
-            o.cpu_ms,
+            r.cpu(),
             o.solve_ms,
             o.frame_max_ms,
             o.frame_p99_ms,
@@ -217,19 +233,47 @@ pub fn table(rows: &[Row], cap: u32) -> String {
     s
 }
 
+/// For each case of ours with a northstar case of the same map, units, order and
+/// threads among `rows`: its CPU over northstar's, one line each.
+pub fn over_northstar(rows: &[Row]) -> String {
+    let mut s = String::from("\nCPU over northstar's (runs of median CPU):\n");
+    let same = |a: &Case, b: &Case| {
+        (&a.map, a.units, a.order, a.threads) == (&b.map, b.units, b.order, b.threads)
+    };
+    for r in rows.iter().filter(|r| r.case.mode != Mode::Northstar) {
+        let theirs = rows
+            .iter()
+            .find(|n| n.case.mode == Mode::Northstar && same(&n.case, &r.case));
+        if let Some(n) = theirs.filter(|n| n.outcome.cpu_ms > 0.0) {
+            writeln!(
+                s,
+                "  {} {} {} {}t {}: {:.2}",
+                r.case.map,
+                r.case.units,
+                r.case.order.name(),
+                r.case.threads,
+                r.case.mode.name(),
+                r.outcome.cpu_ms / n.outcome.cpu_ms
+            )
+            .expect("writing to a String");
+        }
+    }
+    s
+}
+
 /// The rows as CSV, one line per case.
 pub fn csv(rows: &[Row]) -> String {
     let mut s = String::from(
         "map,units,order,threads,mode,done,frames,wall_ms,cpu_ms,solve_ms,frame_max_ms,\
          frame_p99_ms,over_budget,paths,failed,cost_ratio,mean_cost,mean_optimal,mismatches,invalid,\
-         field_answers,search_bytes,peak_rss_kb,setup_ms,load\n",
+         field_answers,search_bytes,peak_rss_kb,setup_ms,load,cpu_runs_ms\n",
     );
     for r in rows {
         let o = &r.outcome;
         let valid = (o.paths.len() - r.invalid).max(1) as f64;
         writeln!(
             s,
-            "{},{},{},{:.3},{:.1},{:.3},{:.4},{:.4},{},{},{},{:.6},{:.4},{:.4},{},{},{},{},{},{:.1},{:.2}",
+            "{},{},{},{:.3},{:.1},{:.3},{:.4},{:.4},{},{},{},{:.6},{:.4},{:.4},{},{},{},{},{},{:.1},{:.2},{}",
             case_columns(&r.case).join(","),
             u8::from(o.done),
             o.frames,
@@ -250,7 +294,12 @@ pub fn csv(rows: &[Row]) -> String {
             o.search_bytes,
             o.rss_kb,
             o.setup_ms,
-            o.load
+            o.load,
+            r.cpu_runs
+                .iter()
+                .map(|c| format!("{c:.0}"))
+                .collect::<Vec<_>>()
+                .join(" ")
         )
         .expect("writing to a String");
     }
@@ -297,6 +346,11 @@ pub fn rows_from_csv(text: &str) -> Result<Vec<Row>, String> {
             failed: num("failed")? as usize,
             ..Outcome::default()
         };
+        // Absent from CSVs written before `--repeat`: the one run's CPU.
+        let cpu_runs = get("cpu_runs_ms")
+            .ok()
+            .and_then(|v| v.split(' ').map(|c| c.parse::<f64>().ok()).collect())
+            .unwrap_or_else(|| vec![outcome.cpu_ms]);
         rows.push(Row {
             case,
             outcome,
@@ -304,6 +358,7 @@ pub fn rows_from_csv(text: &str) -> Result<Vec<Row>, String> {
             optimal: 1.0,
             mismatches: num("mismatches")? as usize,
             invalid: num("invalid")? as usize,
+            cpu_runs,
         });
     }
     Ok(rows)

@@ -5,6 +5,7 @@
 use bevy_tilepath::tilepath::grid::GridSize;
 use bevy_tilepath::tilepath::scenario::generate;
 
+use crate::measure::Outcome;
 use crate::report::{self, References};
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, Order, chart, northstar, ours};
@@ -100,4 +101,52 @@ fn the_chart_from_a_csv_draws_the_largest_army_by_group_with_the_frame_limit() {
     // The longest-frame panel's red line at 2.5 ms.
     assert_eq!(svg.matches("stroke=\"#BE2D23\"").count(), 1);
     assert!(chart::render(&[]).is_none());
+}
+
+#[test]
+fn repeated_cases_report_the_median_run_with_the_range_and_the_ratio_to_northstar() {
+    let outcome = |cpu: f64| Outcome {
+        cpu_ms: cpu,
+        frames: cpu as u32,
+        ..Outcome::default()
+    };
+    // The run of median CPU, the lower middle one of an even count.
+    let median = crate::median_run(vec![outcome(30.0), outcome(10.0), outcome(20.0)]);
+    assert_eq!(median.frames, 20);
+    assert_eq!(
+        crate::median_run(vec![outcome(40.0), outcome(10.0)]).frames,
+        10
+    );
+
+    let header = "map,units,order,threads,mode,done,frames,wall_ms,cpu_ms,solve_ms,frame_max_ms,\
+                  frame_p99_ms,over_budget,paths,failed,cost_ratio,mean_cost,mean_optimal,\
+                  mismatches,invalid,field_answers,search_bytes,peak_rss_kb,setup_ms,load,cpu_runs_ms";
+    let row = |mode: &str, cpu: u32, runs: &str| {
+        format!("countryside,5000,move,1,{mode},1,9,1,{cpu},1,2,2,0,1,0,1,1,1,0,0,0,0,0,1,0,{runs}")
+    };
+    let csv = [
+        header.to_string(),
+        row("per-unit", 20, "30 10 20"),
+        row("northstar", 40, "40"),
+    ]
+    .join("\n");
+    let rows = report::rows_from_csv(&csv).expect("the CSV parses");
+    assert_eq!(rows[0].cpu_runs, [30.0, 10.0, 20.0]);
+    let table = report::table(&rows, 100);
+    assert!(table.contains("| 20 (10-30) |"), "{table}");
+    assert!(table.contains("| 40 |"), "{table}");
+    let ratios = report::over_northstar(&rows);
+    assert!(
+        ratios.contains("countryside 5000 move 1t per-unit: 0.50"),
+        "{ratios}"
+    );
+    assert!(!ratios.contains("northstar:"), "{ratios}");
+    // A CSV written before `--repeat` still reads, each case's CPU as its only run.
+    let old: Vec<&str> = csv
+        .lines()
+        .map(|l| l.rsplit_once(',').expect("columns").0)
+        .collect();
+    let rows = report::rows_from_csv(&old.join("\n")).expect("the CSV parses");
+    assert_eq!(rows[0].cpu_runs, [20.0]);
+    assert_eq!(rows[1].cpu_runs, [40.0]);
 }
