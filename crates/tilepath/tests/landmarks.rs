@@ -88,6 +88,28 @@ fn infeasible(map: &CachedScenario, layer: &Layer, table: &Landmarks) -> Option<
     None
 }
 
+/// The first cell whose interior bit (see `Layer::build_interior`) is wrong, described.
+fn wrong_interior(map: &CachedScenario, layer: &Layer) -> Option<String> {
+    let bits = layer.interior()?;
+    let size = map.size();
+    let weight = |c: Cell| WEIGHTS[map.terrain(c) as usize];
+    for i in 0..size.area() {
+        let c = size.cell(i);
+        let block: Vec<Cell> = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| Cell::new(c.x + dx, c.y + dy)))
+            .collect();
+        let interior = block
+            .iter()
+            .all(|&n| size.contains(n) && !layer.is_blocked(n) && weight(n) == weight(c));
+        let columns_agree =
+            bits.columns.get_or(Cell::new(c.y, c.x), true) == bits.rows.get_or(c, true);
+        if bits.rows.get_or(c, true) == interior || !columns_agree {
+            return Some(format!("{c:?}: bit {} but interior {interior}", !interior));
+        }
+    }
+    None
+}
+
 /// Runs one map; returns the batches whose table was checked.
 fn check(seed: u64, diameter: u32) -> u32 {
     let size = GridSize::new(28, 20);
@@ -104,8 +126,18 @@ fn check(seed: u64, diameter: u32) -> u32 {
             return c;
         }
     };
+    let weights = map.weights(PROFILE).unwrap();
+    map.layer_for(PROFILE, diameter)
+        .unwrap()
+        .build_interior(weights);
     for batch in 0..40 {
         let layer = map.layer_for(PROFILE, diameter).unwrap();
+        if let Some(wrong) = wrong_interior(&map, layer) {
+            panic!(
+                "seed {seed}, diameter {diameter}, batch {batch}: interior {wrong}\n{}",
+                picture(&map)
+            );
+        }
         if let Some(table) = layer.landmarks() {
             if let Some(broken) = infeasible(&map, layer, table) {
                 panic!(
@@ -218,10 +250,16 @@ fn auto_grows_from_the_dear_end_and_answers_the_query_as_asked() {
         let Ok(Progress::Suspended { .. }) = pf.start(&map, &query, 1) else {
             panic!("one expansion does not reach {goal:?}");
         };
+        // One expansion sees the dear end and the cells its moves (and straight jumps
+        // over the swamp's interior) reach: all nearer it than the other end.
         let seen: Vec<Cell> = pf.explored().collect();
+        let other = if grows_from == start { goal } else { start };
         assert!(
-            seen.contains(&grows_from) && seen.iter().all(|c| c.chebyshev(grows_from) <= 1),
-            "{start:?} → {goal:?}: the first slice saw {seen:?}, not the cells around {grows_from:?}"
+            seen.contains(&grows_from)
+                && seen
+                    .iter()
+                    .all(|c| c.chebyshev(grows_from) < c.chebyshev(other)),
+            "{start:?} → {goal:?}: the first slice saw {seen:?}, not cells near {grows_from:?}"
         );
         let sliced = loop {
             match pf.resume(&map, 7).unwrap() {

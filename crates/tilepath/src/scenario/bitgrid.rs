@@ -245,6 +245,31 @@ const fn legal_moves_table() -> [u8; 512] {
     table
 }
 
+/// 64 bits of a line starting at cell `start`: bit `i` is cell `start + i`. Cells before
+/// the line start or past its stored words read as set (1): the word-parallel scans of
+/// JPS and of table-guided A\* along rows and transposed columns ([`BitGrid::row`]).
+#[inline(always)]
+pub(crate) fn window(line: &[u64], start: i64) -> u64 {
+    if start >= 0 {
+        let w = (start >> 6) as usize;
+        let shift = (start & 63) as u32;
+        let Some(&lo) = line.get(w) else {
+            return !0;
+        };
+        if shift == 0 {
+            return lo;
+        }
+        let hi = line.get(w + 1).copied().unwrap_or(!0);
+        (lo >> shift) | (hi << (64 - shift))
+    } else if start > -64 {
+        let missing = (-start) as u32;
+        let first = line.first().copied().unwrap_or(!0);
+        (first << missing) | ((1u64 << missing) - 1)
+    } else {
+        !0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

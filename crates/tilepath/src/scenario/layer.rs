@@ -28,7 +28,8 @@ pub const MAX_DIAMETER: u32 = CLEARANCE_CAP as u32;
 ///
 /// Memory: 2 bits per cell (the two bit grids) plus 4 bytes per cell of component
 /// labels, so about 4.25 bytes per cell per built layer; 16 bytes per cell more once
-/// its jump table is built; 64 bytes per cell more once its landmark table is built.
+/// its jump table is built; 64 bytes per cell more once its landmark table is built,
+/// and 2 bits per cell once its interior bits are.
 #[derive(Clone, Debug)]
 pub struct Layer {
     profile: ProfileId,
@@ -38,6 +39,17 @@ pub struct Layer {
     components: Components,
     jumps: OnceLock<JumpTable>,
     landmarks: OnceLock<Option<Landmarks>>,
+    interior: OnceLock<Stops>,
+}
+
+/// The cells that are not interior (see [`Layer::build_interior`]), 1 = not interior,
+/// row-major and transposed: what a jump along a row or a column stops at.
+#[derive(Clone, Debug)]
+pub struct Stops {
+    /// Row-major bits.
+    pub rows: BitGrid,
+    /// Transposed bits: row `x` holds column `x`.
+    pub columns: BitGrid,
 }
 
 impl Layer {
@@ -69,6 +81,7 @@ impl Layer {
             blocked,
             jumps: OnceLock::new(),
             landmarks: OnceLock::new(),
+            interior: OnceLock::new(),
         }
     }
 
@@ -84,6 +97,72 @@ impl Layer {
         self.landmarks
             .get_or_init(|| Landmarks::build(&self.blocked, weights))
             .as_ref()
+    }
+
+    /// The cells that are not *interior* under `weights` (the weights of its profile on
+    /// its map), built on the first call and kept current under edits since: a cell is
+    /// interior when it and its eight neighbours are free and weigh the same, so that
+    /// every move within its 3×3 block costs that weight times the move's length; where
+    /// it is, table-guided A\* jumps (see [`Algorithm::Auto`](crate::search::Algorithm::Auto)).
+    /// O(n) the first time.
+    pub fn build_interior(&self, weights: Weights<'_>) -> &Stops {
+        self.interior.get_or_init(|| {
+            let mut rows = BitGrid::new(self.size(), true);
+            for cell in CellRect::of_size(self.size()).cells() {
+                if self.is_interior(weights, cell) {
+                    rows.set(cell, false);
+                }
+            }
+            Stops {
+                columns: rows.transposed(),
+                rows,
+            }
+        })
+    }
+
+    /// Its stop bits, when built (see [`Layer::build_interior`]).
+    pub fn interior(&self) -> Option<&Stops> {
+        self.interior.get()
+    }
+
+    /// Whether `cell` is interior under `weights` (see [`Layer::build_interior`]).
+    fn is_interior(&self, weights: Weights<'_>, cell: Cell) -> bool {
+        // All eight moves legal: all eight neighbours on the map and free.
+        if self.is_blocked(cell) || self.blocked.legal_moves(cell, true) != 0xFF {
+            return false;
+        }
+        let size = self.size();
+        let w = weights.at_index(size.index(cell));
+        (-1..=1).all(|dy| {
+            (-1..=1)
+                .all(|dx| weights.at_index(size.index(Cell::new(cell.x + dx, cell.y + dy))) == w)
+        })
+    }
+
+    /// Brings built interior bits up to date after the freedom or the weight of `cells`
+    /// changed: each such cell decides the bits of its 3×3 block. Returns the bits
+    /// re-tested.
+    pub(crate) fn refresh_interior(&mut self, weights: Weights<'_>, cells: &[Cell]) -> u64 {
+        let Some(mut bits) = self.interior.take() else {
+            return 0;
+        };
+        let size = self.size();
+        let mut work = 0;
+        for &c in cells {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let n = Cell::new(c.x + dx, c.y + dy);
+                    if size.contains(n) {
+                        let stop = !self.is_interior(weights, n);
+                        bits.rows.set(n, stop);
+                        bits.columns.set(Cell::new(n.y, n.x), stop);
+                        work += 1;
+                    }
+                }
+            }
+        }
+        self.interior = OnceLock::from(bits);
+        work
     }
 
     /// Keeps a built landmark table feasible after edits (see [`Landmarks::repair`]).
@@ -237,6 +316,9 @@ impl Layer {
             && let Some(jumps) = self.jumps.get_mut()
         {
             work += jumps.update(&self.blocked, changed);
+        }
+        if !changed.is_empty() {
+            work += self.refresh_interior(weights, changed);
         }
         if !changed.is_empty() && self.landmarks().is_some() {
             let (blocked, freed): (Vec<Cell>, Vec<Cell>) =

@@ -52,6 +52,7 @@ mod weights;
 
 pub use ascii::{AsciiScenario, is_obstacle_char, render};
 pub use bitgrid::BitGrid;
+pub(crate) use bitgrid::window;
 pub use cached::{CachedScenario, EDIT_LOG_CAP, LoggedEdit, MapChange, MapEdit};
 pub(crate) use cached::{EditLog, MapId, Stamped};
 pub use clearance::CLEARANCE_CAP;
@@ -60,6 +61,7 @@ pub use error::{MapError, checked_size};
 pub use footprint::footprint;
 pub use jump_table::{Jump, JumpTable, MAX_JUMP};
 pub use landmarks::{LANDMARKS, Landmarks};
+pub use layer::Stops;
 pub use layer::{Layer, MAX_DIAMETER};
 pub use profile::{MovementProfile, ProfileId, TerrainId, step_cost};
 pub use rect::CellRect;

@@ -372,7 +372,9 @@ impl CachedScenario {
     /// ```
     pub fn build_landmarks(&self, profile: ProfileId, diameter: u32) -> Option<&Landmarks> {
         let weights = self.weights(profile)?;
-        self.layer_for(profile, diameter)?.build_landmarks(weights)
+        let layer = self.layer_for(profile, diameter)?;
+        layer.build_interior(weights);
+        layer.build_landmarks(weights)
     }
 
     /// Builds the jump table of every layer built so far (see

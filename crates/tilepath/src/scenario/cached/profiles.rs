@@ -180,7 +180,9 @@ impl ProfileSlot {
         self.layers
             .iter_mut()
             .filter_map(OnceLock::get_mut)
-            .map(|layer| layer.repair_landmarks(weights, &[], cells))
+            .map(|layer| {
+                layer.refresh_interior(weights, cells) + layer.repair_landmarks(weights, &[], cells)
+            })
             .sum()
     }
 }

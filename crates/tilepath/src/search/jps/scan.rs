@@ -1,34 +1,10 @@
 //! Word-parallel jumps of JPS: 64 blocked bits per read along rows and transposed columns.
 
 use crate::grid::{Cell, Cost, DIAGONAL, Direction, STRAIGHT, octile_cost};
-use crate::scenario::{BitGrid, Layer};
+use crate::scenario::{BitGrid, Layer, window};
 
 /// Goal position meaning "the goal is not on this line".
 const NO_GOAL: i64 = i64::MIN;
-
-/// 64 bits of a line starting at cell `start`: bit `i` is cell `start + i`. Cells before
-/// the line start or past its stored words read as blocked (1).
-#[inline(always)]
-pub(super) fn window(line: &[u64], start: i64) -> u64 {
-    if start >= 0 {
-        let w = (start >> 6) as usize;
-        let shift = (start & 63) as u32;
-        let Some(&lo) = line.get(w) else {
-            return !0;
-        };
-        if shift == 0 {
-            return lo;
-        }
-        let hi = line.get(w + 1).copied().unwrap_or(!0);
-        (lo >> shift) | (hi << (64 - shift))
-    } else if start > -64 {
-        let missing = (-start) as u32;
-        let first = line.first().copied().unwrap_or(!0);
-        (first << missing) | ((1u64 << missing) - 1)
-    } else {
-        !0
-    }
-}
 
 /// A line being jumped along (`mid`) and the lines on either side of it.
 #[derive(Clone, Copy)]

@@ -1,8 +1,8 @@
 //! JPS and JPS+ against Dijkstra: random grids, word boundaries, map edges, wide agents, cut jumps.
 
-use super::scan::window;
 use crate::grid::{Cell, Connectivity, GridSize};
 use crate::scenario::generate::SplitMix64;
+use crate::scenario::window;
 use crate::scenario::{BitGrid, CachedScenario, JumpTable, render};
 use crate::search::{Algorithm, PathQuery, PathStats, Pathfinder, validate_path};
 use crate::test_support::random_map;
