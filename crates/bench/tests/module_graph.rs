@@ -560,10 +560,10 @@ fn the_parser_sees_the_known_imports() {
     let graph = core_graph();
     let has = |from: &str, to: &str| edges_of(&graph, from).contains(Path::new(to));
     // Direct imports, a re-export followed to its defining file, a child module path.
-    assert!(has("search/pathfinder/mod.rs", "search/astar.rs"));
+    assert!(has("search/pathfinder/mod.rs", "search/astar/mod.rs"));
     assert!(has("search/pathfinder/mod.rs", "smoothing/mod.rs"));
-    assert!(has("search/astar.rs", "search/state.rs"));
-    assert!(has("search/astar.rs", "scenario/layer.rs"));
+    assert!(has("search/astar/mod.rs", "search/state.rs"));
+    assert!(has("search/astar/mod.rs", "scenario/layer.rs"));
     assert!(has("search/jps/mod.rs", "search/jps/scan.rs"));
     assert!(has("scenario/cached/mod.rs", "scenario/mod.rs"));
     // Re-exports and `mod` declarations are not edges.

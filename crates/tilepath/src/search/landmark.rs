@@ -21,7 +21,7 @@
 
 use super::field::DistanceField;
 use crate::grid::{Cell, Cost, GridSize};
-use crate::scenario::{LANDMARKS, Landmarks};
+use crate::scenario::{LANDMARKS, Landmarks, Stops};
 
 /// A lower bound on the cost to one search's goal, besides the octile distance.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +42,16 @@ impl Landmark<'_> {
         }
     }
 
+    /// The interior bits of the table's layer (see `Layer::build_interior`), along which
+    /// a table-guided search jumps; `None` for a field.
+    #[inline]
+    pub(crate) fn interior(&self) -> Option<&Stops> {
+        match self {
+            Landmark::Table(t) => Some(t.interior),
+            Landmark::Field(_) => None,
+        }
+    }
+
     /// What a suspended search keeps to resume with the same field; `None` for a table
     /// (a resumed search reads the layer's table again, unchanged while the map is).
     pub(crate) fn frozen(&self) -> Option<Frozen> {
@@ -56,6 +66,7 @@ impl Landmark<'_> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TableBound<'a> {
     table: &'a Landmarks,
+    interior: &'a Stops,
     size: GridSize,
     goal: [u32; LANDMARKS],
 }
@@ -65,9 +76,15 @@ impl<'a> TableBound<'a> {
     /// Every landmark is read: on the countryside maps, reading the 4 or 8 with the
     /// largest bound between start and goal (ALT's "active" landmarks) expanded more
     /// nodes than it saved time per node.
-    pub(crate) fn new(table: &'a Landmarks, size: GridSize, goal: Cell) -> Self {
+    pub(crate) fn new(
+        table: &'a Landmarks,
+        interior: &'a Stops,
+        size: GridSize,
+        goal: Cell,
+    ) -> Self {
         Self {
             table,
+            interior,
             size,
             goal: *table.row(size.index(goal)),
         }

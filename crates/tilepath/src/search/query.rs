@@ -22,8 +22,11 @@ pub enum Algorithm {
     /// ([`Layer::build_landmarks`](crate::scenario::Layer::build_landmarks): 17 Dijkstra
     /// searches over the layer, 64 bytes per cell), which edits keep valid. That search
     /// grows from the end on dearer terrain when the ends' weights differ (from a swamp
-    /// goal toward a road start, the path turned round), where the bound is tighter.
-    /// [`Algorithm::AStar`] otherwise. Optimal. The default.
+    /// goal toward a road start, the path turned round), where the bound is tighter, and
+    /// it prunes and jumps as JPS does where the terrain is locally uniform (its
+    /// interior bits, [`Layer::build_interior`](crate::scenario::Layer::build_interior),
+    /// built with the table: 2 bits per cell). [`Algorithm::AStar`] otherwise. Optimal.
+    /// The default.
     #[default]
     Auto,
     /// A* with the octile heuristic (times the profile's smallest weight present on the

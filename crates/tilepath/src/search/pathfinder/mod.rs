@@ -385,6 +385,7 @@ impl Pathfinder {
         let table = fits.then(|| layer.build_landmarks(*weights)).flatten()?;
         Some(Landmark::Table(TableBound::new(
             table,
+            layer.build_interior(*weights),
             layer.size(),
             query.goal,
         )))

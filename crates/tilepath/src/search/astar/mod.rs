@@ -5,7 +5,8 @@
 //! decrease-key in place and no duplicates) or, for A* and Dijkstra, a monotone
 //! [`RadixQueue`] with lazy deletion ([`OpenList`]); ties go toward lower h, then lower
 //! node id, with either; every collection is reused between queries, and
-//! [`crate::search::Limits`] caps the expansions.
+//! [`crate::search::Limits`] caps the expansions. Guided by a weighted layer's
+//! landmark table, A\* also jumps over locally uniform terrain ([`jumps`]).
 //!
 //! Complexity: O(n log n) for n expanded cells with the heap, O(n (log k + 64)) with
 //! the radix queue (k the largest set of open cells of one key); each cell is expanded
@@ -17,10 +18,16 @@ use super::carry::{self, Labels};
 use super::costs::{Step, StepCosts};
 use super::landmark::Landmark;
 use super::query::{OpenList, PathError, PathQuery};
-use super::radix::RadixQueue;
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
 use crate::scenario::Layer;
+use jumps::{jump_from, natural};
+use open::{Heap, Queue, Radix};
+
+pub(crate) use open::AStarState;
+
+mod jumps;
+mod open;
 
 /// Which priority the open list uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,105 +38,6 @@ pub(crate) enum Mode {
     Dijkstra,
     /// f = h, ties toward lower g. Fast on open maps, paths can be far from shortest.
     Greedy,
-}
-
-/// Buffers of the best-first engine besides the shared state: the cells whose f equals
-/// the f being expanded, which skip the open list, and the radix queue. Grow with use,
-/// kept between queries.
-#[derive(Debug, Default)]
-pub(crate) struct AStarState {
-    next: Vec<u32>,
-    radix: RadixQueue,
-    /// The search was carried over map edits ([`repair`]): closed nodes may be reached
-    /// more cheaply and are then opened again.
-    reopen: bool,
-    /// Nodes [`repair`] forgot (their way ran through a cell blocked since).
-    forgotten: Vec<u32>,
-    /// The key of the node being expanded (its f, in A* mode), which the nodes in
-    /// `next` share: kept so that a popped node's heuristic is not computed again.
-    key: Cost,
-}
-
-impl AStarState {
-    /// Bytes held (capacity).
-    pub(crate) fn memory_bytes(&self) -> usize {
-        (self.next.capacity() + self.forgotten.capacity()) * size_of::<u32>()
-            + self.radix.memory_bytes()
-    }
-
-    /// Nodes the last [`repair`] forgot.
-    pub(crate) fn forgotten(&self) -> usize {
-        self.forgotten.len()
-    }
-}
-
-/// The open list as the engine sees it; the queues live in the states, so the methods
-/// take both.
-trait Queue {
-    /// Empties the queue for a new query.
-    fn reset(s: &mut SearchState, a: &mut AStarState);
-    /// Adds a node that is not in the queue.
-    fn push(s: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost);
-    /// Lowers the key of a node in the queue.
-    fn lower(s: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost);
-    /// Takes the open node of the smallest key, with that key.
-    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<(u32, Cost)>;
-}
-
-/// The shared [`super::IndexedHeap`] of [`SearchState`].
-struct Heap;
-
-impl Queue for Heap {
-    fn reset(s: &mut SearchState, _: &mut AStarState) {
-        // `SearchState::begin` emptied it.
-        s.reserve_heap();
-    }
-
-    #[inline]
-    fn push(s: &mut SearchState, _: &mut AStarState, node: u32, key: Cost, tie: Cost) {
-        s.heap().push(node, key, tie);
-    }
-
-    #[inline]
-    fn lower(s: &mut SearchState, _: &mut AStarState, node: u32, key: Cost, tie: Cost) {
-        s.heap().decrease_key(node, key, tie);
-    }
-
-    #[inline]
-    fn pop(s: &mut SearchState, _: &mut AStarState) -> Option<(u32, Cost)> {
-        let (key, _) = s.heap().peek_key()?;
-        s.heap().pop().map(|i| (i, key))
-    }
-}
-
-/// The [`RadixQueue`] of [`AStarState`]: a lowered node is pushed again, and its old
-/// entry, popped after the node was expanded, is skipped as closed.
-struct Radix;
-
-impl Queue for Radix {
-    fn reset(_: &mut SearchState, a: &mut AStarState) {
-        a.radix.clear();
-    }
-
-    #[inline]
-    fn push(_: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost) {
-        a.radix.push(node, key, tie);
-    }
-
-    #[inline]
-    fn lower(_: &mut SearchState, a: &mut AStarState, node: u32, key: Cost, tie: Cost) {
-        a.radix.push(node, key, tie);
-    }
-
-    #[inline]
-    fn pop(s: &mut SearchState, a: &mut AStarState) -> Option<(u32, Cost)> {
-        loop {
-            let i = a.radix.pop()?;
-            if !s.is_closed(i) {
-                return Some((i, a.radix.last_key()));
-            }
-        }
-    }
 }
 
 #[inline]
@@ -205,6 +113,20 @@ fn search_on<Q: Queue>(
         Q::push(s, a, start_i, k, t);
     }
     let reopen = a.reopen;
+    // Interior jumps: only A* guided by a layer's table, on octile moves.
+    let interior = guide
+        .as_ref()
+        .and_then(|g| g.interior())
+        .filter(|_| mode == Mode::AStar && octile && radius == 0 && !reopen);
+    if interior.is_some() {
+        let n = s.size().area();
+        if a.arrivals.len() < n {
+            a.arrivals.resize(n, 0);
+        }
+        if !resume {
+            a.arrivals[start_i as usize] = 0;
+        }
+    }
     loop {
         if s.slice_spent() {
             return Ok(Step::Suspended);
@@ -226,54 +148,94 @@ fn search_on<Q: Queue>(
         }
         s.close(i);
         s.tick()?;
-        let g = s.g(i);
         // In A* mode the key is f = g + h, read rather than computed again (the only
         // mode that reads it).
         let f = a.key;
-        debug_assert!(!shortcut || f == g + h(c));
-        let relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState, a: &mut AStarState| {
-            let closed = s.is_closed(ni);
-            if closed && !reopen {
-                return;
-            }
-            let ng = g + costs.step(i, ni, d);
-            if closed {
-                // Only after map edits (see `repair`): a cheaper way to a closed node.
-                if ng < s.g(ni) {
-                    s.open(ni, ng, d.opposite());
-                    let (k, t) = priority(mode, ng, h(n));
-                    Q::push(s, a, ni, k, t);
-                }
-                return;
-            }
-            if !s.is_seen(ni) {
-                s.open(ni, ng, d.opposite());
-                let nh = h(n);
-                if shortcut && ng + nh == f {
-                    a.next.push(ni);
-                } else {
-                    let (k, t) = priority(mode, ng, nh);
-                    Q::push(s, a, ni, k, t);
-                }
-            } else if ng < s.g(ni) {
-                // Only queued nodes get here: a node sent to `next` already has its optimal g.
-                s.open(ni, ng, d.opposite());
-                let (k, t) = priority(mode, ng, h(n));
-                Q::lower(s, a, ni, k, t);
-            }
+        debug_assert!(!shortcut || f == s.g(i) + h(c));
+        let Some(bits) = interior else {
+            expand_all::<Q>(
+                s, a, layer, i, c, octile, reopen, mode, shortcut, f, &costs, &h, offsets,
+            );
+            continue;
         };
+        // Jumping: `i`'s directions, then those of closed nodes that gained an
+        // arrival direction at the same g (their new successors have f >= the f being
+        // expanded, so the order stays valid).
         let moves = layer.legal_moves(c, octile);
-        // Straight moves first, then diagonals (even then odd direction indices).
-        for mut part in [moves & 0x55, moves & 0xAA] {
-            while part != 0 {
-                let k = part.trailing_zeros() as usize;
-                part &= part - 1;
-                let d = Direction::ALL[k];
-                relax(c.step(d), i.wrapping_add(offsets[k]), d, s, a);
-            }
+        let first = match a.arrivals[i as usize] {
+            m if m != 0 && !bits.rows.get_or(c, true) => natural(m) & moves,
+            _ => moves,
+        };
+        a.again.push((i, first));
+        while let Some((node, dirs)) = a.again.pop() {
+            jump_from::<Q>(
+                s, a, bits, node, dirs, goal, shortcut, f, &costs, &h, offsets,
+            );
         }
     }
     Err(s.not_found())
+}
+
+/// Expands node `i` (at cell `c`) into every legal move: plain A*, Dijkstra or greedy.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn expand_all<Q: Queue>(
+    s: &mut SearchState,
+    a: &mut AStarState,
+    layer: &Layer,
+    i: u32,
+    c: Cell,
+    octile: bool,
+    reopen: bool,
+    mode: Mode,
+    shortcut: bool,
+    f: Cost,
+    costs: &impl StepCosts,
+    h: &impl Fn(Cell) -> Cost,
+    offsets: [u32; 8],
+) {
+    let g = s.g(i);
+    let relax = |n: Cell, ni: u32, d: Direction, s: &mut SearchState, a: &mut AStarState| {
+        let closed = s.is_closed(ni);
+        if closed && !reopen {
+            return;
+        }
+        let ng = g + costs.step(i, ni, d);
+        if closed {
+            // Only after map edits (see `repair`): a cheaper way to a closed node.
+            if ng < s.g(ni) {
+                s.open(ni, ng, d.opposite());
+                let (k, t) = priority(mode, ng, h(n));
+                Q::push(s, a, ni, k, t);
+            }
+            return;
+        }
+        if !s.is_seen(ni) {
+            s.open(ni, ng, d.opposite());
+            let nh = h(n);
+            if shortcut && ng + nh == f {
+                a.next.push(ni);
+            } else {
+                let (k, t) = priority(mode, ng, nh);
+                Q::push(s, a, ni, k, t);
+            }
+        } else if ng < s.g(ni) {
+            // Only queued nodes get here: a node sent to `next` already has its optimal g.
+            s.open(ni, ng, d.opposite());
+            let (k, t) = priority(mode, ng, h(n));
+            Q::lower(s, a, ni, k, t);
+        }
+    };
+    let moves = layer.legal_moves(c, octile);
+    // Straight moves first, then diagonals (even then odd direction indices).
+    for mut part in [moves & 0x55, moves & 0xAA] {
+        while part != 0 {
+            let k = part.trailing_zeros() as usize;
+            part &= part - 1;
+            let d = Direction::ALL[k];
+            relax(c.step(d), i.wrapping_add(offsets[k]), d, s, a);
+        }
+    }
 }
 
 /// The heuristic of `query`: the octile (or Manhattan) distance to the nearest cell of
