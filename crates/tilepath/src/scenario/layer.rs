@@ -149,16 +149,11 @@ impl Layer {
         let size = self.size();
         let mut work = 0;
         for &c in cells {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let n = Cell::new(c.x + dx, c.y + dy);
-                    if size.contains(n) {
-                        let stop = !self.is_interior(weights, n);
-                        bits.rows.set(n, stop);
-                        bits.columns.set(Cell::new(n.y, n.x), stop);
-                        work += 1;
-                    }
-                }
+            for n in CellRect::from_cell(c).grow_clip(1, 1, size).cells() {
+                let stop = !self.is_interior(weights, n);
+                bits.rows.set(n, stop);
+                bits.columns.set(Cell::new(n.y, n.x), stop);
+                work += 1;
             }
         }
         self.interior = OnceLock::from(bits);
