@@ -97,6 +97,8 @@ use crate::steering::{
 };
 #[cfg(feature = "tilemap")]
 use crate::tilemap::{self, BlocksPath, CollisionLayer, CollisionLayerError};
+#[cfg(feature = "tilemap")]
+use bevy_ecs_tilemap::tiles::TileStorage;
 
 /// Adds path requests, map sync, re-planning and steering. See the [module docs](self).
 ///
@@ -237,6 +239,7 @@ impl Plugin for TilepathPlugin {
                         .chain()
                         .in_set(TilepathSystems::SyncMap),
                     crate::components::sync_hex_profiles
+                        .run_if(resource_exists::<HexGrid>)
                         .in_set(TilepathSystems::SyncMap)
                         .after(crate::components::sync_profiles),
                     (
@@ -247,16 +250,27 @@ impl Plugin for TilepathPlugin {
                         .chain()
                         .run_if(not(resource_exists::<HexGrid>))
                         .in_set(TilepathSystems::Replan),
-                    (crate::steering::mark_units, pipeline::solve_paths)
+                    (
+                        crate::steering::mark_units.run_if(crate::steering::units_to_mark),
+                        pipeline::solve_paths,
+                    )
                         .chain()
                         .run_if(not(resource_exists::<HexGrid>))
                         .in_set(TilepathSystems::Solve),
-                    pipeline::solve_hex_paths.in_set(TilepathSystems::Solve),
+                    // The frame the grid goes, the solver forgets its searches.
+                    pipeline::solve_hex_paths
+                        .run_if(resource_exists::<HexGrid>.or_eager(resource_removed::<HexGrid>))
+                        .in_set(TilepathSystems::Solve),
                     (
                         (
-                            crate::steering::steer_units,
-                            crate::steering::step_on_grid,
-                            crate::steering::publish_progress,
+                            crate::steering::steer_units.run_if(any_with_component::<Steering>),
+                            // The frame the last stepper goes, its cells are cleared.
+                            crate::steering::step_on_grid.run_if(
+                                any_with_component::<GridStepper>
+                                    .or_eager(any_component_removed::<GridStepper>),
+                            ),
+                            crate::steering::publish_progress
+                                .run_if(any_with_component::<SteeringProgress>),
                         )
                             .chain()
                             .run_if(not(resource_exists::<HexGrid>)),
@@ -264,7 +278,8 @@ impl Plugin for TilepathPlugin {
                             crate::steering::steer_on_hexes,
                             crate::steering::step_on_hexes,
                         )
-                            .chain(),
+                            .chain()
+                            .run_if(resource_exists::<HexGrid>),
                         pipeline::finish_frame,
                     )
                         .chain()
@@ -280,6 +295,11 @@ impl Plugin for TilepathPlugin {
                 schedule,
                 (tilemap::sync_collision_layers, tilemap::sync_hex_layers)
                     .chain()
+                    // The frame the last tilemap goes, its layers leave the grid.
+                    .run_if(
+                        any_with_component::<TileStorage>
+                            .or_eager(any_component_removed::<TileStorage>),
+                    )
                     .in_set(TilepathSystems::SyncMap)
                     .after(pipeline::start_frame)
                     .before(crate::components::sync_profiles),
@@ -294,6 +314,7 @@ impl Plugin for TilepathPlugin {
                     tilemap::apply_tiled_objects,
                 )
                     .chain()
+                    .run_if(any_with_component::<bevy_ecs_tiled::prelude::TiledMap>)
                     .in_set(TilepathSystems::SyncMap)
                     .after(pipeline::start_frame)
                     .before(tilemap::sync_collision_layers),

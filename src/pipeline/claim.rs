@@ -134,7 +134,8 @@ pub(crate) fn claim_goals(
     transforms: TransformHelper,
     mut buffers: Local<SlotBuffers>,
 ) {
-    let Some(grid) = grid else {
+    // Only requests queued this frame claim: none, nothing to look at.
+    let Some(grid) = grid.filter(|_| queue.queued_this_frame() > 0) else {
         return;
     };
     let buffers = &mut *buffers;

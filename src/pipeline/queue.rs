@@ -23,6 +23,8 @@ pub(crate) struct PathQueue {
     /// The number the next request queued in each lane draws, by `QueueLane as usize`.
     next: [u64; 3],
     frame: u64,
+    /// Requests queued since the frame began.
+    queued_this_frame: usize,
     /// The solve step left requests that need an answer waiting last frame.
     behind: bool,
 }
@@ -52,6 +54,7 @@ impl PathQueue {
         let order = lane.first_order() + *next;
         *next += 1;
         ticket.enqueue(self.frame, order, request);
+        self.queued_this_frame += 1;
         // Behind the last entry with a lower order: the back of its lane.
         let at = self.entries.partition_point(|&(o, _)| o < order);
         self.entries.insert(at, (order, entity));
@@ -60,6 +63,12 @@ impl PathQueue {
     /// Starts a frame of the plugin (intake does, first).
     pub(crate) fn begin_frame(&mut self) {
         self.frame += 1;
+        self.queued_this_frame = 0;
+    }
+
+    /// Requests queued since the frame began.
+    pub(crate) fn queued_this_frame(&self) -> usize {
+        self.queued_this_frame
     }
 
     /// The plugin's frame count, as tickets record it.

@@ -31,7 +31,7 @@ pub(crate) use hex_step::step_on_hexes;
 pub use occupancy::Occupancy;
 pub use stepper::{GridStepProgress, GridStepper};
 pub(crate) use system::{publish_progress, steer_units};
-pub(crate) use unit_map::mark_units;
+pub(crate) use unit_map::{mark_units, units_to_mark};
 
 /// Moves the entity along its [`PathResult`](crate::components::PathResult) waypoints.
 ///

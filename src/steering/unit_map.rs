@@ -24,6 +24,18 @@ type Marked<'w, 's> = Query<
     Or<(With<Steering>, With<GridStepper>)>,
 >;
 
+/// True while steering or grid-stepping units exist, and on the frame the last one goes
+/// (so that [`mark_units`] clears its cells): the run condition of [`mark_units`].
+pub(crate) fn units_to_mark(
+    steering: Query<(), With<Steering>>,
+    steppers: Query<(), With<GridStepper>>,
+    mut gone: RemovedComponents<Steering>,
+    mut gone_steppers: RemovedComponents<GridStepper>,
+) -> bool {
+    let gone = gone.read().count() + gone_steppers.read().count() > 0;
+    gone || !steering.is_empty() || !steppers.is_empty()
+}
+
 /// Marks every steering and grid-stepping unit into the [`UnitMap`] at its anchor cell,
 /// as wide as its request or its [`Footprint`](crate::components::Footprint) says:
 /// standing when it has no [`PathRequest`](crate::components::PathRequest), or has
