@@ -10,6 +10,7 @@
 //! cargo run --release -p tilepath_bench --example crowd -- --help
 //! cargo run --release -p tilepath_bench --example stress -- --help
 //! cargo run --release -p tilepath_bench --example peers -- --help
+//! cargo run --release -p tilepath_bench --example frames
 //! cargo bench -p tilepath_bench --bench plugin
 //! ```
 //!
@@ -18,13 +19,15 @@
 //!
 //! This library holds what several programs share: the bar charts of `chart` and `army`
 //! ([`chart`]), bevy_northstar's grid as `army`, `crowd` and `peers` build it (`northstar`, with
-//! the `bevy` feature) and the command-line error of every program ([`usage_error`]).
+//! the `bevy` feature), the command-line error of every program ([`usage_error`]) and the
+//! process's CPU time ([`process_cpu`]).
 //! Code that the published crates' tests need too stays there and is included by
 //! `#[path]`: `crates/tilepath/examples/support/` (MovingAI loading, the counting
 //! allocator), and the root crate's `tests/stress/` (the live-edits and soak scenarios
 //! and what they watch, run in short by `tests/plugin`).
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 pub mod chart;
 #[cfg(feature = "bevy")]
@@ -37,4 +40,25 @@ pub fn usage_error(error: &str, usage: &str) -> ExitCode {
     }
     eprintln!("{usage}");
     ExitCode::from(2)
+}
+
+/// User + system CPU time of the whole process so far (`/proc/self/stat`, fields 14 and
+/// 15, in clock ticks of 10 ms: the usual `CLK_TCK` of 100 on Linux). Zero elsewhere.
+pub fn process_cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // The command name may hold spaces: fields are counted after its closing ')'.
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return Duration::ZERO;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // `rest` starts at field 3 (state): utime is field 14, stime field 15.
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
 }

@@ -8,6 +8,7 @@ use bevy_tilepath::prelude::{CachedScenario, Cell, Connectivity};
 use bevy_tilepath::tilepath::grid::cost_to_f64;
 use bevy_tilepath::tilepath::scenario::ProfileId;
 use bevy_tilepath::tilepath::search::{InvalidPath, validate_path};
+use tilepath_bench::process_cpu;
 
 /// Shared with the other headless scenarios.
 pub use crate::watch::peak_rss_kb;
@@ -208,27 +209,6 @@ pub fn frame_stats(times: &[Duration]) -> (f64, f64, u32) {
 
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-/// User + system CPU time of the whole process so far (`/proc/self/stat`, fields 14 and
-/// 15, in clock ticks of 10 ms: the usual `CLK_TCK` of 100 on Linux). Zero elsewhere.
-pub fn process_cpu() -> Duration {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return Duration::ZERO;
-    };
-    // The command name may hold spaces: fields are counted after its closing ')'.
-    let Some((_, rest)) = stat.rsplit_once(')') else {
-        return Duration::ZERO;
-    };
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    // `rest` starts at field 3 (state): utime is field 14, stime field 15.
-    Duration::from_millis((ticks(11) + ticks(12)) * 10)
 }
 
 /// A path checked against our movement rules for a one-cell unit of `profile` on `map`

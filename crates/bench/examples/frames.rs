@@ -1,0 +1,136 @@
+//! What the plugin costs a frame when it has little or nothing to do: CPU per
+//! `App::update` of `MinimalPlugins` alone, and with `TilepathPlugin` added, with no map,
+//! with a 512 × 512 map, and with that map and 5,000 units whose paths are found (no
+//! steering: they stand). The rows run one after another in one process, in alternation,
+//! and each row's figure is its median over the rounds.
+//!
+//! `cargo run --release -p tilepath_bench --example frames [-- ROUNDS]`
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_tilepath::prelude::{
+    CachedScenario, Cell, NavGrid, PathRequest, PathResult, TilepathPlugin,
+};
+use bevy_tilepath::tilepath::grid::GridSize;
+use bevy_tilepath::tilepath::scenario::BitGrid;
+use tilepath_bench::process_cpu;
+
+/// Frames timed per row and round, after as many to settle.
+const FRAMES: u32 = 2_000;
+/// Units in the rows that have them.
+const UNITS: i32 = 5_000;
+/// The side of the map.
+const SIDE: u32 = 512;
+
+/// One row of the table: what the app holds.
+#[derive(Clone, Copy)]
+enum Setup {
+    Bare,
+    PluginNoMap,
+    PluginMap,
+    PluginUnits,
+}
+
+impl Setup {
+    const ALL: [Setup; 4] = [
+        Setup::Bare,
+        Setup::PluginNoMap,
+        Setup::PluginMap,
+        Setup::PluginUnits,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Setup::Bare => "MinimalPlugins, 5,000 entities",
+            Setup::PluginNoMap => "+ TilepathPlugin, no map",
+            Setup::PluginMap => "+ a 512 × 512 NavGrid",
+            Setup::PluginUnits => "+ 5,000 units with found paths",
+        }
+    }
+}
+
+/// One compute thread, as the army benchmark's one-thread rows.
+fn task_pool() -> TaskPoolPlugin {
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = 1;
+    options.compute.max_threads = 1;
+    TaskPoolPlugin {
+        task_pool_options: options,
+    }
+}
+
+fn app(setup: Setup) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins.set(task_pool()));
+    if !matches!(setup, Setup::Bare) {
+        app.add_plugins(TilepathPlugin::default());
+    }
+    if matches!(setup, Setup::PluginMap | Setup::PluginUnits) {
+        let bits = BitGrid::new(GridSize::new(SIDE, SIDE), false);
+        let map = CachedScenario::from_bits(bits).expect("an open map");
+        app.insert_resource(NavGrid::new(map, Vec2::ZERO, Vec2::ONE));
+    }
+    let row = SIDE as i32 - 12;
+    for i in 0..UNITS {
+        let (x, y) = (i % row, i / row);
+        let mut unit = app
+            .world_mut()
+            .spawn(Transform::from_xyz(x as f32, y as f32, 0.0));
+        if matches!(setup, Setup::PluginUnits) {
+            unit.insert(PathRequest::new(Cell::new(x + 10, y)));
+        }
+    }
+    app
+}
+
+/// CPU per frame of `frames` updates of `app`.
+fn per_frame(app: &mut App, frames: u32) -> Duration {
+    let started = process_cpu();
+    for _ in 0..frames {
+        app.update();
+    }
+    process_cpu().saturating_sub(started) / frames
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(5);
+    let mut apps: Vec<App> = Setup::ALL.iter().map(|&s| app(s)).collect();
+    for app in &mut apps {
+        per_frame(app, FRAMES);
+    }
+    if let Some(units) = apps.last_mut() {
+        let world = units.world_mut();
+        let mut results = world.query::<&PathResult>();
+        let found = results
+            .iter(world)
+            .filter(|r| matches!(r, PathResult::Found(_)))
+            .count();
+        assert_eq!(
+            found, UNITS as usize,
+            "every unit has its path before timing"
+        );
+    }
+    let mut times = vec![Vec::new(); apps.len()];
+    for _ in 0..rounds {
+        for (k, app) in apps.iter_mut().enumerate() {
+            times[k].push(per_frame(app, FRAMES));
+        }
+    }
+    println!("| app | µs of CPU per frame (median of {rounds}) | range |");
+    println!("|---|---:|---:|");
+    for (setup, mut t) in Setup::ALL.into_iter().zip(times) {
+        t.sort_unstable();
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        println!(
+            "| {} | {:.0} | {:.0}-{:.0} |",
+            setup.name(),
+            us(t[t.len() / 2]),
+            us(t[0]),
+            us(t[t.len() - 1])
+        );
+    }
+}
