@@ -14,7 +14,7 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::tilepath::grid::GridSize;
 use bevy_tilepath::tilepath::scenario::BitGrid;
-use tilepath_bench::process_cpu;
+use tilepath_bench::{process_cpu, task_pool};
 
 /// Frames timed per row and round, after as many to settle.
 const FRAMES: u32 = 2_000;
@@ -50,19 +50,9 @@ impl Setup {
     }
 }
 
-/// One compute thread, as the army benchmark's one-thread rows.
-fn task_pool() -> TaskPoolPlugin {
-    let mut options = TaskPoolOptions::default();
-    options.compute.min_threads = 1;
-    options.compute.max_threads = 1;
-    TaskPoolPlugin {
-        task_pool_options: options,
-    }
-}
-
 fn app(setup: Setup) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins.set(task_pool()));
+    app.add_plugins(MinimalPlugins.set(task_pool(1)));
     if !matches!(setup, Setup::Bare) {
         app.add_plugins(TilepathPlugin::default());
     }

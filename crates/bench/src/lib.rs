@@ -19,8 +19,9 @@
 //!
 //! This library holds what several programs share: the bar charts of `chart` and `army`
 //! ([`chart`]), bevy_northstar's grid as `army`, `crowd` and `peers` build it (`northstar`, with
-//! the `bevy` feature), the command-line error of every program ([`usage_error`]) and the
-//! process's CPU time ([`process_cpu`]).
+//! the `bevy` feature), the command-line error of every program ([`usage_error`]), the
+//! process's CPU time ([`process_cpu`]) and, with the `bevy` feature, a task pool of a
+//! given size (`task_pool`).
 //! Code that the published crates' tests need too stays there and is included by
 //! `#[path]`: `crates/tilepath/examples/support/` (MovingAI loading, the counting
 //! allocator), and the root crate's `tests/stress/` (the live-edits and soak scenarios
@@ -61,4 +62,16 @@ pub fn process_cpu() -> Duration {
     };
     // `rest` starts at field 3 (state): utime is field 14, stime field 15.
     Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
+/// A `MinimalPlugins` task pool plugin whose compute pool has exactly `threads` threads
+/// (the default pool has one compute thread on two cores).
+#[cfg(feature = "bevy")]
+pub fn task_pool(threads: usize) -> bevy::app::TaskPoolPlugin {
+    let mut options = bevy::app::TaskPoolOptions::default();
+    options.compute.min_threads = threads;
+    options.compute.max_threads = threads;
+    bevy::app::TaskPoolPlugin {
+        task_pool_options: options,
+    }
 }

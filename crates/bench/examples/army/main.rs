@@ -47,9 +47,9 @@ mod watch;
 
 use std::process::{Command, ExitCode, Stdio};
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::tasks::ComputeTaskPool;
 use bevy_tilepath::prelude::Cell;
+use tilepath_bench::task_pool;
 
 use measure::Outcome;
 use scene::{Army, MAPS, Scene};
@@ -131,16 +131,6 @@ pub struct Case {
     pub order: Order,
     pub threads: usize,
     pub mode: Mode,
-}
-
-/// A `MinimalPlugins` task pool plugin whose compute pool has exactly `threads` threads.
-pub fn task_pool(threads: usize) -> TaskPoolPlugin {
-    let mut options = TaskPoolOptions::default();
-    options.compute.min_threads = threads;
-    options.compute.max_threads = threads;
-    TaskPoolPlugin {
-        task_pool_options: options,
-    }
 }
 
 /// The command line.

@@ -35,8 +35,8 @@ mod scenarios;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::tasks::ComputeTaskPool;
+use tilepath_bench::task_pool;
 
 use report::{Row, System};
 use scenarios::{NAMES, Scenario};
@@ -59,16 +59,6 @@ impl Limits {
     pub fn limit(&self, ideal: f64) -> f64 {
         let generous = (10.0 * ideal).max(60.0);
         self.seconds.map_or(generous, |s| generous.min(s))
-    }
-}
-
-/// A `MinimalPlugins` task pool plugin whose compute pool has exactly `threads` threads.
-pub fn task_pool(threads: usize) -> TaskPoolPlugin {
-    let mut options = TaskPoolOptions::default();
-    options.compute.min_threads = threads;
-    options.compute.max_threads = threads;
-    TaskPoolPlugin {
-        task_pool_options: options,
     }
 }
 
