@@ -27,10 +27,13 @@
 //!   whose cost from `L` the edit lowered.
 //!
 //! A value of `u32::MAX` means "no bound": a landmark that has it at either end of a
-//! query is skipped. Blocked cells get it, and freed cells start from it.
+//! query is skipped. Blocked cells get it, and freed cells start from it. Other values
+//! stay below 2³¹; a repair that would need a larger one (an edit joined a far region
+//! to the landmark's) drops that landmark instead, making all its values "no bound",
+//! which is feasible.
 //!
-//! Memory: `4 × LANDMARKS` bytes per cell (64), interleaved so that one cell's values
-//! share a cache line. Build: `LANDMARKS + 1` Dijkstra searches over the layer,
+//! Memory: `4 × LANDMARKS` bytes per cell (64), one cell's values in one aligned cache
+//! line. Build: `LANDMARKS + 1` Dijkstra searches over the layer,
 //! O(n log n) each.
 
 use std::cmp::Reverse;
@@ -46,13 +49,22 @@ pub const LANDMARKS: usize = 16;
 /// "No bound" (see the module docs).
 const NONE: u32 = u32::MAX;
 
+/// The largest value: known values are below 2³¹, so that [`Landmarks::bound`] can
+/// compute in `i32`.
+const FITS: u32 = i32::MAX as u32;
+
+/// One cell's values, aligned so that they fill one cache line rather than straddle two.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Row([u32; LANDMARKS]);
+
 /// The landmark table of one weighted layer (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Landmarks {
     /// The landmark cells (fewer than [`LANDMARKS`] on a layer with few free cells).
     cells: Vec<Cell>,
-    /// `values[i * LANDMARKS + l]`: landmark `l`'s value of the cell with index `i`.
-    values: Vec<u32>,
+    /// `rows[i].0[l]`: landmark `l`'s value of the cell with index `i`.
+    rows: Vec<Row>,
     /// Scratch of builds and repairs.
     heap: BinaryHeap<Reverse<(Cost, u32)>>,
 }
@@ -62,8 +74,8 @@ impl Landmarks {
     /// under `weights`: the first landmark is the free cell
     /// farthest from the free cell nearest the centre, each next one the free cell
     /// farthest from the landmarks so far (ties to the lower index). `None` when the
-    /// layer has no free cell, or a cost from a landmark does not fit in a `u32` (weights
-    /// near 255 on a large map). O(LANDMARKS × n log n) time, 88 bytes per cell of memory
+    /// layer has no free cell, or a cost from a landmark is 2³¹ or more (weights near 255
+    /// on a large map). O(LANDMARKS × n log n) time, 88 bytes per cell of memory
     /// while it runs.
     pub fn build(blocked: &BitGrid, weights: Weights<'_>) -> Option<Self> {
         let size = blocked.size();
@@ -75,7 +87,7 @@ impl Landmarks {
             .min_by_key(|c| (c.chebyshev(centre), c.y, c.x))?;
         let mut table = Self {
             cells: Vec::with_capacity(LANDMARKS),
-            values: vec![NONE; n * LANDMARKS],
+            rows: vec![Row([NONE; LANDMARKS]); n],
             heap: BinaryHeap::new(),
         };
         let mut costs = vec![Cost::MAX; n];
@@ -96,8 +108,7 @@ impl Landmarks {
                 if costs[i] == Cost::MAX {
                     continue;
                 }
-                table.values[i * LANDMARKS + l] =
-                    u32::try_from(costs[i]).ok().filter(|&v| v != NONE)?;
+                table.rows[i].0[l] = u32::try_from(costs[i]).ok().filter(|&v| v <= FITS)?;
                 nearest[i] = nearest[i].min(costs[i]);
             }
             table.cells.push(cell);
@@ -113,7 +124,7 @@ impl Landmarks {
 
     /// Bytes this table holds.
     pub fn memory(&self) -> usize {
-        self.values.len() * 4 + self.cells.len() * std::mem::size_of::<Cell>()
+        self.rows.len() * size_of::<Row>() + self.cells.len() * std::mem::size_of::<Cell>()
     }
 
     /// The values of the cell with row-major index `i`, one per landmark (`u32::MAX`:
@@ -124,24 +135,26 @@ impl Landmarks {
     /// When `i` is not a cell index of the layer.
     #[inline]
     pub fn row(&self, i: usize) -> &[u32; LANDMARKS] {
-        let start = i * LANDMARKS;
-        self.values[start..start + LANDMARKS]
-            .try_into()
-            .expect("a row is LANDMARKS values")
+        &self.rows[i].0
     }
 
     /// The lower bound on the cost between the cells with rows `a` and `b` (see the
     /// module docs). O(LANDMARKS).
     #[inline]
     pub(crate) fn bound(a: &[u32; LANDMARKS], b: &[u32; LANDMARKS]) -> Cost {
-        // Branch-free, so that the loop compiles to vector instructions.
-        let mut best = 0;
+        // In `i32`, where "no bound" is negative and known values are not (see
+        // `FITS`), and without branches, so that it compiles to vector instructions
+        // on baseline x86-64, which has no unsigned 32-bit comparisons.
+        let mut best = 0i32;
         for l in 0..LANDMARKS {
-            let (x, y) = (a[l], b[l]);
-            let known = x != NONE && y != NONE;
-            best = best.max(if known { x.abs_diff(y) } else { 0 });
+            let (x, y) = (a[l] as i32, b[l] as i32);
+            let known = -i32::from((x >= 0) & (y >= 0));
+            let d = x.wrapping_sub(y);
+            let sign = d >> 31;
+            let v = (d ^ sign).wrapping_sub(sign) & known;
+            best = if v > best { v } else { best };
         }
-        Cost::from(best)
+        Cost::from(best as u32)
     }
 
     /// Keeps the table feasible after edits (see the module docs): `blocked` holds the
@@ -163,46 +176,60 @@ impl Landmarks {
         for cell in closed {
             if size.contains(cell) {
                 let i = size.index(cell);
-                self.values[i * LANDMARKS..(i + 1) * LANDMARKS].fill(NONE);
+                self.rows[i] = Row([NONE; LANDMARKS]);
             }
         }
         for l in 0..self.cells.len() {
             self.heap.clear();
+            let mut overflow = false;
             for cell in opened.clone() {
                 if !size.contains(cell) || blocked.get_or(cell, true) {
                     continue;
                 }
                 let i = size.index(cell);
                 work += 1;
-                let mut best = Cost::from(self.values[i * LANDMARKS + l]);
+                let mut best = Cost::from(self.rows[i].0[l]);
+                let mut reached = false;
                 for_moves(blocked, weights, cell, |j, step| {
-                    let v = self.values[j * LANDMARKS + l];
+                    let v = self.rows[j].0[l];
                     if v != NONE {
+                        reached = true;
                         best = best.min(Cost::from(v) + step);
                     }
                 });
-                if best < Cost::from(NONE) {
-                    self.values[i * LANDMARKS + l] = best as u32;
+                if best <= Cost::from(FITS) {
+                    self.rows[i].0[l] = best as u32;
                     self.heap.push(Reverse((best, i as u32)));
+                } else if reached {
+                    // A neighbour has a value and this cell none that fits.
+                    overflow = true;
                 }
             }
             while let Some(Reverse((d, i))) = self.heap.pop() {
                 let i = i as usize;
-                if d != Cost::from(self.values[i * LANDMARKS + l]) {
+                if d != Cost::from(self.rows[i].0[l]) {
                     continue;
                 }
                 work += 1;
-                let values = &mut self.values;
+                let rows = &mut self.rows;
                 let heap = &mut self.heap;
                 for_moves(blocked, weights, size.cell(i), |j, step| {
                     let nd = d + step;
-                    let v = &mut values[j * LANDMARKS + l];
-                    // Lower values always fit: they stay below an existing one.
+                    let v = &mut rows[j].0[l];
                     if nd < Cost::from(*v) {
-                        *v = nd as u32;
-                        heap.push(Reverse((nd, j as u32)));
+                        if nd <= Cost::from(FITS) {
+                            *v = nd as u32;
+                            heap.push(Reverse((nd, j as u32)));
+                        } else {
+                            overflow = true;
+                        }
                     }
                 });
+            }
+            if overflow {
+                for row in &mut self.rows {
+                    row.0[l] = NONE;
+                }
             }
         }
         work
@@ -253,5 +280,64 @@ fn for_moves(blocked: &BitGrid, weights: Weights<'_>, cell: Cell, mut f: impl Fn
         let (dx, dy) = d.delta();
         let j = size.index(Cell::new(cell.x + dx, cell.y + dy));
         f(j, weights.step(i, j, d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::GridSize;
+
+    /// A free 8 × 3 corridor whose middle column is blocked, of weight 1.
+    fn split() -> (BitGrid, [u8; 256]) {
+        let mut blocked = BitGrid::new(GridSize::new(8, 3), false);
+        for y in 0..3 {
+            blocked.set(Cell::new(4, y), true);
+        }
+        (blocked, [1; 256])
+    }
+
+    #[test]
+    fn the_bound_is_the_largest_known_difference() {
+        let mut a = [NONE; LANDMARKS];
+        let mut b = [NONE; LANDMARKS];
+        a[0] = 10;
+        b[0] = 25;
+        a[1] = FITS;
+        b[1] = 3;
+        a[2] = 7;
+        assert_eq!(Landmarks::bound(&a, &b), Cost::from(FITS - 3));
+        a[1] = NONE;
+        assert_eq!(Landmarks::bound(&a, &b), 15);
+        assert_eq!(Landmarks::bound(&b, &a), 15);
+        assert_eq!(Landmarks::bound(&[NONE; LANDMARKS], &b), 0);
+    }
+
+    #[test]
+    fn a_repair_that_would_overflow_drops_the_landmark() {
+        let (mut blocked, table) = split();
+        let size = blocked.size();
+        let weights = Weights::new(size, &[], &table, 1, Some(1));
+        let mut landmarks = Landmarks::build(&blocked, weights).expect("a free cell");
+        // The left half's values of landmark 0 pretend to be near the largest.
+        let l = (0..landmarks.cells.len())
+            .find(|&l| landmarks.cells[l].x < 4)
+            .expect("a landmark on the left");
+        for i in 0..size.area() {
+            let v = &mut landmarks.rows[i].0[l];
+            if *v != NONE {
+                *v = FITS - 1;
+            }
+        }
+        // Opening the wall joins the right half, whose values for `l` would not fit.
+        let door = Cell::new(4, 1);
+        blocked.set(door, false);
+        let opened: Vec<Cell> = (3..=5)
+            .flat_map(|x| (0..3).map(move |y| Cell::new(x, y)))
+            .collect();
+        landmarks.repair(&blocked, weights, [], opened);
+        assert!(landmarks.rows.iter().all(|r| r.0[l] == NONE));
+        let other = (0..landmarks.cells.len()).find(|&k| k != l).expect("two");
+        assert!(landmarks.row(size.index(door))[other] != NONE);
     }
 }
