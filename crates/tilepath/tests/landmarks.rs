@@ -271,3 +271,52 @@ fn auto_grows_from_the_dear_end_and_answers_the_query_as_asked() {
         assert_eq!(pf.path(), whole_path, "slices change nothing");
     }
 }
+
+/// With both ends on the same terrain, Auto searches toward the end nearer a landmark
+/// (where its bound is tighter) and answers for the query as asked, either way round.
+#[test]
+fn auto_searches_toward_the_end_nearer_a_landmark() {
+    let size = GridSize::new(24, 9);
+    // A road (id 0, weight 1) along row 4 through fields (id 2, weight 2).
+    let ids: Vec<u8> = (0..size.area())
+        .map(|i| if size.cell(i).y == 4 { 0 } else { 2 })
+        .collect();
+    let mut map =
+        CachedScenario::from_bits_and_terrain(tilepath::scenario::BitGrid::new(size, false), ids)
+            .unwrap();
+    map.set_profile(PROFILE, profile());
+    let weight = |c: Cell| Some(WEIGHTS[map.terrain(c) as usize]);
+    let layer = map.layer_for(PROFILE, 1).unwrap();
+    let table = layer
+        .build_landmarks(map.weights(PROFILE).unwrap())
+        .unwrap();
+    // The first landmark, in a corner, and a field cell far from it and from the others.
+    let landmark = table.cells()[0];
+    let far = [Cell::new(12, 1), Cell::new(12, 7)]
+        .into_iter()
+        .max_by_key(|c| c.chebyshev(landmark))
+        .unwrap();
+    assert_eq!(weight(landmark), weight(far), "{}", picture(&map));
+    assert!(table.nearest(size.index(far)) > table.nearest(size.index(landmark)));
+    for (start, goal) in [(landmark, far), (far, landmark)] {
+        let query = PathQuery::new(start, goal)
+            .profile(PROFILE)
+            .algorithm(Algorithm::Auto);
+        let oracle =
+            common::oracle_weighted_cost(&map, weight, start, goal, 1, Connectivity::Octile);
+        let mut pf = Pathfinder::new();
+        let whole = pf.find(&map, &query).unwrap();
+        assert_eq!(Some(whole.cost), oracle, "{start:?} → {goal:?}");
+        validate_path(layer, pf.path(), start, goal, Connectivity::Octile).unwrap();
+        assert_eq!((whole.start, whole.reached), (start, goal));
+
+        let Ok(Progress::Suspended { .. }) = pf.start(&map, &query, 1) else {
+            panic!("one expansion does not reach {goal:?}");
+        };
+        let seen: Vec<Cell> = pf.explored().collect();
+        assert!(
+            seen.contains(&far) && !seen.contains(&landmark),
+            "{start:?} → {goal:?}: the first slice saw {seen:?}, not the search from {far:?}"
+        );
+    }
+}

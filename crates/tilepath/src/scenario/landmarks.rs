@@ -138,6 +138,12 @@ impl Landmarks {
         &self.rows[i].0
     }
 
+    /// The cost from the cell with row-major index `i` to its nearest landmark, as far
+    /// as the table knows (`u32::MAX` when it knows none).
+    pub fn nearest(&self, i: usize) -> u32 {
+        self.rows[i].0.iter().copied().min().unwrap_or(NONE)
+    }
+
     /// The lower bound on the cost between the cells with rows `a` and `b` (see the
     /// module docs). O(LANDMARKS).
     #[inline]

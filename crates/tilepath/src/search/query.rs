@@ -21,9 +21,10 @@ pub enum Algorithm {
     /// first such query on a layer builds its landmark table
     /// ([`Layer::build_landmarks`](crate::scenario::Layer::build_landmarks): 17 Dijkstra
     /// searches over the layer, 64 bytes per cell), which edits keep valid. That search
-    /// grows from the end on dearer terrain when the ends' weights differ (from a swamp
-    /// goal toward a road start, the path turned round), where the bound is tighter, and
-    /// it prunes and jumps as JPS does where the terrain is locally uniform (its
+    /// runs toward the end where the bound is tighter, turning the path round when it
+    /// runs from the goal: toward the end on cheaper terrain when the ends' weights
+    /// differ (from a swamp goal toward a road start), else toward the end nearer a
+    /// landmark; and it prunes and jumps as JPS does where the terrain is locally uniform (its
     /// interior bits, [`Layer::build_interior`](crate::scenario::Layer::build_interior),
     /// built with the table: 2 bits per cell). [`Algorithm::AStar`] otherwise. Optimal.
     /// The default.

@@ -99,7 +99,7 @@ pub struct Pathfinder {
     suspended: Option<Suspended>,
     edits: Edits,
     /// The current search runs from the query's goal to its start (see
-    /// [`Pathfinder::dear_end_first`]); its path is turned round when found.
+    /// [`Pathfinder::from_goal`]); its path is turned round when found.
     reversed: bool,
 }
 
@@ -304,9 +304,7 @@ impl Pathfinder {
         let mut guide = field
             .and_then(|f| Self::landmark(map, f, &settled, &weights, None))
             .or_else(|| Self::table(layer, &settled, &weights));
-        if matches!(guide, Some(Landmark::Table(_)))
-            && Self::dear_end_first(&weights, layer, &settled)
-        {
+        if matches!(guide, Some(Landmark::Table(_))) && Self::from_goal(&weights, layer, &settled) {
             // The table's bound is read toward the other end.
             self.reversed = true;
             run = settled.turned_round();
@@ -316,16 +314,30 @@ impl Pathfinder {
     }
 
     /// True when a search guided by the landmark table should run from the goal of the
-    /// settled `query` to its start: when the goal's terrain weighs more than the
-    /// start's. Costs and moves are symmetric, so either way finds a path of the same
-    /// optimal cost. A search expands the cells whose bound falls short of their true
-    /// cost; the bound toward a cell on cheap ground (a road, along which the landmarks'
-    /// own shortest paths run) is tighter than toward one in a field or a swamp, so the
-    /// search grows from the dear end toward the cheap one.
-    fn dear_end_first(weights: &Weights<'_>, layer: &Layer, query: &PathQuery) -> bool {
+    /// settled `query` to its start. Costs and moves are symmetric, so either way finds a
+    /// path of the same optimal cost; a search expands the cells whose bound toward its
+    /// target falls short of their true cost, so it runs toward the end where the bound
+    /// is tighter:
+    ///
+    /// 1. toward the end on cheaper terrain, when the ends' weights differ: the bound
+    ///    toward a cell on cheap ground (a road, along which the landmarks' own shortest
+    ///    paths run) is tighter than toward one in a field or a swamp;
+    /// 2. otherwise toward the end nearer a landmark: with a landmark `L` at cost `r`
+    ///    from the target `t`, the triangle inequality gives every cell `x` a bound of at
+    ///    least `d(x, t) - 2r`, so the bound falls short by at most twice the target's
+    ///    cost to its nearest landmark.
+    fn from_goal(weights: &Weights<'_>, layer: &Layer, query: &PathQuery) -> bool {
         let size = layer.size();
         let weight = |c: Cell| weights.at_index(size.index(c));
-        weight(query.goal) > weight(query.start)
+        let (wg, ws) = (weight(query.goal), weight(query.start));
+        if wg != ws {
+            return wg > ws;
+        }
+        let Some(table) = layer.landmarks() else {
+            return false;
+        };
+        let near = |c: Cell| table.nearest(size.index(c));
+        near(query.goal) > near(query.start)
     }
 
     /// The weights of `query`'s profile and the layer of its agent on `map`.
