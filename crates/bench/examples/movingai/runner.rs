@@ -35,8 +35,8 @@ use report::{Answer, Expected, Tally, Total};
 /// The profile `--terrain` registers its spec as.
 const TERRAIN_PROFILE: ProfileId = ProfileId(1);
 
-/// Who answers the queries: one of ours (with the open list asked for, `NAME:heap` or
-/// `NAME:radix`, or the query's default) or a peer.
+/// Who answers the queries: one of ours (with the open list asked for: `NAME:auto`,
+/// `NAME:heap` or `NAME:radix`; none is the query's default, `auto`) or a peer.
 #[derive(Clone, Copy)]
 enum Runner {
     Ours(Algorithm, Option<OpenList>),
@@ -95,7 +95,7 @@ impl Runner {
                         OpenList::ALL
                             .into_iter()
                             .find(|o| o.name() == q)
-                            .ok_or(format!("unknown open list {q:?}: use heap or radix"))?,
+                            .ok_or(format!("unknown open list {q:?}: use auto, heap or radix"))?,
                     ),
                 };
                 name.parse::<Algorithm>()

@@ -7,7 +7,7 @@ use super::evasion::{self, EvasionState};
 use super::field::DistanceField;
 use super::jps::{self, JpsState};
 use super::landmark::{FieldBound, Frozen, Landmark, TableBound};
-use super::query::{Algorithm, PathError, PathQuery};
+use super::query::{Algorithm, OpenList, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
 use crate::grid::{Cell, Connectivity, Cost};
@@ -309,6 +309,14 @@ impl Pathfinder {
             self.reversed = true;
             run = settled.turned_round();
             guide = Self::table(layer, &run, &weights);
+        }
+        if run.open_list == OpenList::Auto {
+            // Pinned in the query that runs, so that a resumed search keeps it.
+            run.open_list = if matches!(guide, Some(Landmark::Table(_))) {
+                OpenList::Radix
+            } else {
+                OpenList::IndexedHeap
+            };
         }
         self.step(map, layer, weights, *query, run, false, guide)
     }
