@@ -208,6 +208,28 @@ fn landmark_tables_stay_feasible_and_auto_exact_under_edits() {
     assert!(checked > 2_000, "only {checked} tables checked");
 }
 
+/// Runs Auto from `start` to `goal` on `map` (profile [`PROFILE`], diameter 1) and
+/// checks that it answers for the query as asked: the same ends, a valid path, the
+/// oracle's cost. Returns the pathfinder (holding the path), the query and the answer.
+fn auto_as_asked(
+    map: &CachedScenario,
+    start: Cell,
+    goal: Cell,
+) -> (Pathfinder, PathQuery, PathStats) {
+    let weight = |c: Cell| Some(WEIGHTS[map.terrain(c) as usize]);
+    let layer = map.layer_for(PROFILE, 1).unwrap();
+    let query = PathQuery::new(start, goal)
+        .profile(PROFILE)
+        .algorithm(Algorithm::Auto);
+    let oracle = common::oracle_weighted_cost(map, weight, start, goal, 1, Connectivity::Octile);
+    let mut pf = Pathfinder::new();
+    let whole = pf.find(map, &query).unwrap();
+    assert_eq!(Some(whole.cost), oracle, "{start:?} → {goal:?}");
+    validate_path(layer, pf.path(), start, goal, Connectivity::Octile).unwrap();
+    assert_eq!((whole.start, whole.reached), (start, goal));
+    (pf, query, whole)
+}
+
 /// Auto on a weighted layer searches from the end on dearer terrain (a swamp goal, a
 /// road start) and answers for the query as asked: the same ends, a valid path, the
 /// oracle's cost, whole or in slices. The first slice shows which end it grew from.
@@ -232,19 +254,8 @@ fn auto_grows_from_the_dear_end_and_answers_the_query_as_asked() {
     map.set_profile(PROFILE, profile());
     let road = Cell::new(1, 4);
     let swamp = Cell::new(21, 1);
-    let weight = |c: Cell| Some(WEIGHTS[map.terrain(c) as usize]);
-    let layer = map.layer_for(PROFILE, 1).unwrap();
     for (start, goal, grows_from) in [(road, swamp, swamp), (swamp, road, swamp)] {
-        let query = PathQuery::new(start, goal)
-            .profile(PROFILE)
-            .algorithm(Algorithm::Auto);
-        let oracle =
-            common::oracle_weighted_cost(&map, weight, start, goal, 1, Connectivity::Octile);
-        let mut pf = Pathfinder::new();
-        let whole = pf.find(&map, &query).unwrap();
-        assert_eq!(Some(whole.cost), oracle, "{start:?} → {goal:?}");
-        validate_path(layer, pf.path(), start, goal, Connectivity::Octile).unwrap();
-        assert_eq!((whole.start, whole.reached), (start, goal));
+        let (mut pf, query, whole) = auto_as_asked(&map, start, goal);
         let whole_path = pf.path().to_vec();
 
         let Ok(Progress::Suspended { .. }) = pf.start(&map, &query, 1) else {
@@ -299,17 +310,7 @@ fn auto_searches_toward_the_end_nearer_a_landmark() {
     assert_eq!(weight(landmark), weight(far), "{}", picture(&map));
     assert!(table.nearest(size.index(far)) > table.nearest(size.index(landmark)));
     for (start, goal) in [(landmark, far), (far, landmark)] {
-        let query = PathQuery::new(start, goal)
-            .profile(PROFILE)
-            .algorithm(Algorithm::Auto);
-        let oracle =
-            common::oracle_weighted_cost(&map, weight, start, goal, 1, Connectivity::Octile);
-        let mut pf = Pathfinder::new();
-        let whole = pf.find(&map, &query).unwrap();
-        assert_eq!(Some(whole.cost), oracle, "{start:?} → {goal:?}");
-        validate_path(layer, pf.path(), start, goal, Connectivity::Octile).unwrap();
-        assert_eq!((whole.start, whole.reached), (start, goal));
-
+        let (mut pf, query, _) = auto_as_asked(&map, start, goal);
         let Ok(Progress::Suspended { .. }) = pf.start(&map, &query, 1) else {
             panic!("one expansion does not reach {goal:?}");
         };

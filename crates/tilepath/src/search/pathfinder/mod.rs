@@ -327,13 +327,11 @@ impl Pathfinder {
     /// target falls short of their true cost, so it runs toward the end where the bound
     /// is tighter:
     ///
-    /// 1. toward the end on cheaper terrain, when the ends' weights differ: the bound
-    ///    toward a cell on cheap ground (a road, along which the landmarks' own shortest
-    ///    paths run) is tighter than toward one in a field or a swamp;
-    /// 2. otherwise toward the end nearer a landmark: with a landmark `L` at cost `r`
-    ///    from the target `t`, the triangle inequality gives every cell `x` a bound of at
-    ///    least `d(x, t) - 2r`, so the bound falls short by at most twice the target's
-    ///    cost to its nearest landmark.
+    /// 1. toward the end on cheaper terrain when the ends' weights differ: the bound
+    ///    toward a road, along which the landmarks' own shortest paths run, is tighter;
+    /// 2. otherwise toward the end nearer a landmark: with a landmark at cost `r` from
+    ///    the target `t`, the triangle inequality bounds every cell `x` by at least
+    ///    `d(x, t) - 2r`.
     fn from_goal(weights: &Weights<'_>, layer: &Layer, query: &PathQuery) -> bool {
         let size = layer.size();
         let weight = |c: Cell| weights.at_index(size.index(c));
