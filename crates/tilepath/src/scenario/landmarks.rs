@@ -124,7 +124,7 @@ impl Landmarks {
 
     /// Bytes this table holds.
     pub fn memory(&self) -> usize {
-        self.rows.len() * size_of::<Row>() + self.cells.len() * std::mem::size_of::<Cell>()
+        self.rows.len() * size_of::<Row>() + self.cells.len() * size_of::<Cell>()
     }
 
     /// The values of the cell with row-major index `i`, one per landmark (`u32::MAX`:

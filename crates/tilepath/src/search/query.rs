@@ -24,8 +24,8 @@ pub enum Algorithm {
     /// runs toward the end where the bound is tighter, turning the path round when it
     /// runs from the goal: toward the end on cheaper terrain when the ends' weights
     /// differ (from a swamp goal toward a road start), else toward the end nearer a
-    /// landmark; and it prunes and jumps as JPS does where the terrain is locally uniform (its
-    /// interior bits, [`Layer::build_interior`](crate::scenario::Layer::build_interior),
+    /// landmark; and it prunes and jumps as JPS does where the terrain is locally
+    /// uniform (its interior bits, [`Layer::build_interior`](crate::scenario::Layer::build_interior),
     /// built with the table: 2 bits per cell). [`Algorithm::AStar`] otherwise. Optimal.
     /// The default.
     #[default]

@@ -304,7 +304,8 @@ impl Pathfinder {
         let mut guide = field
             .and_then(|f| Self::landmark(map, f, &settled, &weights, None))
             .or_else(|| Self::table(layer, &settled, &weights));
-        if matches!(guide, Some(Landmark::Table(_))) && Self::from_goal(&weights, layer, &settled) {
+        let tabled = matches!(guide, Some(Landmark::Table(_)));
+        if tabled && Self::from_goal(&weights, layer, &settled) {
             // The table's bound is read toward the other end.
             self.reversed = true;
             run = settled.turned_round();
@@ -312,7 +313,7 @@ impl Pathfinder {
         }
         if run.open_list == OpenList::Auto {
             // Pinned in the query that runs, so that a resumed search keeps it.
-            run.open_list = if matches!(guide, Some(Landmark::Table(_))) {
+            run.open_list = if tabled {
                 OpenList::Radix
             } else {
                 OpenList::IndexedHeap
@@ -329,9 +330,8 @@ impl Pathfinder {
     ///
     /// 1. toward the end on cheaper terrain when the ends' weights differ: the bound
     ///    toward a road, along which the landmarks' own shortest paths run, is tighter;
-    /// 2. otherwise toward the end nearer a landmark: with a landmark at cost `r` from
-    ///    the target `t`, the triangle inequality bounds every cell `x` by at least
-    ///    `d(x, t) - 2r`.
+    /// 2. otherwise toward the end nearer a landmark: with one at cost `r` from the
+    ///    target `t`, the triangle inequality bounds every cell `x` by `d(x, t) - 2r`.
     fn from_goal(weights: &Weights<'_>, layer: &Layer, query: &PathQuery) -> bool {
         let size = layer.size();
         let weight = |c: Cell| weights.at_index(size.index(c));
