@@ -6,9 +6,10 @@
 //! `DistanceField` is grown from a free cell near the centre; UNITS random units (1,000 by
 //! default) are each given one of the UNITS free cells nearest to that goal, either
 //! nearest unit first or by angle around the goal (a unit's cell on its side of the
-//! goal), and each is searched with JPS, A* and A* guided by the field
-//! (`Pathfinder::find_guided`). Prints time and expansions per unit; costs are checked
-//! equal between the three.
+//! goal), and each is searched with JPS, A*, A* guided by the field
+//! (`Pathfinder::find_guided`), `Auto` (on weighted layers: A* on the layer's landmark
+//! table) and `Auto` guided by the field and the table together. Prints time and
+//! expansions per unit; costs are checked equal between them all.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -104,18 +105,23 @@ fn main() -> Result<(), String> {
     let mut pf = Pathfinder::new();
     for (label, assigned) in [("nearest unit first", &nearest), ("by angle", &by_angle)] {
         let mut costs: Vec<Vec<Cost>> = Vec::new();
-        for (algorithm, guided) in [("JPS", false), ("A*", false), ("guided A*", true)] {
+        for (algorithm, guided) in [
+            ("JPS", false),
+            ("A*", false),
+            ("guided A*", true),
+            ("Auto", false),
+            ("guided Auto", true),
+        ] {
             let started = Instant::now();
             let (mut expanded, mut cost) = (0u64, Vec::with_capacity(n));
             for (&unit, &cell) in units.iter().zip(assigned.iter()) {
-                let q =
-                    PathQuery::new(unit, cell)
-                        .profile(profile)
-                        .algorithm(if algorithm == "JPS" {
-                            Algorithm::Jps
-                        } else {
-                            Algorithm::AStar
-                        });
+                let q = PathQuery::new(unit, cell)
+                    .profile(profile)
+                    .algorithm(match algorithm {
+                        "JPS" => Algorithm::Jps,
+                        "Auto" | "guided Auto" => Algorithm::Auto,
+                        _ => Algorithm::AStar,
+                    });
                 let stats = if guided {
                     pf.find_guided(&map, &q, &field)
                 } else {

@@ -338,12 +338,15 @@ fn distance_fields_answer_like_each_units_own_optimal_search() {
 /// Searches guided by a field toward a nearby landmark (claimed cells and formation
 /// slots around a group's goal) cost exactly what the weighted oracle says, whether the
 /// field is complete or still growing between the slices of the search, on uniform
-/// layers (weight 1 and 3: the landmark's units are divided back) and weighted ones.
+/// layers (weight 1 and 3: the landmark's units are divided back) and weighted ones,
+/// where an `Auto` search reads the field and the layer's landmark table together and
+/// expands less than with the table alone.
 #[test]
 fn guided_searches_cost_what_the_oracle_says_and_expand_less() {
     use tilepath::scenario::{MovementProfile, ProfileId};
     use tilepath::search::{DistanceField, Progress};
     let (mut checked, mut guided_expanded, mut plain_expanded) = (0u32, 0u64, 0u64);
+    let (mut both_expanded, mut table_expanded) = (0u64, 0u64);
     for seed in 0..18u64 {
         let size = GridSize::new(90, 50);
         let bits = random_grid(size, 10 + (seed % 4) as u32 * 5, seed);
@@ -423,6 +426,12 @@ fn guided_searches_cost_what_the_oracle_says_and_expand_less() {
                     );
                     guided_expanded += u64::from(stats.expanded);
                     plain_expanded += u64::from(plain.as_ref().unwrap().expanded);
+                    if i % 2 == 0 && seed % 3 != 0 {
+                        // `Auto` on a weighted layer: the field and the table together
+                        // against the table alone.
+                        both_expanded += u64::from(stats.expanded);
+                        table_expanded += u64::from(plain.as_ref().unwrap().expanded);
+                    }
                     checked += 1;
                 }
                 // Sliced, with the field growing between the slices: the same cost.
@@ -449,8 +458,10 @@ fn guided_searches_cost_what_the_oracle_says_and_expand_less() {
     }
     assert!(checked > 400, "{checked}");
     assert!(guided_expanded < plain_expanded);
+    assert!(both_expanded < table_expanded);
     println!(
         "{checked} guided searches equal the oracle; expansions guided {guided_expanded}, \
-         plain {plain_expanded}"
+         plain {plain_expanded}; weighted `Auto` with field and table {both_expanded}, \
+         table alone {table_expanded}"
     );
 }

@@ -17,7 +17,14 @@
 //! A field may still be growing. Its frontier (the smallest distance not yet settled) is
 //! read once when a search starts and frozen: cells settled later, or not yet, count as
 //! that frontier, which is below their true distance. The heuristic therefore stays the
-//! same for the whole search, slices included, and stays consistent.
+//! same for the whole search, slices included, and stays consistent. A field complete
+//! when the search starts has settled every cell of its component, so the bound holds
+//! both ways, `d(x, s) >= |d(x, g) - d(s, g)|`, and the search may run either way round.
+//!
+//! A guided [`Algorithm::Auto`](super::Algorithm::Auto) search on a weighted layer reads
+//! both, the field and the table, and takes the larger bound: the field is tight where
+//! the way to the goal runs past the field's own goal, the table elsewhere, and the
+//! larger of two consistent bounds is consistent.
 
 use super::field::DistanceField;
 use crate::grid::{Cell, Cost, GridSize};
@@ -30,6 +37,9 @@ pub(crate) enum Landmark<'a> {
     Field(FieldBound<'a>),
     /// The layer's landmark table (weighted costs).
     Table(TableBound<'a>),
+    /// A field near the goal and the layer's table (a guided `Auto` search on a weighted
+    /// layer): the larger of the two bounds, each a lower bound, so the larger one too.
+    Both(FieldBound<'a>, TableBound<'a>),
 }
 
 impl Landmark<'_> {
@@ -39,7 +49,14 @@ impl Landmark<'_> {
         match self {
             Landmark::Field(f) => f.h(cell),
             Landmark::Table(t) => t.h(cell),
+            Landmark::Both(f, t) => f.h(cell).max(t.h(cell)),
         }
+    }
+
+    /// True when the layer's table is (one of) the bound(s).
+    #[inline]
+    pub(crate) fn has_table(&self) -> bool {
+        matches!(self, Landmark::Table(_) | Landmark::Both(..))
     }
 
     /// The interior bits of the table's layer (see `Layer::build_interior`), along which
@@ -47,7 +64,7 @@ impl Landmark<'_> {
     #[inline]
     pub(crate) fn interior(&self) -> Option<&Stops> {
         match self {
-            Landmark::Table(t) => Some(t.interior),
+            Landmark::Table(t) | Landmark::Both(_, t) => Some(t.interior),
             Landmark::Field(_) => None,
         }
     }
@@ -56,7 +73,7 @@ impl Landmark<'_> {
     /// (a resumed search reads the layer's table again, unchanged while the map is).
     pub(crate) fn frozen(&self) -> Option<Frozen> {
         match self {
-            Landmark::Field(f) => Some(f.frozen()),
+            Landmark::Field(f) | Landmark::Both(f, _) => Some(f.frozen()),
             Landmark::Table(_) => None,
         }
     }
@@ -107,6 +124,9 @@ pub(crate) struct FieldBound<'a> {
     /// Field units per search unit: the uniform weight on uniform layers (whose searches
     /// count unit costs), 1 on weighted ones.
     divisor: Cost,
+    /// The field was complete when the search started: every cell of the goal's
+    /// component is settled, so the bound holds both ways, `|d(x, g) - d(s, g)|`.
+    two_sided: bool,
 }
 
 /// What a suspended guided search remembers of its landmark, to check on resume that
@@ -135,6 +155,7 @@ impl<'a> FieldBound<'a> {
             bound,
             goal,
             divisor: divisor.max(1),
+            two_sided: field.is_complete() && bound == field.frontier(),
         })
     }
 
@@ -150,11 +171,20 @@ impl<'a> FieldBound<'a> {
     /// A lower bound on the cost from `cell` to the search's goal.
     #[inline]
     fn h(&self, cell: Cell) -> Cost {
+        if self.two_sided {
+            let d = self.field.distance(cell).unwrap_or(self.goal);
+            return d.abs_diff(self.goal) / self.divisor;
+        }
         let d = self
             .field
             .distance(cell)
             .unwrap_or(self.bound)
             .min(self.bound);
         d.saturating_sub(self.goal) / self.divisor
+    }
+
+    /// True when the bound holds both ways (see [`FieldBound::two_sided`]).
+    pub(crate) fn is_two_sided(&self) -> bool {
+        self.two_sided
     }
 }

@@ -6,7 +6,7 @@ use super::ends;
 use super::evasion::{self, EvasionState};
 use super::field::DistanceField;
 use super::jps::{self, JpsState};
-use super::landmark::{FieldBound, Frozen, Landmark, TableBound};
+use super::landmark::{Frozen, Landmark};
 use super::query::{Algorithm, OpenList, PathError, PathQuery};
 use super::state::SearchState;
 use super::uninformed::{self, UninformedState};
@@ -15,6 +15,7 @@ use crate::scenario::{CachedScenario, Layer, Weights};
 use crate::smoothing;
 
 mod around;
+mod guide;
 mod resume;
 
 /// What a successful search reports; the cells are in [`Pathfinder::path`].
@@ -211,7 +212,10 @@ impl Pathfinder {
     /// query's profile and diameter, the goal settled in it, a single goal cell (no
     /// goal area), and an A*, JPS or `Auto` query (run as A*). Otherwise the query runs
     /// as [`Pathfinder::find`] would run it. The field may still be growing: its
-    /// frontier bounds the cells it has not settled.
+    /// frontier bounds the cells it has not settled. An `Auto` query on a weighted layer
+    /// reads the layer's landmark table too and takes the larger of the two bounds; with
+    /// a complete field it may then run from the query's goal, by the rule of
+    /// [`Algorithm::Auto`] (the path is turned round).
     ///
     /// ```
     /// use tilepath::prelude::*;
@@ -301,15 +305,18 @@ impl Pathfinder {
         }
         self.state.set_slice(budget);
         let mut run = settled;
-        let mut guide = field
-            .and_then(|f| Self::landmark(map, f, &settled, &weights, None))
-            .or_else(|| Self::table(layer, &settled, &weights));
-        let tabled = matches!(guide, Some(Landmark::Table(_)));
-        if tabled && Self::from_goal(&weights, layer, &settled) {
-            // The table's bound is read toward the other end.
+        let mut guide = Self::guide(map, layer, &settled, &weights, field, None);
+        let tabled = guide.is_some_and(|g| g.has_table());
+        let turns = match guide {
+            Some(Landmark::Table(_)) => true,
+            Some(Landmark::Both(f, _)) => f.is_two_sided(),
+            _ => false,
+        };
+        if turns && Self::from_goal(&weights, layer, &settled) {
+            // The bound is read toward the other end.
             self.reversed = true;
             run = settled.turned_round();
-            guide = Self::table(layer, &run, &weights);
+            guide = Self::guide(map, layer, &run, &weights, field, None);
         }
         if run.open_list == OpenList::Auto {
             // Pinned in the query that runs, so that a resumed search keeps it.
@@ -320,30 +327,6 @@ impl Pathfinder {
             };
         }
         self.step(map, layer, weights, *query, run, false, guide)
-    }
-
-    /// True when a search guided by the landmark table should run from the goal of the
-    /// settled `query` to its start. Costs and moves are symmetric, so either way finds a
-    /// path of the same optimal cost; a search expands the cells whose bound toward its
-    /// target falls short of their true cost, so it runs toward the end where the bound
-    /// is tighter:
-    ///
-    /// 1. toward the end on cheaper terrain when the ends' weights differ: the bound
-    ///    toward a road, along which the landmarks' own shortest paths run, is tighter;
-    /// 2. otherwise toward the end nearer a landmark: with one at cost `r` from the
-    ///    target `t`, the triangle inequality bounds every cell `x` by `d(x, t) - 2r`.
-    fn from_goal(weights: &Weights<'_>, layer: &Layer, query: &PathQuery) -> bool {
-        let size = layer.size();
-        let weight = |c: Cell| weights.at_index(size.index(c));
-        let (wg, ws) = (weight(query.goal), weight(query.start));
-        if wg != ws {
-            return wg > ws;
-        }
-        let Some(table) = layer.landmarks() else {
-            return false;
-        };
-        let near = |c: Cell| table.nearest(size.index(c));
-        near(query.goal) > near(query.start)
     }
 
     /// The weights of `query`'s profile and the layer of its agent on `map`.
@@ -365,48 +348,6 @@ impl Pathfinder {
                 diameter: query.diameter,
             })?;
         Ok((weights, layer))
-    }
-
-    /// The landmark of `field` for the settled `query`, when the field fits it (see
-    /// [`Pathfinder::find_guided`]); `frozen` is the bound a resumed search keeps.
-    fn landmark<'f>(
-        map: &CachedScenario,
-        field: &'f DistanceField,
-        query: &PathQuery,
-        weights: &Weights<'_>,
-        frozen: Option<Frozen>,
-    ) -> Option<Landmark<'f>> {
-        let fits = field.is_current(map)
-            && field.agent() == (query.profile, query.diameter)
-            && query.options.goal_radius == 0
-            && matches!(
-                Self::resolve(query, weights),
-                Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus
-            );
-        let divisor = weights.uniform().map_or(1, Cost::from);
-        fits.then(|| FieldBound::new(field, query.goal, divisor, frozen))
-            .flatten()
-            .map(Landmark::Field)
-    }
-
-    /// The landmark table of `layer` as the bound of the settled `query`, for
-    /// [`Algorithm::Auto`] on a weighted layer to a single goal cell (building the table
-    /// on first use, see [`Layer::build_landmarks`]).
-    pub(super) fn table<'l>(
-        layer: &'l Layer,
-        query: &PathQuery,
-        weights: &Weights<'_>,
-    ) -> Option<Landmark<'l>> {
-        let fits = query.algorithm == Algorithm::Auto
-            && weights.uniform().is_none()
-            && query.options.goal_radius == 0;
-        let table = fits.then(|| layer.build_landmarks(*weights)).flatten()?;
-        Some(Landmark::Table(TableBound::new(
-            table,
-            layer.build_interior(*weights),
-            layer.size(),
-            query.goal,
-        )))
     }
 
     /// Runs one slice of the settled `query` (asked as `original`) and turns its outcome
@@ -445,7 +386,7 @@ impl Pathfinder {
                     map: map.id(),
                     size: map.size(),
                     guide: guide.and_then(|g| g.frozen()),
-                    table: matches!(guide, Some(Landmark::Table(_))),
+                    table: guide.is_some_and(|g| g.has_table()),
                 });
                 Ok(Progress::Suspended {
                     expanded: self.state.expanded(),

@@ -146,12 +146,15 @@ impl Pathfinder {
             (Some(frozen), Some(f))
                 if f.goal() == frozen.landmark && f.generation() == frozen.generation =>
             {
-                Self::landmark(map, f, &query, &weights, Some(frozen))
+                Self::guide(map, layer, &query, &weights, Some(f), Some(frozen))
             }
             // The heuristic must stay the one the search started with.
             (Some(_), _) => return self.start_with(map, &suspended.original, budget, field),
         };
-        if (suspended.guide.is_some() || suspended.table) && guide.is_none() {
+        // The same kinds of bound as when it started, or it starts over.
+        let same = guide.and_then(|g| g.frozen()).is_some() == suspended.guide.is_some()
+            && guide.is_some_and(|g| g.has_table()) == suspended.table;
+        if !same {
             return self.start_with(map, &suspended.original, budget, field);
         }
         self.state.set_slice(budget);
