@@ -424,13 +424,17 @@ fn guided_searches_cost_what_the_oracle_says_and_expand_less() {
                     assert!(
                         validate_path(layer, pf.path(), start, goal, Connectivity::Octile).is_ok()
                     );
-                    guided_expanded += u64::from(stats.expanded);
-                    plain_expanded += u64::from(plain.as_ref().unwrap().expanded);
+                    let (guided_n, plain_n) = (
+                        u64::from(stats.expanded),
+                        u64::from(plain.as_ref().unwrap().expanded),
+                    );
+                    guided_expanded += guided_n;
+                    plain_expanded += plain_n;
                     if i % 2 == 0 && seed % 3 != 0 {
                         // `Auto` on a weighted layer: the field and the table together
                         // against the table alone.
-                        both_expanded += u64::from(stats.expanded);
-                        table_expanded += u64::from(plain.as_ref().unwrap().expanded);
+                        both_expanded += guided_n;
+                        table_expanded += plain_n;
                     }
                     checked += 1;
                 }

@@ -155,6 +155,8 @@ impl<'a> FieldBound<'a> {
             bound,
             goal,
             divisor: divisor.max(1),
+            // Complete now, and already when the search started: a resumed search keeps
+            // the frontier it froze, below a field's completed one if it grew since.
             two_sided: field.is_complete() && bound == field.frontier(),
         })
     }
