@@ -5,6 +5,7 @@ use bevy::prelude::*;
 
 use crate::components::{HexGrid, NavGrid, PathRequest, PathResult, PathStatus, Replanning};
 use crate::grid::Cell;
+use crate::main_thread::MainThread;
 use crate::plugin::TilepathSystems;
 
 /// Draws the plugin's state with the [`TilepathGizmos`] gizmo group, in
@@ -197,6 +198,7 @@ type Units<'w, 's> = Query<
 >;
 
 fn draw_tilepath_gizmos(
+    _main: MainThread,
     grid: Option<Res<NavGrid>>,
     hex_grid: Option<Res<HexGrid>>,
     units: Units,

@@ -565,6 +565,7 @@ pub use tilepath::{crowd, grid, hex, scenario, search, smoothing};
 pub mod components;
 #[cfg(feature = "debug")]
 pub mod debug;
+mod main_thread;
 mod pipeline;
 pub mod plugin;
 pub mod prelude;

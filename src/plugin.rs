@@ -149,6 +149,12 @@ impl TilepathPlugin {
 ///
 /// The plugin reads world positions (units, tilemaps) from `Transform` and its `ChildOf`
 /// ancestors when it runs, so it does not depend on where transform propagation runs.
+///
+/// The systems of these sets run on the main thread: they run one after another, so
+/// worker threads would give them no parallelism, only a hand-over to a worker per system
+/// that costs an idle frame more than their work. Your systems still run on the workers
+/// beside them, and solving still spreads over the compute threads
+/// ([`TilepathSettings::max_threads`]).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TilepathSystems {
     /// Tilemap collision layers (obstacles and terrain) are folded into the [`NavGrid`],

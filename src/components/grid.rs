@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use super::placement::{GridLayout, Placement};
 use crate::grid::{Cell, GridSize};
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{
     BitGrid, CachedScenario, CellRect, MapEdit, MapError, MovementProfile, ProfileId, Scenario,
@@ -528,13 +529,22 @@ pub(crate) struct RefusedLayers(pub(crate) usize);
 /// Registers the [`MovementProfiles`] on the [`NavGrid`]'s map and records the profiles
 /// added, changed or removed (announced in `Replan`). Cheap when nothing changed: one
 /// comparison of 256 bytes per profile.
-pub(crate) fn sync_profiles(grid: Option<ResMut<NavGrid>>, profiles: Res<MovementProfiles>) {
+pub(crate) fn sync_profiles(
+    _main: MainThread,
+    grid: Option<ResMut<NavGrid>>,
+    profiles: Res<MovementProfiles>,
+) {
+    register_profiles(grid, &profiles);
+}
+
+/// The work of [`sync_profiles`] and [`register_profiles_on_insert`].
+fn register_profiles(grid: Option<ResMut<NavGrid>>, profiles: &MovementProfiles) {
     let Some(mut grid) = grid else {
         return;
     };
     if grid
         .bypass_change_detection()
-        .sync_profiles(&profiles)
+        .sync_profiles(profiles)
         .is_some()
     {
         grid.set_changed();
@@ -551,6 +561,6 @@ pub(crate) fn register_profiles_on_insert<R: Resource>(
     profiles: Option<Res<MovementProfiles>>,
 ) {
     if let Some(profiles) = profiles {
-        sync_profiles(grid, profiles);
+        register_profiles(grid, &profiles);
     }
 }

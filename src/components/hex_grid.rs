@@ -4,6 +4,7 @@ use bevy::prelude::*;
 
 use crate::grid::Cell;
 use crate::hex::{Hex, HexLayout, HexMap};
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{MapError, MovementProfile, ProfileId, TerrainId};
 
@@ -458,7 +459,11 @@ fn tile_weight(blocked: bool, terrain: TerrainId, profile: &MovementProfile) -> 
 }
 
 /// Registers the [`MovementProfiles`] on the [`HexGrid`] when either changes.
-pub(crate) fn sync_hex_profiles(grid: Option<ResMut<HexGrid>>, profiles: Res<MovementProfiles>) {
+pub(crate) fn sync_hex_profiles(
+    _main: MainThread,
+    grid: Option<ResMut<HexGrid>>,
+    profiles: Res<MovementProfiles>,
+) {
     if let Some(mut grid) = grid
         && (profiles.is_changed() || grid.is_added())
     {

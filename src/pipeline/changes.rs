@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 
 use crate::components::{NavGrid, NavGridChanged};
+use crate::main_thread::MainThread;
 use crate::scenario::{CachedScenario, CellRect};
 use crate::settings::TilepathSettings;
 
@@ -38,6 +39,7 @@ impl MapChanges {
 /// the first requests' frame does not pay for them. A grid that appears, is replaced by
 /// another map object or goes counts as one change of the whole map.
 pub(crate) fn take_map_changes(
+    _main: MainThread,
     grid: Option<ResMut<NavGrid>>,
     settings: Res<TilepathSettings>,
     mut changes: ResMut<MapChanges>,

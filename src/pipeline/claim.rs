@@ -7,6 +7,7 @@ use super::queue::PathQueue;
 use super::resolve::{resolve, world_position};
 use crate::components::{NavGrid, PathRequest, PathStatus};
 use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{CellRect, ProfileId, footprint};
 
@@ -127,6 +128,7 @@ impl SlotBuffers {
 /// after the requests of the frame are queued, before they are
 /// solved. A request for which no such cell exists claims nothing.
 pub(crate) fn claim_goals(
+    _main: MainThread,
     grid: Option<Res<NavGrid>>,
     profiles: Res<MovementProfiles>,
     queue: Res<PathQueue>,

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 
 use super::queue::PathQueue;
 use crate::components::{PathRequest, PathResult, PathStatus, Replanning};
+use crate::main_thread::MainThread;
 use crate::stats::TilepathStats;
 
 /// Queues every request inserted or changed since the last run whose value differs from
@@ -13,6 +14,7 @@ use crate::stats::TilepathStats;
 /// [`TilepathStats`].
 #[allow(clippy::type_complexity)]
 pub(crate) fn queue_changed_requests(
+    _main: MainThread,
     mut commands: Commands,
     mut queue: ResMut<PathQueue>,
     mut stats: ResMut<TilepathStats>,

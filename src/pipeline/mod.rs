@@ -10,6 +10,7 @@ mod replan;
 mod resolve;
 mod solve;
 
+use crate::main_thread::MainThread;
 use bevy::prelude::*;
 
 pub(crate) use changes::{MapChanges, take_map_changes};
@@ -31,6 +32,7 @@ pub(crate) struct FrameClock {
 /// Starts the plugin's frame (first system of `SyncMap`): the clock, and the frame's
 /// counters of [`TilepathStats`](crate::stats::TilepathStats) back to zero.
 pub(crate) fn start_frame(
+    _main: MainThread,
     mut clock: ResMut<FrameClock>,
     mut stats: ResMut<crate::stats::TilepathStats>,
 ) {
@@ -39,7 +41,11 @@ pub(crate) fn start_frame(
 }
 
 /// Records the plugin's time this frame (last system of `Steer`).
-pub(crate) fn finish_frame(clock: Res<FrameClock>, mut stats: ResMut<crate::stats::TilepathStats>) {
+pub(crate) fn finish_frame(
+    _main: MainThread,
+    clock: Res<FrameClock>,
+    mut stats: ResMut<crate::stats::TilepathStats>,
+) {
     if let Some(started) = clock.started {
         stats.plugin_time = started.elapsed();
     }

@@ -10,6 +10,7 @@ use super::sidestep::Sidestep;
 use super::stepper::{Steppers, Turn, is_idle, take_result};
 use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
+use crate::main_thread::MainThread;
 use crate::pipeline::step_ok;
 use crate::scenario::{CellRect, ProfileId, footprint};
 
@@ -30,6 +31,7 @@ pub(crate) struct StepBuffers {
 
 /// Moves grid-stepping units one cell (see [`GridStepper`](super::GridStepper)).
 pub(crate) fn step_on_grid(
+    _main: MainThread,
     grid: Option<Res<NavGrid>>,
     mut occupancy: ResMut<Occupancy>,
     mut commands: Commands,

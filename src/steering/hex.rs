@@ -8,6 +8,7 @@ use crate::components::{HexGrid, PathProgress, PathResult};
 
 use super::pose::write_world;
 use super::{Arrived, Steering, SteeringProgress};
+use crate::main_thread::MainThread;
 
 /// The components hexagonal steering reads and writes on a unit.
 type Walkers<'w, 's> = Query<
@@ -35,6 +36,7 @@ type Walkers<'w, 's> = Query<
 /// Units do not avoid each other on hexagonal maps (avoidance, side steps and stuck
 /// detection are the square grid's).
 pub(crate) fn steer_on_hexes(
+    _main: MainThread,
     grid: Option<Res<HexGrid>>,
     time: Res<Time>,
     mut walkers: Walkers,

@@ -10,6 +10,7 @@ use super::pose::{Poses, write_world};
 use super::stepper::{Steppers, Turn, is_idle, take_result};
 use crate::components::{HexGrid, Replanning};
 use crate::grid::{Cell, GridSize};
+use crate::main_thread::MainThread;
 use crate::pipeline::hex_radius;
 use crate::scenario::ProfileId;
 
@@ -41,6 +42,7 @@ pub(crate) struct HexStepBuffers {
 /// footprints (a unit of diameter `d` covers the tiles within `d / 2` steps of its own)
 /// and steps to the six neighbours.
 pub(crate) fn step_on_hexes(
+    _main: MainThread,
     grid: Option<Res<HexGrid>>,
     mut occupancy: ResMut<Occupancy>,
     mut commands: Commands,

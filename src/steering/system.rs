@@ -13,6 +13,7 @@ use super::pose::{Poses, write_position};
 use super::walls::Lattice;
 use super::{Arrived, SteeringProgress};
 use crate::components::{NavGrid, PathProgress, PathResult, Placement, Replanning};
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::ProfileId;
 use crate::settings::TilepathSettings;
@@ -32,7 +33,9 @@ fn collect_poses(
 }
 
 /// Moves steering units along their paths (see [`Steering`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn steer_units(
+    _main: MainThread,
     time: Option<Res<Time>>,
     grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,
@@ -265,6 +268,7 @@ fn finish_moves(
 /// Publishes where each steering unit is along its path as its [`PathProgress`] (for the
 /// re-planner, and for anyone else who reads it), when it changed.
 pub(crate) fn publish_progress(
+    _main: MainThread,
     mut units: Query<(&SteeringProgress, &mut PathProgress), Changed<SteeringProgress>>,
 ) {
     for (steering, mut progress) in &mut units {

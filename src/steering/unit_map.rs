@@ -7,6 +7,7 @@ use super::pose::Poses;
 use super::size::UnitSize;
 use super::{Arrived, GridStepper, Steering};
 use crate::components::{NavGrid, PathResult, UnitMap};
+use crate::main_thread::MainThread;
 use crate::search::UnitKind;
 
 /// A unit as the planner sees it.
@@ -43,6 +44,7 @@ pub(crate) fn units_to_mark(
 /// frame is about to move). Runs first in the `Solve` set, after intake has marked new
 /// orders pending.
 pub(crate) fn mark_units(
+    _main: MainThread,
     grid: Option<Res<NavGrid>>,
     mut map: ResMut<UnitMap>,
     units: Marked,

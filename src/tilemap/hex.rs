@@ -17,6 +17,7 @@ use super::sync::{
     ChangedTiles, LayerData, LayerDataItem, TileData, TileRemovals, map_type, primary_type,
     projection,
 };
+use crate::main_thread::MainThread;
 
 /// The core's layout of a bevy_ecs_tilemap hexagonal coordinate system.
 pub(crate) fn hex_layout(system: HexCoordSystem) -> HexLayout {
@@ -46,6 +47,7 @@ pub(crate) struct HexSync {
 /// Complexity: `O(tiles)` on a frame with a change, `O(layers)` otherwise.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sync_hex_layers(
+    _main: MainThread,
     mut commands: Commands,
     grid: Option<ResMut<HexGrid>>,
     layers: Query<LayerData>,

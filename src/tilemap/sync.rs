@@ -18,6 +18,7 @@ use crate::scenario::CachedScenario;
 use super::layers::LayerSync;
 use super::shape::{Coverage, Fit, Projection, fit, layout_of};
 use super::{BlocksPath, CollisionLayer, CollisionLayerError, Terrain, TilePosExt};
+use crate::main_thread::MainThread;
 
 /// The components of a collision layer the sync reads.
 #[derive(QueryData)]
@@ -117,6 +118,7 @@ pub(super) fn owner(
 /// the others with [`CollisionLayerError`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sync_collision_layers(
+    _main: MainThread,
     mut commands: Commands,
     grid: Option<ResMut<NavGrid>>,
     layers: Query<LayerData>,

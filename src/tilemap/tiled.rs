@@ -14,6 +14,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 use crate::scenario::TerrainId;
 
 use super::{BlocksPath, CollisionLayer, Terrain};
+use crate::main_thread::MainThread;
 
 /// The names of the Tiled custom properties the plugin reads, and the terrain names it
 /// knows. A resource; the plugin inserts the default (feature `tiled`).
@@ -285,6 +286,7 @@ type NewTilemap = (
 /// [`Terrain`] on tiles; and gives headless tilemaps the components the sync reads.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_tiled_properties(
+    _main: MainThread,
     mut commands: Commands,
     settings: Res<TiledProperties>,
     assets: Option<Res<Assets<TiledMapAsset>>>,

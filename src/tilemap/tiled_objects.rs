@@ -17,6 +17,7 @@ use crate::scenario::TerrainId;
 
 use super::tiled::{TiledProperties, map_type};
 use super::{BlocksPath, CollisionLayer, Terrain};
+use crate::main_thread::MainThread;
 
 /// A tile entity the plugin spawned into a collision layer where the layer had no tile
 /// and a Tiled object blocks or has terrain. Despawned with its tilemap (its parent).
@@ -220,6 +221,7 @@ type ObjectLayer = (
 /// [`super::apply_tiled_properties`], so an object's terrain wins over its tile's.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_tiled_objects(
+    _main: MainThread,
     mut commands: Commands,
     settings: Res<TiledProperties>,
     assets: Option<Res<Assets<TiledMapAsset>>>,

@@ -20,6 +20,7 @@ mod liveness;
 mod matrix;
 mod replan;
 mod review;
+mod schedule;
 mod soak;
 mod solve;
 mod starvation;

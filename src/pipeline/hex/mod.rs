@@ -17,6 +17,7 @@ use crate::components::{
 };
 use crate::grid::Cell;
 use crate::hex::{HexAlgorithm, HexPathError, HexPathfinder, HexQuery, HexStep};
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::ProfileId;
 use crate::search::{Algorithm, Limit, PathError};
@@ -93,6 +94,7 @@ type Units<'w, 's> = Query<
 /// starve it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_hex_paths(
+    _main: MainThread,
     grid: Option<Res<HexGrid>>,
     settings: Res<TilepathSettings>,
     profiles: Res<MovementProfiles>,

@@ -22,6 +22,7 @@ use super::queue::PathQueue;
 use super::repair::Repairer;
 use crate::components::{FoundPath, NavGrid, PathResult, PathSolved, QueueLane, Replanning};
 use crate::grid::Cell;
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::settings::TilepathSettings;
 use crate::stats::TilepathStats;
@@ -76,6 +77,7 @@ pub(crate) struct ReplanState {
 /// then fails with `NoMap`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn replan_paths(
+    _main: MainThread,
     mut commands: Commands,
     grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,

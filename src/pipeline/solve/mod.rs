@@ -38,6 +38,7 @@ use crate::components::{
     FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathStatus,
     RefusedLayers, Replanning, UnitMap,
 };
+use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::search::UnitCells;
 use crate::settings::{FrameBudget, TilepathSettings};
@@ -95,6 +96,7 @@ pub(crate) struct SolveState {
 /// budget allows (see the [module docs](self)).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_paths(
+    _main: MainThread,
     mut commands: Commands,
     grid: Option<Res<NavGrid>>,
     settings: Res<TilepathSettings>,
