@@ -10,11 +10,11 @@ use crate::common::{insert_level_grid, minimal_plugins};
 /// thread (`Send`); (0, 0) when the app has no such schedule.
 fn systems_in(app: &mut App, schedule: impl ScheduleLabel + Clone) -> (usize, usize) {
     app.update();
-    app.world_mut()
-        .resource_scope(|world, mut schedules: Mut<Schedules>| {
-            if let Some(schedule) = schedules.get_mut(schedule.clone()) {
-                schedule.initialize(world).expect("the schedule builds");
-            }
+    // (`FixedUpdate` has not run yet: build it. A missing schedule answers `Err`.)
+    let _ = app
+        .world_mut()
+        .try_schedule_scope(schedule.clone(), |world, schedule| {
+            schedule.initialize(world).expect("the schedule builds");
         });
     let schedules = app.world().resource::<Schedules>();
     let Some(Ok(systems)) = schedules.get(schedule).map(|s| s.systems()) else {
