@@ -10,8 +10,9 @@ mod replan;
 mod resolve;
 mod solve;
 
-use crate::main_thread::MainThread;
 use bevy::prelude::*;
+
+use crate::main_thread::MainThread;
 
 pub(crate) use changes::{MapChanges, take_map_changes};
 pub(crate) use claim::claim_goals;

@@ -1,6 +1,6 @@
 //! Where the plugin's systems run: every system it adds runs on the main thread.
 
-use bevy::ecs::schedule::{ScheduleLabel, Schedules};
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel, Schedules};
 use bevy::prelude::*;
 use bevy_tilepath::prelude::TilepathPlugin;
 
@@ -28,38 +28,32 @@ fn systems_in(app: &mut App, schedule: impl ScheduleLabel + Clone) -> (usize, us
 #[test]
 fn every_system_of_the_plugin_runs_on_the_main_thread() {
     for fixed in [false, true] {
-        let label = || -> bevy::ecs::intern::Interned<dyn ScheduleLabel> {
-            if fixed {
-                FixedUpdate.intern()
-            } else {
-                Update.intern()
-            }
+        let label: InternedScheduleLabel = if fixed {
+            FixedUpdate.intern()
+        } else {
+            Update.intern()
         };
         let mut bare = App::new();
         bare.add_plugins(minimal_plugins());
-        let (bare_all, bare_send) = systems_in(&mut bare, label());
+        let (bare_all, bare_send) = systems_in(&mut bare, label);
 
         let mut app = App::new();
         app.add_plugins((
             minimal_plugins(),
-            TilepathPlugin::default().in_schedule(label()),
+            TilepathPlugin::default().in_schedule(label),
         ));
         insert_level_grid(&mut app);
-        let (all, send) = systems_in(&mut app, label());
+        let (all, send) = systems_in(&mut app, label);
         // Intake, re-planning, claims, solving, steering and the frame's bookkeeping at
         // least, whichever features are on.
         assert!(
             all >= bare_all + 10,
-            "the plugin added {} systems to {:?}",
-            all - bare_all,
-            label()
+            "{label:?} holds {all} systems with the plugin, {bare_all} without"
         );
         assert_eq!(
-            send,
-            bare_send,
-            "{} of the plugin's systems in {:?} may run on a worker thread",
-            send - bare_send,
-            label()
+            send, bare_send,
+            "systems of {label:?} that may run on a worker thread: {send} with the plugin, \
+             {bare_send} without"
         );
     }
 }
