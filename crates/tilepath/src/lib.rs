@@ -312,6 +312,7 @@
 pub mod crowd;
 pub mod grid;
 pub mod hex;
+mod prefetch;
 pub mod scenario;
 pub mod search;
 pub mod smoothing;

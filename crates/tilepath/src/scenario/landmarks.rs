@@ -138,6 +138,13 @@ impl Landmarks {
         &self.rows[i].0
     }
 
+    /// Hints the cache with the values of the 3 × 3 block around the cell with
+    /// row-major index `i` on a layer `width` cells wide (see [`crate::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch_block(&self, i: usize, width: usize) {
+        crate::prefetch::block(&self.rows, i, width);
+    }
+
     /// The cost from the cell with row-major index `i` to its nearest landmark, as far
     /// as the table knows (`u32::MAX` when it knows none).
     pub fn nearest(&self, i: usize) -> u32 {

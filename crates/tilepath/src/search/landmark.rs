@@ -53,6 +53,16 @@ impl Landmark<'_> {
         }
     }
 
+    /// Hints the cache with the table's values of the 3 × 3 block around `cell`, which
+    /// expanding `cell` is about to read (nothing for a field alone, read far less).
+    #[inline]
+    pub(crate) fn prefetch_block(&self, cell: Cell) {
+        if let Landmark::Table(t) | Landmark::Both(_, t) = self {
+            let width = t.size.width as usize;
+            t.table.prefetch_block(t.size.index(cell), width);
+        }
+    }
+
     /// True when the layer's table is (one of) the bound(s).
     #[inline]
     pub(crate) fn has_table(&self) -> bool {

@@ -152,6 +152,13 @@ impl SearchState {
         self.stamp_bits + FLAG_BITS
     }
 
+    /// Hints the cache with the records of the 3 × 3 block around node `i` (see
+    /// [`crate::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch_block(&self, i: u32) {
+        crate::prefetch::block(&self.records, i as usize, self.size.width as usize);
+    }
+
     /// True when the node was seen (opened or closed) in this query.
     #[inline]
     pub(crate) fn is_seen(&self, i: u32) -> bool {

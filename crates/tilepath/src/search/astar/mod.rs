@@ -143,6 +143,11 @@ fn search_on<Q: Queue>(
             },
         };
         let c = s.cell(i);
+        if let Some(g) = &guide {
+            // The table rows and records the expansion reads (see `crate::prefetch`).
+            g.prefetch_block(c);
+            s.prefetch_block(i);
+        }
         if c.chebyshev(goal) as i64 <= radius {
             return s.build_path(i, costs).map(|()| Step::Found);
         }
