@@ -88,8 +88,8 @@ use crate::components::{
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
 use crate::settings::{
-    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
-    TilepathSettings,
+    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, LandmarkTables, ReplanSettings,
+    RequestDefaults, TilepathSettings,
 };
 use crate::stats::TilepathStats;
 use crate::steering::{
@@ -188,11 +188,13 @@ impl Plugin for TilepathPlugin {
             .init_resource::<Occupancy>()
             .init_resource::<crate::components::UnitMap>()
             .init_resource::<pipeline::MapChanges>()
+            .init_resource::<pipeline::LandmarkBuilds>()
             .init_resource::<crate::components::RefusedLayers>()
             .add_message::<PathSolved>()
             .add_message::<NavGridChanged>()
             .register_type::<TilepathSettings>()
             .register_type::<FrameBudget>()
+            .register_type::<LandmarkTables>()
             .register_type::<RequestDefaults>()
             .register_type::<GroupOrders>()
             .register_type::<FieldSettings>()
@@ -241,7 +243,11 @@ impl Plugin for TilepathPlugin {
                     pipeline::start_frame
                         .in_set(TilepathSystems::SyncMap)
                         .before(crate::components::sync_profiles),
-                    (crate::components::sync_profiles, pipeline::take_map_changes)
+                    (
+                        crate::components::sync_profiles,
+                        pipeline::take_map_changes,
+                        pipeline::build_landmark_tables,
+                    )
                         .chain()
                         .in_set(TilepathSystems::SyncMap),
                     crate::components::sync_hex_profiles

@@ -18,8 +18,8 @@ pub use crate::search::{
     Algorithm, AvoidUnits, Limits, PathError, PathQuery, PathStats, Pathfinder,
 };
 pub use crate::settings::{
-    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
-    TilepathSettings,
+    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, LandmarkTables, ReplanSettings,
+    RequestDefaults, TilepathSettings,
 };
 pub use crate::stats::TilepathStats;
 pub use crate::steering::{

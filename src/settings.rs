@@ -103,6 +103,9 @@ pub struct TilepathSettings {
     /// online JPS, faster where straight runs are long (rooms, open ground; see
     /// BENCHMARKS.md). `false` keeps online JPS and builds no table. `true` by default.
     pub jump_tables: bool,
+    /// When the landmark tables that [`Algorithm::Auto`] reads on weighted layers are
+    /// built (see [`LandmarkTables`]). [`LandmarkTables::Background`] by default.
+    pub landmark_tables: LandmarkTables,
     /// How steering units avoid each other ([`crate::steering::Avoidance`]).
     /// [`CrowdSettings::default`] by default.
     pub crowd: CrowdSettings,
@@ -119,6 +122,7 @@ impl Default for TilepathSettings {
             fields: FieldSettings::default(),
             replan: ReplanSettings::default(),
             jump_tables: true,
+            landmark_tables: LandmarkTables::default(),
             crowd: CrowdSettings::default(),
         }
     }
@@ -141,8 +145,9 @@ impl TilepathSettings {
 /// | searches, fields, paths read off fields | this budget | this budget |
 /// | carrying suspended searches and fields over edits | this budget (it runs in the solve step) | at most 16,384 labels forgotten per search or field, or it starts over (a setback of the progress guarantee) |
 /// | map upkeep of edits: clearance, layers, components, JPS+ jump tables, landmark tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | this budget: [`NavGrid::upkeep_work`](crate::components::NavGrid::upkeep_work) since the last frame, one expansion per 32 units, at most half of each frame's budget, the rest owed to the next frames (at most one budget owed) |
-/// | the tables of a new or replaced map (JPS+ jump tables and landmark tables of its one-cell layers) | not counted: built once, in the frame the map arrives | the same |
-/// | the table of a wider agent's layer, built by its first `Auto` request | this budget (it runs in that search) | not counted: building expands nothing |
+/// | the JPS+ jump tables of a new or replaced map's one-cell layers | not counted: built once, in the frame the map arrives | the same |
+/// | landmark tables under [`LandmarkTables::Background`] (the default) | not counted: built on the async compute pool; their catch-up with the edits made meanwhile is map upkeep (above) | the same |
+/// | landmark tables under [`LandmarkTables::OnLoad`]: the one-cell layers' in the frame the map arrives; a wider agent's layer's in its first `Auto` search | not counted; the wider layer's: this budget (it runs in that search) | not counted: building expands nothing |
 /// | review of answered paths against edits | [`ReplanSettings::review_budget`], in path cells | the same |
 /// | repairs in place, provisional detours | [`ReplanSettings::repair_budget`], in expansions | the same |
 /// | steering | not budgeted: every unit moves every frame | the same |
@@ -173,6 +178,47 @@ impl Default for FrameBudget {
     fn default() -> Self {
         Self::Time(Duration::from_millis(2))
     }
+}
+
+/// When the landmark tables of weighted layers are built. [`Algorithm::Auto`] reads a
+/// layer's table (a lower bound on costs, see
+/// [`Landmarks`](crate::scenario::Landmarks)) where passable cells weigh differently;
+/// without one it runs plain A\*. Both are exact: the table changes how many cells a
+/// search expands, never an answer's cost.
+///
+/// Memory: 64 bytes per cell for each weighted layer with a table (16 MiB at 512 × 512,
+/// 256 MiB at 2048 × 2048), plus 2 bits per cell of interior bits; while a build runs, a
+/// copy of the layer (1 byte and 1 bit per cell) and about 88 bytes per cell of scratch.
+/// Building one is `LANDMARKS + 1` Dijkstra searches over the layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub enum LandmarkTables {
+    /// Built on the async compute task pool, one layer at a time, from a copy of the
+    /// layer: the one-cell layer of every weighted profile when a map arrives, a wider
+    /// agent's layer once it exists. `Auto` runs A\* on a layer until its table is
+    /// installed; the install catches the table up with the edits made meanwhile
+    /// (starting over when the map no longer lists them). Under a time budget a table is
+    /// installed in the first frame after its build ends. Under
+    /// [`FrameBudget::Expansions`] it is installed
+    /// [`LandmarkTables::LOCKSTEP_CELLS_PER_FRAME`] cells' worth of frames after its build
+    /// started (waiting for the build then, if it has not ended), so that every machine
+    /// switches in the same frame. The default.
+    #[default]
+    Background,
+    /// Built in the frame the map arrives (the one-cell layers) or inside the first
+    /// `Auto` search on a wider agent's layer: no search runs without its table, but a
+    /// large map stalls that frame (O(n log n) per landmark, outside every budget).
+    OnLoad,
+    /// Not built: `Auto` runs A\* on weighted layers without a table (tables built
+    /// before stay).
+    Off,
+}
+
+impl LandmarkTables {
+    /// Under [`FrameBudget::Expansions`], a [`LandmarkTables::Background`] build of a
+    /// layer of `n` cells is installed `⌈n / LOCKSTEP_CELLS_PER_FRAME⌉` frames after it
+    /// started.
+    pub const LOCKSTEP_CELLS_PER_FRAME: u64 = 4096;
 }
 
 /// What a [`PathRequest`](crate::components::PathRequest) that does not say gets.

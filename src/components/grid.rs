@@ -10,8 +10,8 @@ use crate::grid::{Cell, GridSize};
 use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::{
-    BitGrid, CachedScenario, CellRect, MapEdit, MapError, MovementProfile, ProfileId, Scenario,
-    TerrainId,
+    BitGrid, CachedScenario, CellRect, LandmarkBuild, MapEdit, MapError, MovementProfile,
+    ProfileId, Scenario, StaleBuild, TerrainId,
 };
 
 /// Who maintains a [`NavGrid`].
@@ -273,6 +273,27 @@ impl NavGrid {
     /// budget.
     pub fn upkeep_work(&self) -> u64 {
         self.upkeep_work
+    }
+
+    /// Installs a landmark table built in the background (see
+    /// [`CachedScenario::install_landmarks`]); its catch-up with the edits made since the
+    /// build started counts as map upkeep ([`NavGrid::upkeep_time`],
+    /// [`NavGrid::upkeep_work`]). Not a change of the map: no generation, no message.
+    pub(crate) fn install_landmarks(&mut self, build: LandmarkBuild) -> Result<u64, StaleBuild> {
+        let started = Instant::now();
+        let work = self.scenario.install_landmarks(build)?;
+        self.upkeep += started.elapsed();
+        self.upkeep_work += work;
+        Ok(work)
+    }
+
+    /// Lets [`Algorithm::Auto`](crate::search::Algorithm::Auto) build a weighted layer's
+    /// landmark table inside its first search on the layer, or not (see
+    /// [`CachedScenario::set_auto_builds_landmarks`]).
+    pub(crate) fn set_auto_builds_landmarks(&mut self, on: bool) {
+        if self.scenario.auto_builds_landmarks() != on {
+            self.scenario.set_auto_builds_landmarks(on);
+        }
     }
 
     /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use crate::components::{NavGrid, NavGridChanged};
 use crate::main_thread::MainThread;
 use crate::scenario::{CachedScenario, CellRect};
-use crate::settings::TilepathSettings;
+use crate::settings::{LandmarkTables, TilepathSettings};
 
 /// The map changes of this frame, for the re-planner: the grid's change log, taken once
 /// per frame by [`take_map_changes`].
@@ -31,12 +31,12 @@ impl MapChanges {
     }
 }
 
-/// Takes the grid's changes of this frame (last system of `SyncMap`, after the tilemap
-/// sync and the profiles), announces them as [`NavGridChanged`] messages, and builds
-/// the JPS+ jump tables of a new or wholly replaced map (see
-/// [`TilepathSettings::jump_tables`]) and the landmark tables of its weighted one-cell
-/// layers (what [`Algorithm::Auto`](crate::search::Algorithm::Auto) reads there) so that
-/// the first requests' frame does not pay for them. A grid that appears, is replaced by
+/// Takes the grid's changes of this frame (in `SyncMap`, after the tilemap sync and the
+/// profiles), announces them as [`NavGridChanged`] messages, and builds the JPS+ jump
+/// tables of a new or wholly replaced map (see [`TilepathSettings::jump_tables`]) and,
+/// under [`LandmarkTables::OnLoad`], the landmark tables of its weighted one-cell layers
+/// (what [`Algorithm::Auto`](crate::search::Algorithm::Auto) reads there) so that the
+/// first requests' frame does not pay for them. A grid that appears, is replaced by
 /// another map object or goes counts as one change of the whole map.
 pub(crate) fn take_map_changes(
     _main: MainThread,
@@ -72,7 +72,7 @@ pub(crate) fn take_map_changes(
                 });
             }
             if changes.log.iter().any(|c| c.whole_map) {
-                build_tables(grid.scenario(), settings.jump_tables);
+                build_tables(grid.scenario(), &settings);
             }
             fresh
         }
@@ -81,15 +81,16 @@ pub(crate) fn take_map_changes(
 }
 
 /// Builds the tables of the one-cell layer of every profile: the JPS+ jump table where
-/// all passable cells weigh the same (when `jump_tables`), the landmark table where they
-/// do not. Layers of wider agents get theirs at their first request.
-fn build_tables(map: &CachedScenario, jump_tables: bool) {
+/// all passable cells weigh the same (when [`TilepathSettings::jump_tables`]), the
+/// landmark table where they do not (under [`LandmarkTables::OnLoad`]). Layers of wider
+/// agents get theirs at their first request.
+fn build_tables(map: &CachedScenario, settings: &TilepathSettings) {
     for profile in map.profile_ids() {
         match map.weights(profile).map(|w| w.uniform().is_some()) {
-            Some(true) if jump_tables => {
+            Some(true) if settings.jump_tables => {
                 map.build_jump_table(profile, 1);
             }
-            Some(false) => {
+            Some(false) if settings.landmark_tables == LandmarkTables::OnLoad => {
                 map.build_landmarks(profile, 1);
             }
             _ => {}

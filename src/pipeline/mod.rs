@@ -9,6 +9,7 @@ mod repair;
 mod replan;
 mod resolve;
 mod solve;
+mod tables;
 
 use bevy::prelude::*;
 
@@ -22,6 +23,7 @@ pub(crate) use queue::PathQueue;
 pub(crate) use repair::step_ok;
 pub(crate) use replan::replan_paths;
 pub(crate) use solve::solve_paths;
+pub(crate) use tables::{LandmarkBuilds, build_landmark_tables};
 
 /// When the plugin's frame started: the start of its `SyncMap` set, for
 /// `TilepathStats::plugin_time`.

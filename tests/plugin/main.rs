@@ -14,6 +14,7 @@ mod hex;
 mod hex_edits;
 mod hex_step;
 mod iso;
+mod landmarks;
 mod lanes;
 mod live;
 mod liveness;

@@ -17,7 +17,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::BitGrid;
 
 use crate::common::{SolvedLog, TILE, found_path, position, world_of};
-use bevy_tilepath::prelude::FrameBudget;
+use bevy_tilepath::prelude::{FrameBudget, LandmarkTables, TilepathSettings};
 
 /// The common test app, answering every request in the frame it is queued however busy
 /// the machine is (the tests count answers per frame).
@@ -787,26 +787,37 @@ fn a_new_grid_knows_the_profiles_before_the_plugin_runs() {
     }
 }
 
-#[test]
-fn a_new_map_gets_the_landmark_tables_of_its_weighted_profiles_before_any_request() {
-    let map = rows(21, 21, |c| if c.x == 10 { 'F' } else { '.' });
-    let mut app = app();
-    app.insert_resource(grid(&map));
-    app.insert_resource(
-        MovementProfiles::default()
-            .with("infantry", MovementProfile::new().with_weight(FOREST, 3))
-            .with("vehicle", MovementProfile::new().with_blocked(FOREST)),
-    );
-    app.update();
+/// Whether the one-cell layer of the profile `name` has a landmark table and a jump table.
+fn tables(app: &App, name: &str) -> (bool, bool) {
     let grid = app.world().resource::<NavGrid>();
-    let profiles = app.world().resource::<MovementProfiles>();
-    let layer = |name: &str| {
-        let id = profiles.id(name).unwrap();
-        grid.scenario().layer_for(id, 1).unwrap()
-    };
-    // Weighted: the landmark table Auto reads there. Uniform: the JPS+ table.
-    assert!(layer("infantry").landmarks().is_some());
-    assert!(layer("infantry").jump_table().is_none());
-    assert!(layer("vehicle").landmarks().is_none());
-    assert!(layer("vehicle").jump_table().is_some());
+    let id = app.world().resource::<MovementProfiles>().id(name).unwrap();
+    let layer = grid.scenario().layer_for(id, 1).unwrap();
+    (layer.landmarks().is_some(), layer.jump_table().is_some())
+}
+
+#[test]
+fn a_new_map_gets_the_tables_of_its_profiles_on_load_or_in_the_background() {
+    let map = rows(21, 21, |c| if c.x == 10 { 'F' } else { '.' });
+    for setting in [LandmarkTables::OnLoad, LandmarkTables::Background] {
+        let mut app = app();
+        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+        settings.landmark_tables = setting;
+        // Lockstep: the background table arrives in a frame fixed by the map's size.
+        settings.budget = FrameBudget::Expansions(100);
+        app.insert_resource(grid(&map));
+        app.insert_resource(
+            MovementProfiles::default()
+                .with("infantry", MovementProfile::new().with_weight(FOREST, 3))
+                .with("vehicle", MovementProfile::new().with_blocked(FOREST)),
+        );
+        app.update();
+        // Weighted: the landmark table Auto reads there, built at once on load.
+        // Uniform: the JPS+ table, built at once either way.
+        let on_load = setting == LandmarkTables::OnLoad;
+        assert_eq!(tables(&app, "infantry"), (on_load, false), "{setting:?}");
+        assert_eq!(tables(&app, "vehicle"), (false, true), "{setting:?}");
+        // 441 cells: the background build is installed in the next frame.
+        app.update();
+        assert_eq!(tables(&app, "infantry"), (true, false), "{setting:?}");
+    }
 }

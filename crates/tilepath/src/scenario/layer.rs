@@ -52,6 +52,37 @@ pub struct Stops {
     pub columns: BitGrid,
 }
 
+impl Stops {
+    /// The stop bits of the layer whose blocked cells are `blocked`, under `weights`
+    /// (see [`Layer::build_interior`]). O(n).
+    pub(crate) fn build(blocked: &BitGrid, weights: Weights<'_>) -> Self {
+        let mut rows = BitGrid::new(blocked.size(), true);
+        for cell in CellRect::of_size(blocked.size()).cells() {
+            if is_interior(blocked, weights, cell) {
+                rows.set(cell, false);
+            }
+        }
+        Self {
+            columns: rows.transposed(),
+            rows,
+        }
+    }
+}
+
+/// Whether `cell` is interior on the layer whose blocked cells are `blocked`, under
+/// `weights` (see [`Layer::build_interior`]).
+fn is_interior(blocked: &BitGrid, weights: Weights<'_>, cell: Cell) -> bool {
+    // All eight moves legal: all eight neighbours on the map and free.
+    if blocked.get_or(cell, true) || blocked.legal_moves(cell, true) != 0xFF {
+        return false;
+    }
+    let size = blocked.size();
+    let w = weights.at_index(size.index(cell));
+    (-1..=1).all(|dy| {
+        (-1..=1).all(|dx| weights.at_index(size.index(Cell::new(cell.x + dx, cell.y + dy))) == w)
+    })
+}
+
 impl Layer {
     /// Builds the layer of `diameter` from the profile's obstacle bits (`base`) and their
     /// true clearance. O(width × height).
@@ -99,6 +130,42 @@ impl Layer {
             .as_ref()
     }
 
+    /// True once the landmark table was built, or its build found that none can be
+    /// (then [`Layer::landmarks`] is `None`).
+    pub fn landmarks_built(&self) -> bool {
+        self.landmarks.get().is_some()
+    }
+
+    /// Takes `table` (and `interior`, where the layer has no interior bits yet), built
+    /// from this layer as it was before the cells of `touched` changed, and brings them
+    /// up to date with it under `weights`: the table is repaired from those cells (see
+    /// [`Landmarks::repair`]; the seeds may be a superset of what changed), the interior
+    /// bits re-tested around them. A layer with a table already keeps its own. Returns
+    /// the work done.
+    pub(crate) fn install_landmarks(
+        &mut self,
+        weights: Weights<'_>,
+        mut table: Option<Landmarks>,
+        interior: Stops,
+        touched: &[Cell],
+    ) -> u64 {
+        if self.landmarks_built() {
+            return 0;
+        }
+        let mut work = 0;
+        if let Some(table) = &mut table {
+            let (closed, opened): (Vec<Cell>, Vec<Cell>) =
+                touched.iter().partition(|&&c| self.is_blocked(c));
+            work += table.repair(&self.blocked, weights, closed, opened);
+        }
+        self.landmarks = OnceLock::from(table);
+        if self.interior.get().is_none() {
+            self.interior = OnceLock::from(interior);
+            work += self.refresh_interior(weights, touched);
+        }
+        work
+    }
+
     /// The cells that are not *interior* under `weights` (the weights of its profile on
     /// its map), built on the first call and kept current under edits since: a cell is
     /// interior when it and its eight neighbours are free and weigh the same, so that
@@ -106,18 +173,8 @@ impl Layer {
     /// it is, table-guided A\* jumps (see [`Algorithm::Auto`](crate::search::Algorithm::Auto)).
     /// O(n) the first time.
     pub fn build_interior(&self, weights: Weights<'_>) -> &Stops {
-        self.interior.get_or_init(|| {
-            let mut rows = BitGrid::new(self.size(), true);
-            for cell in CellRect::of_size(self.size()).cells() {
-                if self.is_interior(weights, cell) {
-                    rows.set(cell, false);
-                }
-            }
-            Stops {
-                columns: rows.transposed(),
-                rows,
-            }
-        })
+        self.interior
+            .get_or_init(|| Stops::build(&self.blocked, weights))
     }
 
     /// Its stop bits, when built (see [`Layer::build_interior`]).
@@ -127,16 +184,7 @@ impl Layer {
 
     /// Whether `cell` is interior under `weights` (see [`Layer::build_interior`]).
     fn is_interior(&self, weights: Weights<'_>, cell: Cell) -> bool {
-        // All eight moves legal: all eight neighbours on the map and free.
-        if self.is_blocked(cell) || self.blocked.legal_moves(cell, true) != 0xFF {
-            return false;
-        }
-        let size = self.size();
-        let w = weights.at_index(size.index(cell));
-        (-1..=1).all(|dy| {
-            (-1..=1)
-                .all(|dx| weights.at_index(size.index(Cell::new(cell.x + dx, cell.y + dy))) == w)
-        })
+        is_interior(&self.blocked, weights, cell)
     }
 
     /// Brings built interior bits up to date after the freedom or the weight of `cells`

@@ -53,7 +53,9 @@ mod weights;
 pub use ascii::{AsciiScenario, is_obstacle_char, render};
 pub use bitgrid::BitGrid;
 pub(crate) use bitgrid::window;
-pub use cached::{CachedScenario, EDIT_LOG_CAP, LoggedEdit, MapChange, MapEdit};
+pub use cached::{
+    CachedScenario, EDIT_LOG_CAP, LandmarkBuild, LoggedEdit, MapChange, MapEdit, StaleBuild,
+};
 pub(crate) use cached::{EditLog, MapId, Stamped};
 pub use clearance::CLEARANCE_CAP;
 pub use components::Components;

@@ -20,7 +20,11 @@ pub enum Algorithm {
     /// [`Landmarks`](crate::scenario::Landmarks) as well as by the octile distance; the
     /// first such query on a layer builds its landmark table
     /// ([`Layer::build_landmarks`](crate::scenario::Layer::build_landmarks): 17 Dijkstra
-    /// searches over the layer, 64 bytes per cell), which edits keep valid. That search
+    /// searches over the layer, 64 bytes per cell), which edits keep valid, unless the
+    /// map says otherwise
+    /// ([`CachedScenario::set_auto_builds_landmarks`](crate::scenario::CachedScenario::set_auto_builds_landmarks):
+    /// then plain A\* until a table is built ahead or installed from a
+    /// [`LandmarkBuild`](crate::scenario::LandmarkBuild)). That search
     /// runs toward the end where the bound is tighter, turning the path round when it
     /// runs from the goal: toward the end on cheaper terrain when the ends' weights
     /// differ (from a swamp goal toward a road start), else toward the end nearer a

@@ -1,12 +1,14 @@
 //! The cached scenario: obstacle bits, terrain ids, true clearance, and per-profile, per-diameter layers.
 
 mod edit;
+mod landmark_build;
 mod log;
 mod profiles;
 #[cfg(test)]
 mod tests;
 
 pub use edit::{MapChange, MapEdit};
+pub use landmark_build::{LandmarkBuild, StaleBuild};
 pub use log::{EDIT_LOG_CAP, LoggedEdit};
 pub(crate) use log::{EditLog, Stamped};
 
@@ -20,6 +22,7 @@ use super::weights::Weights;
 use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, GridSize};
 use profiles::ProfileSlot;
+use std::sync::OnceLock;
 
 /// The shared, read-only map every pathfinder searches: one obstacle bit per cell, an
 /// optional terrain id per cell, a true-clearance map (see
@@ -79,6 +82,9 @@ pub struct CachedScenario {
     log: EditLog<LoggedEdit>,
     /// Which map object this is (a clone gets its own).
     id: MapId,
+    /// Whether the first `Auto` query on a weighted layer builds its landmark table
+    /// (see [`CachedScenario::set_auto_builds_landmarks`]).
+    auto_builds_landmarks: bool,
 }
 
 /// A number no other map of this process has: built from a global counter, and drawn
@@ -134,6 +140,7 @@ impl CachedScenario {
             generation: 0,
             log: EditLog::default(),
             id: MapId::fresh(),
+            auto_builds_landmarks: true,
         };
         map.profiles.push(Some(ProfileSlot::new(
             MovementProfile::new(),
@@ -375,6 +382,29 @@ impl CachedScenario {
         let layer = self.layer_for(profile, diameter)?;
         layer.build_interior(weights);
         layer.build_landmarks(weights)
+    }
+
+    /// Whether the first [`Algorithm::Auto`](crate::search::Algorithm::Auto) query on a
+    /// weighted layer builds the layer's landmark table inside the search (O(n log n) per
+    /// landmark: a stall on a large map). `false`: `Auto` reads a table only once it is
+    /// built, by [`CachedScenario::build_landmarks`] or in the background with a
+    /// [`LandmarkBuild`], and runs plain A\* (the same optimal costs) until then. `true`
+    /// for a new map.
+    pub fn set_auto_builds_landmarks(&mut self, on: bool) {
+        self.auto_builds_landmarks = on;
+    }
+
+    /// See [`CachedScenario::set_auto_builds_landmarks`].
+    pub fn auto_builds_landmarks(&self) -> bool {
+        self.auto_builds_landmarks
+    }
+
+    /// The layers built so far, by profile id, then diameter. O(profiles × diameters).
+    pub fn built_layers(&self) -> impl Iterator<Item = &Layer> + '_ {
+        self.profiles
+            .iter()
+            .flatten()
+            .flat_map(|slot| slot.layers.iter().filter_map(OnceLock::get))
     }
 
     /// Builds the jump table of every layer built so far (see

@@ -21,7 +21,7 @@ impl Pathfinder {
         frozen: Option<Frozen>,
     ) -> Option<Landmark<'g>> {
         let field = field.and_then(|f| Self::landmark(map, f, query, weights, frozen));
-        match (field, Self::table(layer, query, weights)) {
+        match (field, Self::table(map, layer, query, weights)) {
             (Some(f), Some(Landmark::Table(t))) => Some(Landmark::Both(f, t)),
             (Some(f), _) => Some(Landmark::Field(f)),
             (None, table) => table,
@@ -50,9 +50,11 @@ impl Pathfinder {
     }
 
     /// The landmark table of `layer` as the bound of the settled `query`, for
-    /// [`Algorithm::Auto`] on a weighted layer to a single goal cell (building the table
-    /// on first use, see [`Layer::build_landmarks`]).
+    /// [`Algorithm::Auto`] on a weighted layer to a single goal cell: the layer's table
+    /// when built, else built now when `map` lets `Auto` build tables (see
+    /// [`CachedScenario::set_auto_builds_landmarks`]), else none (plain A\*).
     pub(super) fn table<'l>(
+        map: &CachedScenario,
         layer: &'l Layer,
         query: &PathQuery,
         weights: &Weights<'_>,
@@ -60,7 +62,13 @@ impl Pathfinder {
         let fits = query.algorithm == Algorithm::Auto
             && weights.uniform().is_none()
             && query.options.goal_radius == 0;
-        let table = fits.then(|| layer.build_landmarks(*weights)).flatten()?;
+        if !fits {
+            return None;
+        }
+        let table = match map.auto_builds_landmarks() {
+            true => layer.build_landmarks(*weights),
+            false => layer.landmarks(),
+        }?;
         Some(Landmark::Table(TableBound::new(
             table,
             layer.build_interior(*weights),

@@ -141,7 +141,7 @@ impl Pathfinder {
         let query = suspended.query;
         let (weights, layer) = Self::agent(map, &query)?;
         let guide = match (suspended.guide, field) {
-            (None, _) if suspended.table => Self::table(layer, &query, &weights),
+            (None, _) if suspended.table => Self::table(map, layer, &query, &weights),
             (None, _) => None,
             (Some(frozen), Some(f))
                 if f.goal() == frozen.landmark && f.generation() == frozen.generation =>
