@@ -260,11 +260,27 @@ impl HexGrid {
         self.contains(cell).then_some(cell)
     }
 
-    /// The tiles within `radius` steps of `centre` (a footprint of that radius).
+    /// The tiles within `radius` steps of `centre` (a footprint of that radius): ring by
+    /// ring outward from `centre` while the hexagon has fewer tiles than the map, else
+    /// the map's tiles row by row.
     ///
-    /// Complexity: `O(radius²)`.
+    /// Complexity: `O(min(radius², columns × rows))`, whatever the radius.
     pub fn tiles_within(&self, centre: Hex, radius: u32) -> impl Iterator<Item = Cell> + '_ {
-        centre.within(radius).filter_map(|h| self.cell(h))
+        let r = u64::from(radius);
+        let hexagon = r.saturating_mul(r + 1).saturating_mul(3).saturating_add(1);
+        let tiles = u64::from(self.columns) * u64::from(self.rows);
+        let (rings, scan) = if hexagon <= tiles {
+            (Some(centre.within(radius)), None)
+        } else {
+            (None, Some(0..self.rows))
+        };
+        let rings = rings.into_iter().flatten().filter_map(|h| self.cell(h));
+        let scan = scan.into_iter().flatten().flat_map(move |y| {
+            (0..self.columns)
+                .map(move |x| Cell::new(x as i32, y as i32))
+                .filter(move |&c| self.hex(c).distance(centre) <= radius)
+        });
+        rings.chain(scan)
     }
 
     /// The world position of a tile's centre (any cell, on the map or not), where

@@ -26,6 +26,8 @@ pub(super) struct CellSpace {
     /// Plane position of the corner of cell (0, 0) with the smallest coordinates.
     corner: Vec2,
     tile: Vec2,
+    /// Size of the map, in cells.
+    size: crate::grid::GridSize,
 }
 
 impl CellSpace {
@@ -34,7 +36,13 @@ impl CellSpace {
         Self {
             corner: grid.plane_agent_center(crate::grid::Cell::new(0, 0), 1) - tile * 0.5,
             tile,
+            size: grid.size(),
         }
+    }
+
+    /// Size of the map, in cells.
+    pub(super) fn size(&self) -> crate::grid::GridSize {
+        self.size
     }
 
     /// A plane position in cells.

@@ -9,7 +9,7 @@ use super::frame::{SteerBuffers, Units, per_agent, slide};
 use super::lanes::Lanes;
 use crate::components::NavGrid;
 use crate::crowd::{AvoidanceSettings, CrowdAgent, OVERLAP_TOLERANCE, Vector};
-use crate::grid::Cell;
+use crate::grid::{Cell, GridSize};
 use crate::scenario::{Layer, ProfileId};
 use crate::settings::TilepathSettings;
 
@@ -212,7 +212,7 @@ fn fill_agents(
             position: space.point(position),
             velocity: space.vector(velocity),
             preferred: space.vector(m.wanted / dt),
-            radius: m.diameter.max(1) as f32 * 0.5,
+            radius: crowd_radius(m.diameter, space.size()),
             max_speed: space.speed(m.max_step.max(m.wanted.length()) / dt),
             responsibility: if m.following {
                 1.0
@@ -225,6 +225,15 @@ fn fill_agents(
         });
         b.owners.push(i);
     }
+}
+
+/// The radius in cells the crowd gives a unit of `diameter` on a map of `size`: half its
+/// diameter, at most as wide as covers the whole map from anywhere on it (twice its
+/// width plus height), so that the walls the crowd reads around a unit are bounded by
+/// the map, not by the diameter. O(1).
+fn crowd_radius(diameter: u32, size: GridSize) -> f32 {
+    let cover = 2 * (u64::from(size.width) + u64::from(size.height)) + 2;
+    u64::from(diameter.max(1)).min(cover) as f32 * 0.5
 }
 
 /// Hard separation: units that still overlap after their moves are pushed apart

@@ -12,7 +12,7 @@ use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
 use crate::main_thread::MainThread;
 use crate::pipeline::step_ok;
-use crate::scenario::{CellRect, ProfileId, footprint};
+use crate::scenario::{CellRect, Layer, ProfileId, footprint};
 
 #[derive(Clone, Copy)]
 struct Standing {
@@ -145,7 +145,7 @@ fn begin_turn(
     let free_here = grid
         .scenario()
         .layer_for(path.profile, unit.diameter)
-        .is_some_and(|layer| at.chebyshev(want) <= 1 && step_ok(layer, at, want));
+        .is_some_and(|layer| at.chebyshev(want) <= 1 && step_from(layer, at, want));
     if free_here && occupancy.is_free_for(want, unit.diameter, entity) {
         Turn::Step(want)
     } else {
@@ -359,6 +359,18 @@ fn aside(
     let goal = |c: Cell| keep(c, unit.diameter).then_some(());
     b.sidestep.find(layer, at, goal, open)?;
     b.sidestep.cells().first().copied()
+}
+
+/// True when a unit on `at` may step to the neighbouring `want` on `layer`: the step
+/// rule ([`step_ok`]), or, for a unit on a cell blocked for it (a wall painted under
+/// it, or spawned in one), any step onto a free neighbour: the one step off the blocked
+/// cell may pass a blocked corner; every later step keeps the rule.
+fn step_from(layer: &Layer, at: Cell, want: Cell) -> bool {
+    if layer.is_blocked(at) {
+        !layer.is_blocked(want)
+    } else {
+        step_ok(layer, at, want)
+    }
 }
 
 /// True when two cell rectangles share a cell.

@@ -3,10 +3,11 @@
 use bevy::prelude::*;
 
 use crate::grid::{Cell, GridSize};
-use crate::scenario::footprint;
+use crate::scenario::footprint_on;
 
 /// The cells held by [`GridStepper`](super::GridStepper) units: each unit holds the
-/// footprint of the cell it stands on (a square of its diameter, see [`footprint`]; on a
+/// footprint of the cell it stands on (a square of its diameter, see
+/// [`footprint`](crate::scenario::footprint); on a
 /// [`HexGrid`](crate::components::HexGrid), the tiles within its hexagon radius), and a
 /// cell has at most one holder.
 ///
@@ -63,19 +64,21 @@ impl Occupancy {
     }
 
     /// The first unit other than `unit` holding a cell of the footprint of `anchor`.
+    /// O(min(diameter², map cells)), as are [`Occupancy::hold`] and
+    /// [`Occupancy::release`]: only the footprint's cells on the map are visited.
     pub(super) fn blocker(&self, anchor: Cell, diameter: u32, unit: Entity) -> Option<Entity> {
-        self.blocker_of(footprint(anchor, diameter).cells(), unit)
+        self.blocker_of(footprint_on(anchor, diameter, self.size).cells(), unit)
     }
 
     /// `unit` holds the free cells of the footprint of `anchor` (cells held by another
     /// unit stay theirs).
     pub(super) fn hold(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
-        self.hold_cells(footprint(anchor, diameter).cells(), unit);
+        self.hold_cells(footprint_on(anchor, diameter, self.size).cells(), unit);
     }
 
     /// `unit` gives up the cells of the footprint of `anchor` it holds.
     pub(super) fn release(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
-        self.release_cells(footprint(anchor, diameter).cells(), unit);
+        self.release_cells(footprint_on(anchor, diameter, self.size).cells(), unit);
     }
 
     /// The first unit other than `unit` holding one of `cells`.

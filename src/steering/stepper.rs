@@ -39,7 +39,11 @@ use crate::grid::Cell;
 /// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets
 /// [`Replanning`] (its request is planned again from where it stands). Units are
 /// positioned by their world position (their `Transform` through their `ChildOf`
-/// ancestors); a unit standing off the cells of its path first walks back onto it.
+/// ancestors); a unit standing off the cells of its path first walks back onto it. A
+/// unit on a cell blocked for it (a wall painted under it, or spawned in one), whose
+/// path starts on the nearest free cell, steps onto that cell when it is a neighbour:
+/// that one step off the blocked cell may pass a blocked corner; it never enters a
+/// blocked cell, and every later step keeps the rules above.
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -26,6 +26,7 @@ mod soak;
 mod solve;
 mod starvation;
 mod steer;
+mod step_out;
 // The stress harness (shared with crates/bench's `stress` example), run in short by
 // `live` and `soak`.
 #[path = "../stress/mod.rs"]

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 mod claim;
+mod start;
 
 use claim::HexClaims;
 
@@ -38,6 +39,8 @@ struct Running {
     request: PathRequest,
     profile: ProfileId,
     from: Cell,
+    /// The tile the search starts on: `from`, or the nearest tile the unit can stand on.
+    start: Cell,
     goal: Cell,
     /// The tile claimed for it, if any.
     claimed: Option<Cell>,
@@ -380,8 +383,10 @@ fn begin(
         _ => HexAlgorithm::AStar,
     };
     let limit = request.limits.map_or(u32::MAX, |l| l.max_expanded);
+    let start =
+        start::start_tile(grid, map, from, radius, request.options.nearest_start).unwrap_or(from);
     let query = HexQuery {
-        start: grid.hex(from),
+        start: grid.hex(start),
         goal: grid.hex(goal),
         radius,
         algorithm,
@@ -397,6 +402,7 @@ fn begin(
         request: request.clone(),
         profile,
         from,
+        start,
         goal,
         claimed,
         setbacks: 0,
@@ -440,7 +446,7 @@ fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> Foun
         .iter()
         .filter_map(|&hex| grid.cell(hex))
         .collect();
-    let reached = cells.last().copied().unwrap_or(running.from);
+    let reached = cells.last().copied().unwrap_or(running.start);
     // Waypoints: the centres where the path turns (a straight run between two hexagon
     // centres crosses only the hexagons of the run).
     let mut waypoints = Vec::with_capacity(cells.len());
@@ -454,7 +460,7 @@ fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> Foun
     }
     FoundPath {
         from: running.from,
-        start: running.from,
+        start: running.start,
         requested: running.goal,
         reached,
         partial: reached != running.goal,

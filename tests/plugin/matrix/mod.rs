@@ -8,6 +8,7 @@
 //! and then asserts that every healthy unit has a valid shortest path. Rows run one after the other and every
 //! failure is collected, so one run lists all the rows that break.
 
+mod huge;
 mod inputs;
 mod loads;
 #[cfg(feature = "tilemap")]
@@ -299,6 +300,7 @@ fn bad_input_matrix() {
     rows.extend(inputs::rows());
     rows.extend(world::rows());
     rows.extend(walking::rows());
+    rows.extend(huge::rows());
     rows.extend(loads::rows());
     #[cfg(feature = "tilemap")]
     rows.extend(tilemaps::rows());

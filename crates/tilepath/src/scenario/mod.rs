@@ -60,7 +60,7 @@ pub(crate) use cached::{EditLog, MapId, Stamped};
 pub use clearance::CLEARANCE_CAP;
 pub use components::Components;
 pub use error::{MapError, checked_size};
-pub use footprint::footprint;
+pub use footprint::{footprint, footprint_on};
 pub use jump_table::{Jump, JumpTable, MAX_JUMP};
 pub use landmarks::{LANDMARKS, Landmarks};
 pub use layer::Stops;

@@ -56,6 +56,12 @@ impl CellRect {
         }
     }
 
+    /// The cells of the rectangle that lie on a map of `size` (empty when none do). O(1);
+    /// iterating the result visits at most `size.area()` cells, however large `self` is.
+    pub fn clip(self, size: GridSize) -> Self {
+        self.grow_clip(0, 0, size)
+    }
+
     /// True when `cell` is inside.
     #[inline]
     pub fn contains(self, cell: Cell) -> bool {
@@ -114,6 +120,30 @@ mod tests {
         assert!(r.expand_clip(-1, size).is_empty());
         let edge = CellRect::from_cell(Cell::new(i32::MAX, 0));
         assert!(edge.is_empty());
+    }
+
+    #[test]
+    fn clipping_keeps_the_cells_on_the_map() {
+        let size = GridSize::new(10, 8);
+        let huge = CellRect {
+            min: Cell::new(i32::MIN, -3),
+            max: Cell::new(i32::MAX, 5),
+        };
+        let c = huge.clip(size);
+        assert_eq!((c.min, c.max), (Cell::new(0, 0), Cell::new(10, 5)));
+        assert_eq!(c.cells().count(), 50);
+        let off = CellRect {
+            min: Cell::new(12, 2),
+            max: Cell::new(20, 4),
+        };
+        assert!(off.clip(size).is_empty());
+        assert_eq!(off.clip(size).cells().count(), 0);
+        let left = CellRect {
+            min: Cell::new(-9, -9),
+            max: Cell::new(-2, -2),
+        };
+        assert!(left.clip(size).is_empty());
+        assert_eq!(left.clip(size).cells().count(), 0);
     }
 
     #[test]

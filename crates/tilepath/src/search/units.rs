@@ -1,7 +1,7 @@
 //! Other units as a planner sees them: the cells they hold and the price of entering one.
 
 use crate::grid::{Cell, Cost, Direction, GridSize, STRAIGHT};
-use crate::scenario::footprint;
+use crate::scenario::footprint_on;
 use crate::search::costs::StepCosts;
 
 /// Which other units a search steers around ([`Pathfinder::find_around`]), after the
@@ -53,7 +53,7 @@ impl AvoidUnits {
 /// the order units are marked in.
 ///
 /// Built afresh as often as units move: [`UnitCells::clear`] costs O(cells marked since
-/// the last clear), [`UnitCells::mark`] O(diameter²); 1 byte per map cell, allocated by
+/// the last clear), [`UnitCells::mark`] O(min(diameter², map cells)); 1 byte per map cell, allocated by
 /// the first clear for a size and kept.
 ///
 /// ```
@@ -105,13 +105,10 @@ impl UnitCells {
     }
 
     /// Records a unit of `kind` and `diameter` standing at anchor cell `anchor` (its
-    /// footprint, see [`footprint`]; cells off the map are left out).
+    /// footprint, see [`footprint`](crate::scenario::footprint); cells off the map are
+    /// left out). O(min(diameter², map cells)).
     pub fn mark(&mut self, anchor: Cell, diameter: u32, kind: UnitKind) {
-        let rect = footprint(anchor, diameter);
-        for c in rect.cells() {
-            if !self.size.contains(c) {
-                continue;
-            }
+        for c in footprint_on(anchor, diameter, self.size).cells() {
             let i = self.size.index(c);
             if self.kinds[i] == 0 {
                 self.marked.push(i as u32);
@@ -138,12 +135,12 @@ impl UnitCells {
     }
 
     /// True when an agent of `diameter` anchored at `anchor` would overlap a unit that
-    /// `avoid` counts.
+    /// `avoid` counts. O(min(diameter², map cells)).
     pub fn blocks(&self, anchor: Cell, diameter: u32, avoid: AvoidUnits) -> bool {
         if avoid == AvoidUnits::Ignore || self.is_empty() {
             return false;
         }
-        footprint(anchor, diameter)
+        footprint_on(anchor, diameter, self.size)
             .cells()
             .any(|c| self.kind(c).is_some_and(|k| avoid.avoids(k)))
     }
@@ -212,4 +209,23 @@ pub(crate) fn penalty(tiles: f32, min_weight: Cost) -> Cost {
         0.0
     };
     ((f64::from(tiles) * STRAIGHT as f64) as Cost).saturating_mul(min_weight.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_unit_wider_than_the_map_marks_the_map_and_no_more() {
+        let size = GridSize::new(64, 64);
+        let mut units = UnitCells::new();
+        units.clear(size);
+        units.mark(Cell::new(10, 50), u32::MAX, UnitKind::Standing);
+        units.mark(Cell::new(-1, -1), 100_000, UnitKind::Moving);
+        assert_eq!(units.marked.len(), size.area());
+        assert_eq!(units.kind(Cell::new(63, 0)), Some(UnitKind::Standing));
+        assert!(units.blocks(Cell::new(0, 63), u32::MAX, AvoidUnits::All));
+        units.clear(size);
+        assert!(units.is_empty() && units.kind(Cell::new(63, 0)).is_none());
+    }
 }
