@@ -155,8 +155,10 @@
 //! concern: the [`FrameBudget`] (time, or expansions for lockstep games), requests per
 //! frame and the thread cap, [`RequestDefaults`] (algorithm, [`Algorithm::Auto`] and exact
 //! by default, and limits), how [`GroupOrders`] share work and the [`FieldSettings`] they
-//! use, [`ReplanSettings`] (re-planning on map edits), JPS+ tables and the crowd
-//! ([`CrowdSettings`](settings::CrowdSettings)). Each field's docs end with its default.
+//! use, [`ReplanSettings`] (re-planning on map edits), JPS+ tables, when landmark tables
+//! are built ([`LandmarkTables`](settings::LandmarkTables): in the background by default)
+//! and the crowd ([`CrowdSettings`](settings::CrowdSettings)). Each field's docs end with
+//! its default.
 //!
 //! # Pipeline
 //!
@@ -170,7 +172,8 @@
 //!    edits, logs each change with its [generation](components::NavGrid#generation), and
 //!    registers the [`MovementProfiles`] ([`profiles`]) on its map; last, the frame's
 //!    changes are announced as [`NavGridChanged`] messages and a new map gets its JPS+
-//!    tables (`pipeline::changes`).
+//!    tables (`pipeline::changes`), and the weighted layers' landmark tables are built on
+//!    the async compute pool and installed when ready (`pipeline::tables`).
 //! 2. [`Replan`](plugin::TilepathSystems::Replan): decide what to plan, in the private
 //!    `pipeline` module. *Intake* (`pipeline::intake`) puts new and changed requests and
 //!    inserted [`Replanning`] markers in the queue (`pipeline::queue`: three lanes, oldest

@@ -142,10 +142,17 @@ fn begin_turn(
     else {
         return Turn::Rest;
     };
-    let free_here = grid
-        .scenario()
-        .layer_for(path.profile, unit.diameter)
-        .is_some_and(|layer| at.chebyshev(want) <= 1 && step_from(layer, at, want));
+    let layer = grid.scenario().layer_for(path.profile, unit.diameter);
+    // Deep in a wall (painted over it, or spawned in it): straight out toward the path.
+    let want = match layer {
+        Some(layer) if layer.is_blocked(at) && at.chebyshev(want) > 1 => {
+            progress.detour.splice(0..0, way_out(at, want));
+            progress.detour[0]
+        }
+        _ => want,
+    };
+    let free_here = layer
+        .is_some_and(|layer| at.chebyshev(want) <= 1 && step_from(layer, at, want, path.start));
     if free_here && occupancy.is_free_for(want, unit.diameter, entity) {
         Turn::Step(want)
     } else {
@@ -362,15 +369,29 @@ fn aside(
 }
 
 /// True when a unit on `at` may step to the neighbouring `want` on `layer`: the step
-/// rule ([`step_ok`]), or, for a unit on a cell blocked for it (a wall painted under
-/// it, or spawned in one), any step onto a free neighbour: the one step off the blocked
-/// cell may pass a blocked corner; every later step keeps the rule.
-fn step_from(layer: &Layer, at: Cell, want: Cell) -> bool {
+/// rule ([`step_ok`]); for a unit on a cell blocked for it (a wall painted under it, or
+/// spawned in one), any step onto a free cell, or one that brings it nearer to `start`
+/// (its path's start, the free cell nearest to it): it walks out of the wall (see
+/// [`way_out`]). Once on a free cell, every step keeps the rule.
+fn step_from(layer: &Layer, at: Cell, want: Cell, start: Cell) -> bool {
     if layer.is_blocked(at) {
-        !layer.is_blocked(want)
+        !layer.is_blocked(want) || want.chebyshev(start) < at.chebyshev(start)
     } else {
         step_ok(layer, at, want)
     }
+}
+
+/// The cells strictly between `at` and `to` on the straight way from one to the other:
+/// diagonal steps first, then straight ones. A unit in a wall walks it to reach the
+/// start of its path (the free cell nearest to it), as steering units do.
+fn way_out(at: Cell, to: Cell) -> impl Iterator<Item = Cell> {
+    let mut c = at;
+    std::iter::from_fn(move || {
+        (c.chebyshev(to) > 1).then(|| {
+            c = Cell::new(c.x + (to.x - c.x).signum(), c.y + (to.y - c.y).signum());
+            c
+        })
+    })
 }
 
 /// True when two cell rectangles share a cell.

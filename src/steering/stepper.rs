@@ -41,9 +41,9 @@ use crate::grid::Cell;
 /// positioned by their world position (their `Transform` through their `ChildOf`
 /// ancestors); a unit standing off the cells of its path first walks back onto it. A
 /// unit on a cell blocked for it (a wall painted under it, or spawned in one), whose
-/// path starts on the nearest free cell, steps onto that cell when it is a neighbour:
-/// that one step off the blocked cell may pass a blocked corner; it never enters a
-/// blocked cell, and every later step keeps the rules above.
+/// path starts on the nearest free cell, walks straight out to that cell (diagonal steps
+/// first), through the wall where it stands deep in one; every step once it is out keeps
+/// the rules above.
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -182,3 +182,44 @@ fn a_hex_grid_stepper_spawned_in_a_wall_walks_out_and_arrives() {
 fn a_hex_grid_stepper_with_a_wall_painted_under_it_walks_out() {
     wall_painted_under_it::<Hexes>(hex_app());
 }
+
+/// A unit spawned in the middle of a 3 × 3 block of wall, two steps from the nearest free
+/// cell: it walks straight out through the block, each step nearer to its path's start,
+/// steps onto it and arrives, never in a wall again once out.
+#[test]
+fn a_grid_stepper_spawned_deep_in_a_wall_walks_out_through_it_and_arrives() {
+    let mut app = square_app();
+    let centre = Cell::new(5, 2);
+    let block: Vec<(Cell, bool)> = (4..=6)
+        .flat_map(|x| (1..=3).map(move |y| (Cell::new(x, y), true)))
+        .collect();
+    app.world_mut().resource_mut::<NavGrid>().apply_edits(block);
+    let unit = Square::spawn(&mut app, centre, GOAL);
+    let mut last = centre;
+    let mut out = false;
+    for tick in 1..=TICKS {
+        app.update();
+        let here = Square::cell(&app, unit);
+        let path = found_path(&app, unit);
+        assert!(path.start_moved() && path.from == centre, "{path:?}");
+        assert!(here.chebyshev(last) <= 1, "tick {tick}: jumped to {here}");
+        if !out && here != last {
+            assert!(
+                here.chebyshev(path.start) < last.chebyshev(path.start),
+                "tick {tick}: {here} is no nearer to {}",
+                path.start
+            );
+        }
+        out |= !Square::blocked(&app, here);
+        assert!(
+            !out || !Square::blocked(&app, here),
+            "tick {tick}: back in a wall on {here}"
+        );
+        last = here;
+        if app.world().get::<Arrived>(unit).is_some() {
+            assert_eq!(here, GOAL, "tick {tick}");
+            return;
+        }
+    }
+    panic!("still on {last} after {TICKS} ticks");
+}

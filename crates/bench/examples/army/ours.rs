@@ -12,7 +12,7 @@ use bevy_tilepath::prelude::{
 use crate::measure::{OrderClock, Outcome, check_path, ms};
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, task_pool};
-use bevy_tilepath::prelude::GroupOrders;
+use bevy_tilepath::prelude::{GroupOrders, LandmarkTables};
 
 /// Runs `case` (per-unit search, shared fields or shared approaches) and measures it.
 pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
@@ -24,6 +24,9 @@ pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {
     let defaults = TilepathSettings::default();
     app.insert_resource(TilepathSettings {
         max_threads: case.threads,
+        // The tables are part of the setup, as northstar's graph is of its setup (the
+        // default builds them in the background while the first orders run).
+        landmark_tables: LandmarkTables::OnLoad,
         group_orders: match case.mode {
             Mode::PerUnit => GroupOrders::PerUnit,
             Mode::Approach => GroupOrders::SharedApproach,

@@ -23,11 +23,10 @@ use crate::scenario::weights::Weights;
 /// use tilepath::prelude::*;
 /// use tilepath::scenario::{LandmarkBuild, MovementProfile, ProfileId};
 ///
-/// let mut map = CachedScenario::from_ascii("
-///     ..111..
-///     ..111..
-///     .......
-/// ").unwrap();
+/// let mut map = CachedScenario::from_ascii(".......\n.......\n.......").unwrap();
+/// for cell in [Cell::new(3, 0), Cell::new(3, 1)] {
+///     map.set_terrain(cell, 1);
+/// }
 /// let heavy = ProfileId(1);
 /// map.set_profile(heavy, MovementProfile::new().with_weight(1, 3));
 /// map.set_auto_builds_landmarks(false);
