@@ -54,8 +54,9 @@ use crate::search::{Algorithm, Limits};
 /// search (at most the cells it can reach, plus those edits reopen), not the edit rate.
 /// Requests behind it wait their turn: the queue's lanes (urgent, deferred cuts,
 /// improvements) are served in that order, each oldest first. A frame that runs a search
-/// whole may exceed the budget by that one search; nothing else does by more than one
-/// slice per solver thread. The test `starvation` runs this at budgets 0, 1, 64 and
+/// whole may exceed the budget by that one search; under a time budget nothing else does
+/// by more than one slice per solver thread, under an expansion budget nothing else but
+/// the exceptions listed under [`FrameBudget::Expansions`]. The test `starvation` runs this at budgets 0, 1, 64 and
 /// 1,024 expansions against walls, cuts and terrain repaints every frame.
 ///
 /// The re-planning step that decides which answers an edit invalidates has its own
@@ -142,7 +143,7 @@ impl TilepathSettings {
 ///
 /// | work | under `Time` | under `Expansions` |
 /// |---|---|---|
-/// | searches, fields, paths read off fields | this budget | this budget |
+/// | searches, fields, paths read off fields | this budget | this budget, at most `max(b, 1)` a frame but for the exceptions listed under [`FrameBudget::Expansions`] |
 /// | carrying suspended searches and fields over edits | this budget (it runs in the solve step) | at most 16,384 labels forgotten per search or field, or it starts over (a setback of the progress guarantee) |
 /// | map upkeep of edits: clearance, layers, components, JPS+ jump tables, landmark tables | this budget ([`NavGrid::upkeep_time`](crate::components::NavGrid::upkeep_time) since the last frame, wherever the edits were made) | this budget: [`NavGrid::upkeep_work`](crate::components::NavGrid::upkeep_work) since the last frame, one expansion per 32 units, at most half of each frame's budget, the rest owed to the next frames (at most one budget owed) |
 /// | the JPS+ jump tables of a new or replaced map's one-cell layers | not counted: built once, in the frame the map arrives | the same |
@@ -166,6 +167,20 @@ pub enum FrameBudget {
     Time(Duration),
     /// Search expansions per frame, all solver threads and shared fields together (a
     /// path read off a shared field counts one expansion per 4 cells, plus one).
+    ///
+    /// A frame pays at most `max(b, 1)`: every node a search, a shared approach's last
+    /// stretch or a field expands counts as one, and each is sliced at what is left
+    /// (the overrun constant is 0; the core's `Pathfinder::start` slices the same way).
+    /// What a frame pays is [`TilepathStats::expanded`](crate::stats::TilepathStats::expanded)
+    /// plus `field_charged` and `upkeep_charged`. The bounded exceptions:
+    ///
+    /// - the answer that ends the frame may overrun what is left by the reading of its
+    ///   path off a field (one per 4 cells of that path, plus one) and by planning it
+    ///   again around units ([`PathRequest::avoid_units`](crate::components::PathRequest::avoid_units),
+    ///   at most 32,768 expansions); after it the frame keeps nothing more;
+    /// - a search run whole for the progress guarantee (counted in
+    ///   [`TilepathStats::whole`](crate::stats::TilepathStats::whole)) pays all it expands.
+    ///
     /// Answers, and the frame each one arrives in, then depend only on the requests and
     /// the map, not on the machine or the thread count: the basis for lockstep
     /// multiplayer (run the plugin in `FixedUpdate`, see

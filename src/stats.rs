@@ -54,9 +54,15 @@ pub struct TilepathStats {
     pub detoured: usize,
     /// Cells expanded in the last frame: by the slices of searches that ran (finished or
     /// not) and by shared fields growing. Under
-    /// [`crate::settings::FrameBudget::Expansions`] this is what the budget
-    /// counts (paths read off fields add one per 4 cells, plus one, to the budget, not here).
+    /// [`crate::settings::FrameBudget::Expansions`] the budget pays this, plus
+    /// `field_charged` and `upkeep_charged`.
     pub expanded: u64,
+    /// What the last frame's answers read off shared fields cost its
+    /// [`crate::settings::FrameBudget::Expansions`] budget: one expansion per 4 cells of
+    /// each path, plus one, plus the expansions of a shared approach's last stretch
+    /// ended in the frame (or of the unit's own search, where the field did not serve
+    /// it) and of planning the path again around units.
+    pub field_charged: u64,
     /// Nodes expanded since the plugin started (searches and fields).
     pub total_expanded: u64,
     /// Wall-clock time of the last frame's solve step.
@@ -141,6 +147,7 @@ impl TilepathStats {
         self.reviewed = 0;
         self.whole = 0;
         self.field_answers = 0;
+        self.field_charged = 0;
         self.solve_time = Duration::ZERO;
     }
 }

@@ -4,6 +4,7 @@
 
 mod approach;
 mod budget;
+mod budget_bound;
 mod common;
 mod crowd;
 mod debug;

@@ -234,9 +234,10 @@
 //!
 //! [`Pathfinder::start`](search::Pathfinder::start) runs a search for a budget of
 //! expansions and returns [`Progress::Suspended`](search::Progress::Suspended) when the
-//! budget is spent; [`Pathfinder::resume`](search::Pathfinder::resume) goes on where it
-//! stopped, so a long search can be spread over frames and ends with exactly the answer of
-//! `find`. The map may be edited in between: `resume` always answers for the map as it is
+//! budget is spent (a slice expands at most its budget); [`Pathfinder::resume`](search::Pathfinder::resume)
+//! goes on where it stopped, so a long search can be spread over frames and ends with the
+//! answer of `find` (for JPS and JPS+ a path of the same cost, which may break ties
+//! between equal paths otherwise). The map may be edited in between: `resume` always answers for the map as it is
 //! now, carrying suspended A\* and Dijkstra searches on the indexed heap over obstacle
 //! edits where that is exact (the answer costs what a fresh search on the edited map
 //! costs) and starting the others over; its docs list the cases.

@@ -15,7 +15,7 @@ use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64, path_length};
 use crate::pipeline::resolve::Ends;
 use crate::scenario::{CachedScenario, ProfileId};
-use crate::search::{DistanceField, PathQuery as SearchQuery, Pathfinder};
+use crate::search::{DistanceField, PathQuery as SearchQuery};
 use crate::settings::{GroupOrders, TilepathSettings};
 use crate::smoothing;
 
@@ -417,33 +417,25 @@ const APPROACH_REACH: Cost = 2;
 /// See [`APPROACH_REACH`].
 const APPROACH_MARGIN: Cost = 8;
 
-/// The answer of a field job: the path descending `field` from the query's start, with
-/// its waypoints (smoothed when asked, like a search's), and the cost charged to an
-/// expansion budget. A job whose goal is not the field's own (a shared approach) follows
-/// the descent until it comes within reach of its goal and searches the rest on
-/// `pathfinder`, whole (see [`descend`] for the sliced way). `None` when the start is not
-/// settled, or the last stretch has no path.
+/// The answer of a field job whose goal is the field's own: the path descending `field`
+/// from the query's start, with its waypoints (smoothed when asked, like a search's),
+/// and the cost charged to an expansion budget (O(path length)). A shared approach
+/// (the query's goal is not the field's) is answered by the solver threads instead,
+/// its last stretch sliced like any search (see [`descend`]): `None` for it here, as
+/// when the start is not settled.
 pub(crate) fn answer(
     field: &DistanceField,
     grid: &NavGrid,
     query: &SearchQuery,
     ends: Ends,
-    pathfinder: &mut Pathfinder,
     cells: &mut Vec<Cell>,
     smoothed: &mut Vec<Cell>,
 ) -> Option<(FoundPath, u64)> {
-    let (mut cost, last) = descend(field, grid, query, cells)?;
-    let mut expanded = 0;
-    if let Some(last) = last {
-        let stats = pathfinder.find(grid.scenario(), &last).ok()?;
-        cost += stats.cost;
-        cells.extend_from_slice(pathfinder.path().get(1..)?);
-        expanded = stats.expanded;
+    let (cost, last) = descend(field, grid, query, cells)?;
+    if last.is_some() {
+        return None;
     }
-    let approached = query.goal != field.goal();
-    finish(
-        grid, query, ends, cells, cost, expanded, approached, smoothed,
-    )
+    finish(grid, query, ends, cells, cost, 0, false, smoothed)
 }
 
 /// The descent of `field` from the query's start, in `cells`, and its cost. For a shared

@@ -1,6 +1,7 @@
 //! What the solver threads did with a frame's items: answers kept, searches suspended, expansions charged.
 
 use super::SolveState;
+use super::fields::Fields;
 use super::jobs::{Budget, Job, Work};
 use super::solvers::{Outcome, Solvers, Suspended};
 use crate::components::NavGrid;
@@ -39,7 +40,7 @@ impl SolveState {
                     }
                     continue;
                 }
-                Some(l) => in_order(&mut state.solvers, grid, job, outcome, l),
+                Some(l) => in_order(&mut state.solvers, &state.fields, grid, job, outcome, l),
             };
             // After `in_order`: the stretch planned again around units is the same
             // whichever thread found the path.
@@ -56,7 +57,10 @@ impl SolveState {
             match outcome {
                 Outcome::Answer { answer, charge, .. } => {
                     match job.work {
-                        Work::Field { .. } => stats.field_answers += 1,
+                        Work::Field { .. } => {
+                            stats.field_answers += 1;
+                            stats.field_charged += charge;
+                        }
                         Work::Search { .. } => stats.expanded += charge,
                     }
                     state.answers.push((job_index, answer));
@@ -101,16 +105,41 @@ impl SolveState {
 /// Under an expansion budget with `left` expansions, the outcome that serving the jobs
 /// one after another would give `job` (whose run on a thread gave `outcome`): the same
 /// when the job was given exactly `left`, or finished within less; a search given more
-/// than `left` that did not is run again from its start with `left`.
+/// than `left` that did not is run again from its start with `left`, and so is a shared
+/// approach (its last stretch is a search).
 fn in_order(
     solvers: &mut Solvers,
+    fields: &Fields,
     grid: &NavGrid,
     job: &Job,
     outcome: Outcome,
     left: u64,
 ) -> Outcome {
-    let (Work::Search { query, resumed }, budget) = (&job.work, outcome_budget(&outcome)) else {
-        return outcome; // field answers fit whatever is left
+    let budget = outcome_budget(&outcome);
+    let (query, resumed) = match &job.work {
+        Work::Search { query, resumed } => (query, resumed),
+        Work::Field { field, query } => {
+            if query.goal == fields.field(*field).goal() {
+                return outcome; // a path read off the field: the same whatever is left
+            }
+            // An approach that ended here is charged at least its last stretch's
+            // expansions (any other outcome, such as the unit's own search where the
+            // approach found nothing, may have expanded more than it charged).
+            let fits = budget == left
+                || matches!(&outcome, Outcome::Answer { answer: Ok(path), charge, .. }
+                    if path.approached && *charge < left);
+            if fits {
+                return outcome;
+            }
+            if let Outcome::Suspended {
+                pathfinder: Some(pathfinder),
+                ..
+            } = outcome
+            {
+                solvers.spares.push(*pathfinder);
+            }
+            return solvers.run_alone(job, fields, grid, left);
+        }
     };
     let fits = match &outcome {
         Outcome::Answer { charge, .. } => budget == left || *charge < left,

@@ -147,6 +147,38 @@ impl Solvers {
         self.spares.pop().unwrap_or_default()
     }
 
+    /// Runs `job` (not a resumed search) alone on this thread with exactly `left`
+    /// expansions, on a spare pathfinder: what serving the jobs one after another gives
+    /// it (see `solve::in_order`).
+    pub(crate) fn run_alone(
+        &mut self,
+        job: &Job,
+        fields: &Fields,
+        grid: &NavGrid,
+        left: u64,
+    ) -> Outcome {
+        let mut worker = Worker {
+            pathfinder: self.spare(),
+            ..Worker::default()
+        };
+        let frame = Frame {
+            jobs: std::slice::from_ref(job),
+            items: &[0],
+            fields,
+            resumed: &self.resumed,
+            grid,
+            next: AtomicUsize::new(0),
+            spent: AtomicU64::new(0),
+            budget: Budget::Expansions { left },
+            progressed: true,
+        };
+        let outcome = worker.run(job, &frame, left);
+        if !worker.lent {
+            self.spares.push(worker.pathfinder);
+        }
+        outcome
+    }
+
     /// Runs `items` (indices into `jobs`) on the `ComputeTaskPool` within `budget`:
     /// threads take items in order from a shared counter and stop when the budget is
     /// spent. Returns the outcomes by item index (every taken item has one). Under a
@@ -273,21 +305,18 @@ impl Worker {
         match &job.work {
             Work::Field { field, query } => {
                 let field = frame.fields.field(*field);
-                let answered = match frame.budget {
-                    // A shared approach's last stretch is sliced like any search.
-                    Budget::Time { .. } if query.goal != field.goal() => {
-                        return self.approach(job, frame, field, query, left);
-                    }
-                    _ => fields::answer(
-                        field,
-                        grid,
-                        query,
-                        job.ends,
-                        &mut self.pathfinder,
-                        &mut self.cells,
-                        &mut self.smoothed,
-                    ),
-                };
+                // A shared approach's last stretch is sliced like any search.
+                if query.goal != field.goal() {
+                    return self.approach(job, frame, field, query, left);
+                }
+                let answered = fields::answer(
+                    field,
+                    grid,
+                    query,
+                    job.ends,
+                    &mut self.cells,
+                    &mut self.smoothed,
+                );
                 match answered {
                     Some((path, charge)) => Outcome::Answer {
                         answer: Ok(path),
@@ -362,10 +391,10 @@ impl Worker {
         }
     }
 
-    /// A field job of a shared approach under a time budget: the descent, then the last
-    /// stretch as a search sliced like any other (suspended with the descent when the
-    /// deadline comes first). Where the field does not reach the job's goal, the unit's
-    /// own search.
+    /// A field job of a shared approach: the descent, then the last stretch as a search
+    /// sliced like any other (suspended with the descent when the budget is spent or
+    /// the deadline comes first). Where the field does not reach the job's goal, the
+    /// unit's own search.
     fn approach(
         &mut self,
         job: &Job,
@@ -400,7 +429,23 @@ impl Worker {
                 charge,
                 budget: left,
             },
-            None => self.search(job, query, frame, left),
+            // The last stretch found nothing: the unit's own search, with what the
+            // stretch left over.
+            None => {
+                let mut outcome = self.search(job, query, frame, left.saturating_sub(charge));
+                match &mut outcome {
+                    Outcome::Answer {
+                        charge: c, budget, ..
+                    }
+                    | Outcome::Suspended {
+                        charge: c, budget, ..
+                    } => {
+                        *c += charge;
+                        *budget = left;
+                    }
+                }
+                outcome
+            }
         }
     }
 

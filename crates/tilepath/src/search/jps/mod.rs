@@ -24,7 +24,8 @@
 //! neighbouring lines; the first wall or forced cell is one `trailing_zeros` (or
 //! `leading_zeros` going backwards) of a few word operations. Two refinements keep the
 //! open list small: a diagonal jump point is expanded the moment a diagonal walk finds
-//! it (its straight jumps were just made), and a new jump point whose f equals the f
+//! it (its straight jumps were just made; once a slice's budget is spent it goes to
+//! the open list instead, so a sliced search never expands more than its budget), and a new jump point whose f equals the f
 //! being expanded is expanded next without going through the heap.
 //!
 //! Complexity: worst case like A*, O(n log n) for n jump points plus O(length / 64) word
@@ -42,6 +43,8 @@
 mod open;
 pub(crate) mod plus;
 mod scan;
+#[cfg(test)]
+mod slice_tests;
 #[cfg(test)]
 mod tests;
 
@@ -142,7 +145,11 @@ fn expand(s: &mut SearchState, j: &mut JpsState, grid: &Grid, i: u32) -> Result<
 /// point is a diagonal jump point: it is recorded with its cost and parent and
 /// expanded at once (the straight jump points it found are relaxed, the walk goes on
 /// from it). The walk ends at a wall, at the goal, or at a jump point that already has
-/// a cost as low (its own expansion covers the rest of the diagonal).
+/// a cost as low (its own expansion covers the rest of the diagonal). When the slice
+/// is spent ([`SearchState::slice_spent`]) the next diagonal jump point is offered to
+/// the open list instead and the walk ends: it is expanded from there with the same
+/// diagonal arrival, hence the same successors, so a slice never expands more nodes
+/// than its budget. Unsliced searches (budget `u32::MAX`) never take that branch.
 fn walk_diagonal(
     s: &mut SearchState,
     j: &mut JpsState,
@@ -171,6 +178,12 @@ fn walk_diagonal(
         }
         let ni = s.index(n);
         let ng = g + line_cost(c, n);
+        if s.slice_spent() {
+            // No expansion left in this slice: the jump point waits in the open list
+            // and its expansion, with this diagonal arrival, goes on from it.
+            relax(s, j, grid, n, ng, c, f);
+            return Ok(());
+        }
         if !claim(s, grid, ni, ng, toward(n, c)) {
             return Ok(());
         }

@@ -286,6 +286,10 @@ fn relax_straight(
 /// spot: its two straight jumps are relaxed and the walk goes on from it, so it never
 /// goes through the open list. The walk ends at a wall, at the goal, or at a node that
 /// already has a cost as low (its own expansion covers the rest of the diagonal).
+/// When the slice is spent ([`SearchState::slice_spent`]) the next such node is offered
+/// to the open list instead and the walk ends: it is expanded from there with the same
+/// diagonal arrival, hence the same successors, so a slice never expands more nodes
+/// than its budget. Unsliced searches (budget `u32::MAX`) never take that branch.
 /// O(1) per hop.
 #[allow(clippy::too_many_arguments)]
 fn walk_diagonal(
@@ -311,6 +315,12 @@ fn walk_diagonal(
         n = Cell::new(n.x + dx * steps, n.y + dy * steps);
         ng += DIAGONAL * steps as Cost;
         if n == ctx.goal {
+            relax(s, j, ctx, n, ni, ng, to_parent, f_now);
+            return Ok(());
+        }
+        if s.slice_spent() {
+            // No expansion left in this slice: the jump point waits in the open list
+            // and its expansion, with this diagonal arrival, goes on from it.
             relax(s, j, ctx, n, ni, ng, to_parent, f_now);
             return Ok(());
         }

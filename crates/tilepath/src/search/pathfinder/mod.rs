@@ -177,15 +177,20 @@ impl Pathfinder {
         }
     }
 
-    /// Starts `query` on `map` and expands at most about `budget` nodes before yielding
+    /// Starts `query` on `map` and expands at most `budget` nodes before yielding
     /// ([`Progress::Suspended`]); [`Pathfinder::resume`] goes on from where it stopped,
     /// so a search larger than a frame's budget is spread over several frames without
-    /// starting over, and ends with exactly the answer of [`Pathfinder::find`].
+    /// starting over, and ends with the answer of [`Pathfinder::find`]: exactly that
+    /// answer for A*, Dijkstra and best-first; for JPS and JPS+ a path of the same cost
+    /// and ends, which may break ties between equal paths otherwise and expand other
+    /// nodes (see below).
     ///
-    /// A*, Dijkstra, best-first and JPS (and [`Algorithm::Auto`]) yield between
-    /// expansions; one expansion may count several nodes (a JPS diagonal walk), so a
-    /// slice can overrun its budget by one such batch. The other algorithms run to the
-    /// end in one slice. Limits apply to the whole search, all slices together; the time
+    /// A*, Dijkstra, best-first, JPS and JPS+ (and [`Algorithm::Auto`]) yield between
+    /// expansions, and every node they expand counts as one: a slice of `budget` expands
+    /// at most `budget` nodes (the overrun constant is 0). A JPS diagonal walk that
+    /// meets a jump point once the budget is spent leaves it on the open list for the
+    /// next slice instead of expanding it. The other algorithms run to the end in one
+    /// slice. Limits apply to the whole search, all slices together; the time
     /// budget runs from this call.
     ///
     /// # Errors

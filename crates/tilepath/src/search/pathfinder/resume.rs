@@ -12,7 +12,7 @@ use crate::search::validate::validate_path;
 
 impl Pathfinder {
     /// Goes on with the search a [`Pathfinder::start`] (or an earlier resume) left
-    /// suspended, for at most about `budget` more expansions. The answer is always for
+    /// suspended, for at most `budget` more expansions. The answer is always for
     /// the map as it is now, edited since or not.
     ///
     /// When `map` was edited since (its generation differs), the search is carried over
