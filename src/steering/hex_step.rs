@@ -191,7 +191,21 @@ fn begin_turn(
     else {
         return Turn::Rest;
     };
-    let open = adjacent(grid, at, want) && stands(grid, path.profile, want, unit.radius);
+    // Deep in a wall (painted over it, or spawned in it): straight out toward the path.
+    let in_wall = !stands(grid, path.profile, at, unit.radius);
+    let want = if in_wall && !adjacent(grid, at, want) {
+        progress.detour.splice(0..0, way_out(grid, at, want));
+        progress.detour.first().copied().unwrap_or(want)
+    } else {
+        want
+    };
+    // Out of a wall, any step nearer to the path's start (the nearest free tile) will do.
+    let nearer = |t: Cell| {
+        let start = grid.hex(path.start);
+        grid.hex(t).distance(start) < grid.hex(at).distance(start)
+    };
+    let open = adjacent(grid, at, want)
+        && (stands(grid, path.profile, want, unit.radius) || (in_wall && nearer(want)));
     if open && free_for(grid, occupancy, want, unit.radius, entity) {
         Turn::Step(want)
     } else {
@@ -200,6 +214,18 @@ fn begin_turn(
             holder: occupancy.blocker_of(grid.tiles_within(grid.hex(want), unit.radius), entity),
         }
     }
+}
+
+/// The tiles strictly between `at` and `to` on the straight line from one to the other
+/// (each the tile under an evenly spaced point of the segment between their centres,
+/// so that each is a neighbour of the one before). A unit in a wall walks it to reach
+/// the start of its path (the free tile nearest to it), as steering units do.
+fn way_out(grid: &HexGrid, at: Cell, to: Cell) -> Vec<Cell> {
+    let (from, end) = (grid.tile_to_world(at), grid.tile_to_world(to));
+    let steps = grid.hex(at).distance(grid.hex(to));
+    (1..steps)
+        .filter_map(|k| grid.world_to_tile(from.lerp(end, k as f32 / steps as f32)))
+        .collect()
 }
 
 /// Moves unit `k` to `to`: its tiles, its `Transform`; when `own_turn`, its progress

@@ -24,9 +24,10 @@
 //! neighbouring lines; the first wall or forced cell is one `trailing_zeros` (or
 //! `leading_zeros` going backwards) of a few word operations. Two refinements keep the
 //! open list small: a diagonal jump point is expanded the moment a diagonal walk finds
-//! it (its straight jumps were just made; once a slice's budget is spent it goes to
-//! the open list instead, so a sliced search never expands more than its budget), and a new jump point whose f equals the f
-//! being expanded is expanded next without going through the heap.
+//! it (its straight jumps were just made; once a slice's budget is spent it goes to the
+//! open list instead, so a sliced search never expands more than its budget), and a new
+//! jump point whose f equals the f being expanded is expanded next without going
+//! through the heap.
 //!
 //! Complexity: worst case like A*, O(n log n) for n jump points plus O(length / 64) word
 //! reads per straight jump. Where straight runs are long (rooms, open ground) it expands
