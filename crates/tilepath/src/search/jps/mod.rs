@@ -45,8 +45,6 @@ mod open;
 pub(crate) mod plus;
 mod scan;
 #[cfg(test)]
-mod slice_tests;
-#[cfg(test)]
 mod tests;
 
 use super::costs::{Step, UnitCosts};
