@@ -291,9 +291,7 @@ impl NavGrid {
     /// landmark table inside its first search on the layer, or not (see
     /// [`CachedScenario::set_auto_builds_landmarks`]).
     pub(crate) fn set_auto_builds_landmarks(&mut self, on: bool) {
-        if self.scenario.auto_builds_landmarks() != on {
-            self.scenario.set_auto_builds_landmarks(on);
-        }
+        self.scenario.set_auto_builds_landmarks(on);
     }
 
     /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes

@@ -218,14 +218,13 @@ fn begin_turn(
 
 /// The tiles strictly between `at` and `to` on the straight line from one to the other
 /// (each the tile under an evenly spaced point of the segment between their centres,
-/// so that each is a neighbour of the one before). A unit in a wall walks it to reach
-/// the start of its path (the free tile nearest to it), as steering units do.
-fn way_out(grid: &HexGrid, at: Cell, to: Cell) -> Vec<Cell> {
+/// so that each is a neighbour of the one before): the way a unit off its path goes
+/// back to it, and a unit in a wall walks to the start of its path (the free tile
+/// nearest to it), as steering units do.
+fn way_out(grid: &HexGrid, at: Cell, to: Cell) -> impl Iterator<Item = Cell> + '_ {
     let (from, end) = (grid.tile_to_world(at), grid.tile_to_world(to));
     let steps = grid.hex(at).distance(grid.hex(to));
-    (1..steps)
-        .filter_map(|k| grid.world_to_tile(from.lerp(end, k as f32 / steps as f32)))
-        .collect()
+    (1..steps).filter_map(move |k| grid.world_to_tile(from.lerp(end, k as f32 / steps as f32)))
 }
 
 /// Moves unit `k` to `to`: its tiles, its `Transform`; when `own_turn`, its progress
@@ -420,16 +419,7 @@ fn way_ahead(
     if let (Some(at), Some(&first)) = (tile, way.clone().next())
         && !adjacent(grid, at, first)
     {
-        let (from, to) = (grid.tile_to_world(at), grid.tile_to_world(first));
-        let steps = grid.hex(at).distance(grid.hex(first));
-        for k in 1..steps {
-            let point = from.lerp(to, k as f32 / steps as f32);
-            if let Some(c) = grid.world_to_tile(point)
-                && ahead.len() < n
-            {
-                ahead.push((c, radius));
-            }
-        }
+        ahead.extend(way_out(grid, at, first).take(n).map(|c| (c, radius)));
     }
     while ahead.len() < n
         && let Some(&c) = way.next()

@@ -145,20 +145,17 @@ impl Layer {
     pub(crate) fn install_landmarks(
         &mut self,
         weights: Weights<'_>,
-        mut table: Option<Landmarks>,
+        table: Option<Landmarks>,
         interior: Stops,
         touched: &[Cell],
     ) -> u64 {
         if self.landmarks_built() {
             return 0;
         }
-        let mut work = 0;
-        if let Some(table) = &mut table {
-            let (closed, opened): (Vec<Cell>, Vec<Cell>) =
-                touched.iter().partition(|&&c| self.is_blocked(c));
-            work += table.repair(&self.blocked, weights, closed, opened);
-        }
         self.landmarks = OnceLock::from(table);
+        let (closed, opened): (Vec<Cell>, Vec<Cell>) =
+            touched.iter().partition(|&&c| self.is_blocked(c));
+        let mut work = self.repair_landmarks(weights, &closed, &opened);
         if self.interior.get().is_none() {
             self.interior = OnceLock::from(interior);
             work += self.refresh_interior(weights, touched);
