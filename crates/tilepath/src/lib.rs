@@ -316,6 +316,7 @@ pub mod hex;
 mod prefetch;
 pub mod scenario;
 pub mod search;
+pub mod shape;
 pub mod smoothing;
 #[cfg(test)]
 mod test_support;

@@ -1,7 +1,8 @@
 //! A 1-bit-per-cell grid stored as rows of 64-bit words, padded with set bits.
 
 use super::MapError;
-use crate::grid::{Cell, Direction, GridSize};
+use crate::grid::{Cell, GridSize};
+use crate::shape::GridShape;
 
 /// A bit per cell, row by row; bit `x` of a row lives in word `x / 64` at bit `x % 64`
 /// (least significant first). Padding bits past the row end are kept set, so a scan
@@ -132,9 +133,16 @@ impl BitGrid {
     #[inline]
     pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
         debug_assert!(self.size.contains(cell));
+        self.moves(GridShape::Square, cell, octile)
+    }
+
+    /// The moves allowed from the on-grid `cell` of a grid of `shape` (see
+    /// [`GridShape`]): one 3x3 bit read and a table lookup.
+    #[inline]
+    pub(crate) fn moves(&self, shape: GridShape, cell: Cell, octile: bool) -> u8 {
+        debug_assert!(self.size.contains(cell));
         let around = self.neighbourhood(cell.x as u32, cell.y as u32);
-        let moves = LEGAL_MOVES[usize::from(around & 0x1ff)];
-        if octile { moves } else { moves & 0x55 }
+        shape.legal(around, cell, octile)
     }
 
     /// Bits of cells `x - 1`, `x`, `x + 1` of on-grid row `y` (off-grid cells set).
@@ -215,34 +223,6 @@ impl BitGrid {
         }
         t
     }
-}
-
-/// Octile legal moves for every 3x3 block of blocked bits (see [`BitGrid::neighbourhood`]).
-static LEGAL_MOVES: [u8; 512] = legal_moves_table();
-
-const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
-    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
-}
-
-const fn legal_moves_table() -> [u8; 512] {
-    let mut table = [0u8; 512];
-    let mut around = 0;
-    while around < 512 {
-        let mut moves = 0u8;
-        let mut d = 0;
-        while d < 8 {
-            let (dx, dy) = Direction::ALL[d].delta();
-            let allowed = free_in(around, dx, dy)
-                && (dx == 0 || dy == 0 || (free_in(around, dx, 0) && free_in(around, 0, dy)));
-            if allowed {
-                moves |= 1 << d;
-            }
-            d += 1;
-        }
-        table[around] = moves;
-        around += 1;
-    }
-    table
 }
 
 /// 64 bits of a line starting at cell `start`: bit `i` is cell `start + i`. Cells before

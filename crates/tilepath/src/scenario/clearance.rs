@@ -1,8 +1,10 @@
-//! True clearance: per cell, the side of the largest free square whose minimum corner it is.
+//! True clearance: per cell, the side of the largest free square whose minimum corner
+//! it is; on hexagonal grids, the number of steps to the nearest blocked cell.
 
 use super::bitgrid::BitGrid;
 use super::rect::CellRect;
-use crate::grid::{Cell, GridSize};
+use crate::grid::{Cell, Direction, GridSize};
+use crate::shape::GridShape;
 
 /// True clearances are capped here, so diameters up to `CLEARANCE_CAP` are answered
 /// exactly (see [`MAX_DIAMETER`](crate::scenario::MAX_DIAMETER)).
@@ -22,6 +24,110 @@ pub fn compute(blocked: &BitGrid) -> Vec<u8> {
     let mut out = vec![0; size.area()];
     recompute(blocked, &mut out, CellRect::of_size(size));
     out
+}
+
+/// The clearance of every cell of `blocked` on a grid of `shape`: [`compute`] on
+/// squares; on hexagons the number of steps from each cell to the nearest blocked or
+/// off-map cell (0 on a blocked cell, 1 beside the map's edge), capped at
+/// [`CLEARANCE_CAP`], so that an agent of radius `r` fits where it exceeds `r`.
+/// O(width × height).
+pub fn compute_for(shape: GridShape, blocked: &BitGrid) -> Vec<u8> {
+    let size = blocked.size();
+    let mut out = vec![0; size.area()];
+    recompute_for(shape, blocked, &mut out, CellRect::of_size(size));
+    out
+}
+
+/// [`update`] on a grid of `shape`: on hexagons the cells within `CLEARANCE_CAP`
+/// steps of `changed` are recomputed. Returns the recomputed rectangle.
+///
+/// # Panics
+///
+/// When `clearance.len()` is not the number of cells of `blocked`.
+pub fn update_for(
+    shape: GridShape,
+    blocked: &BitGrid,
+    clearance: &mut [u8],
+    changed: CellRect,
+) -> CellRect {
+    if shape.is_square() {
+        return update(blocked, clearance, changed);
+    }
+    let size = blocked.size();
+    assert_eq!(
+        clearance.len(),
+        size.area(),
+        "clearance::update_for: another size"
+    );
+    let region = affected_for(shape, changed, size);
+    recompute_for(shape, blocked, clearance, region);
+    region
+}
+
+/// [`affected`] on a grid of `shape`: on hexagons, `changed` grown by
+/// `CLEARANCE_CAP` cells every way (the tile positions of the cells within that many
+/// steps), clipped to `size`. O(1).
+pub fn affected_for(shape: GridShape, changed: CellRect, size: GridSize) -> CellRect {
+    match shape {
+        GridShape::Square => affected(changed, size),
+        GridShape::Hex(_) => {
+            let cap = i64::from(CLEARANCE_CAP);
+            changed.grow_clip(cap, cap, size)
+        }
+    }
+}
+
+fn recompute_for(shape: GridShape, blocked: &BitGrid, out: &mut [u8], region: CellRect) {
+    match shape {
+        GridShape::Square => recompute(blocked, out, region),
+        GridShape::Hex(_) => recompute_hex(shape, blocked, out, region),
+    }
+}
+
+/// The hexagonal clearance of `region`: a breadth-first search over `region` grown by
+/// [`CLEARANCE_CAP`] (which holds every cell within that many steps of it, so every
+/// source that matters), from its blocked cells and the cells beside the map's edge.
+/// O(area of the grown region); allocates its scratch.
+fn recompute_hex(shape: GridShape, blocked: &BitGrid, out: &mut [u8], region: CellRect) {
+    if region.is_empty() {
+        return;
+    }
+    let size = blocked.size();
+    let cap = i64::from(CLEARANCE_CAP);
+    let outer = region.grow_clip(cap, cap, size);
+    let width = (outer.max.x - outer.min.x) as usize;
+    let local = |c: Cell| (c.y - outer.min.y) as usize * width + (c.x - outer.min.x) as usize;
+    let mut dist = vec![CLEARANCE_CAP; outer.cell_count() as usize];
+    let mut queue = Vec::new();
+    for c in outer.cells() {
+        let value = if blocked.get_or(c, true) {
+            0
+        } else if Direction::in_mask(shape.neighbours(c)).any(|d| !size.contains(c.step(d))) {
+            1
+        } else {
+            continue;
+        };
+        dist[local(c)] = value;
+        queue.push(c);
+    }
+    // Sources at 0 before those at 1, so that the queue pops in order of distance.
+    queue.sort_by_key(|&c| dist[local(c)]);
+    let mut head = 0;
+    while head < queue.len() {
+        let c = queue[head];
+        head += 1;
+        let next = dist[local(c)].saturating_add(1).min(CLEARANCE_CAP);
+        for d in Direction::in_mask(shape.neighbours(c)) {
+            let n = c.step(d);
+            if outer.contains(n) && dist[local(n)] > next {
+                dist[local(n)] = next;
+                queue.push(n);
+            }
+        }
+    }
+    for c in region.cells() {
+        out[size.index(c)] = dist[local(c)];
+    }
 }
 
 /// The cells whose true clearance may change when obstacles inside `changed` flip:

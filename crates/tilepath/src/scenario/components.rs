@@ -2,18 +2,21 @@
 //!
 //! Octile moves without corner cutting connect exactly the cells that straight moves
 //! connect (a diagonal step is allowed only when both straight detours are free), so
-//! one 4-connected labelling serves both connectivities.
+//! one 4-connected labelling serves both connectivities. On hexagonal grids the six
+//! neighbours connect cells.
 
 use super::bitgrid::BitGrid;
 use smallvec::SmallVec;
 
 use super::rect::CellRect;
 use crate::grid::{Cell, Direction, GridSize};
+use crate::shape::GridShape;
 
 /// Component labels per cell: 0 on blocked cells, equal labels for mutually reachable cells.
 #[derive(Clone, Debug, Default)]
 pub struct Components {
     size: GridSize,
+    shape: GridShape,
     labels: Vec<u32>,
     next_label: u32,
     stack: Vec<Cell>,
@@ -32,11 +35,18 @@ pub struct Components {
 }
 
 impl Components {
-    /// Labels the free (zero) bits of `blocked`. O(width * height).
+    /// Labels the free (zero) bits of `blocked` of a square grid. O(width * height).
     pub fn new(blocked: &BitGrid) -> Self {
+        Self::with_shape(blocked, GridShape::Square)
+    }
+
+    /// Labels the free (zero) bits of `blocked` of a grid of `shape`: on hexagons, cells
+    /// are connected through their six neighbours. O(width * height).
+    pub fn with_shape(blocked: &BitGrid, shape: GridShape) -> Self {
         let size = blocked.size();
         let mut c = Self {
             size,
+            shape,
             labels: vec![0; size.area()],
             next_label: 1,
             stack: Vec::new(),
@@ -91,7 +101,7 @@ impl Components {
         self.stack.push(seed);
         while let Some(cell) = self.stack.pop() {
             self.work += 1;
-            for d in Direction::CARDINAL {
+            for d in self.moves(cell) {
                 let n = cell.step(d);
                 if !self.size.contains(n) || blocked.bit_unchecked(n.x as u32, n.y as u32) {
                     continue;
@@ -103,6 +113,17 @@ impl Components {
                 }
             }
         }
+    }
+
+    /// The moves that connect `cell` to its neighbours: the four straight ones on
+    /// squares (enough, see the module docs), the six on hexagons.
+    #[inline]
+    fn moves(&self, cell: Cell) -> impl Iterator<Item = Direction> + use<> {
+        let mask = match self.shape {
+            GridShape::Square => 0x55,
+            shape => shape.neighbours(cell),
+        };
+        Direction::in_mask(mask)
     }
 
     /// Brings the labels up to date after the cells in `changed` flipped in `blocked`.
@@ -121,6 +142,8 @@ impl Components {
     ///   explored were cut off and get fresh labels (the rest keeps its label);
     /// - a freed cluster whose free 4-neighbours all carry one label (or that has none)
     ///   joins that component (or starts its own), O(its cells).
+    ///
+    /// On hexagonal grids no cluster is settled locally: every change floods again.
     ///
     /// Otherwise every component (after the change) that holds such a cell or a free
     /// 4-neighbour of one is flooded again with a fresh label, whether the change split
@@ -157,10 +180,10 @@ impl Components {
                 self.labels[i] = 0;
             }
         }
-        if changed.len() > LOCAL_BATCH {
+        if changed.len() > LOCAL_BATCH || !self.shape.is_square() {
             for &c in changed {
                 seeds.push(c);
-                seeds.extend(Direction::CARDINAL.map(|d| c.step(d)));
+                seeds.extend(self.moves(c).map(|d| c.step(d)));
             }
         } else {
             self.settle_locally(blocked, changed, &mut seeds);

@@ -10,6 +10,7 @@ use super::profile::ProfileId;
 use super::rect::CellRect;
 use super::weights::Weights;
 use crate::grid::{Cell, GridSize};
+use crate::shape::GridShape;
 use std::sync::OnceLock;
 
 /// Largest agent diameter with a [`Layer`] (and an O(1)
@@ -32,6 +33,7 @@ pub const MAX_DIAMETER: u32 = CLEARANCE_CAP as u32;
 /// and 2 bits per cell once its interior bits are.
 #[derive(Clone, Debug)]
 pub struct Layer {
+    shape: GridShape,
     profile: ProfileId,
     diameter: u32,
     blocked: BitGrid,
@@ -85,8 +87,9 @@ fn is_interior(blocked: &BitGrid, weights: Weights<'_>, cell: Cell) -> bool {
 
 impl Layer {
     /// Builds the layer of `diameter` from the profile's obstacle bits (`base`) and their
-    /// true clearance. O(width × height).
+    /// clearance on a grid of `shape`. O(width × height).
     pub(crate) fn build(
+        shape: GridShape,
         profile: ProfileId,
         diameter: u32,
         base: &BitGrid,
@@ -98,17 +101,18 @@ impl Layer {
         } else {
             let mut b = BitGrid::new(size, false);
             for cell in CellRect::of_size(size).cells() {
-                if !fits(clearance, size, cell, diameter) {
+                if !fits(shape, clearance, size, cell, diameter) {
                     b.set(cell, true);
                 }
             }
             b
         };
         Self {
+            shape,
             profile,
             diameter,
             blocked_columns: blocked.transposed(),
-            components: Components::new(&blocked),
+            components: Components::with_shape(&blocked, shape),
             blocked,
             jumps: OnceLock::new(),
             landmarks: OnceLock::new(),
@@ -125,6 +129,9 @@ impl Layer {
     /// on the first call ([`Landmarks::build`]) and kept feasible under edits since;
     /// `None` when the table cannot be built. The first call is O(n log n) per landmark.
     pub fn build_landmarks(&self, weights: Weights<'_>) -> Option<&Landmarks> {
+        if !self.shape.is_square() {
+            return None;
+        }
         self.landmarks
             .get_or_init(|| Landmarks::build(&self.blocked, weights))
             .as_ref()
@@ -292,7 +299,13 @@ impl Layer {
     /// passes between are free. One 3x3 bit read and a table lookup.
     #[inline]
     pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
-        self.blocked.legal_moves(cell, octile)
+        self.blocked.moves(self.shape, cell, octile)
+    }
+
+    /// The shape of the grid this layer is of.
+    #[inline]
+    pub fn shape(&self) -> GridShape {
+        self.shape
     }
 
     /// True when the agent can stand on cell `(x, y)`; false off the map. Two compares
@@ -307,7 +320,16 @@ impl Layer {
 /// True when an agent of `diameter` fits at `cell`: its footprint is on the map and
 /// free. One true-clearance lookup up to [`CLEARANCE_CAP`]; above it the footprint is
 /// tiled with cap-sized squares, O((diameter / cap)²).
-pub(crate) fn fits(clearance: &[u8], size: GridSize, cell: Cell, diameter: u32) -> bool {
+pub(crate) fn fits(
+    shape: GridShape,
+    clearance: &[u8],
+    size: GridSize,
+    cell: Cell,
+    diameter: u32,
+) -> bool {
+    if let GridShape::Hex(_) = shape {
+        return fits_hex(shape, clearance, size, cell, diameter);
+    }
     let square = footprint(cell, diameter);
     if square.is_empty() || !CellRect::of_size(size).contains_rect(square) {
         return false;
@@ -327,6 +349,32 @@ pub(crate) fn fits(clearance: &[u8], size: GridSize, cell: Cell, diameter: u32) 
         .all(|y| starts(square.min.x, square.max.x).all(|x| at(x, y) >= CLEARANCE_CAP))
 }
 
+/// [`fits`] on hexagons: every cell within `diameter / 2` steps of `cell` is on the map
+/// and free. One clearance lookup below [`CLEARANCE_CAP`] steps; above it a scan of the
+/// footprint's cells, at most the map's.
+fn fits_hex(shape: GridShape, clearance: &[u8], size: GridSize, cell: Cell, diameter: u32) -> bool {
+    let Some(i) = size.checked_index(cell) else {
+        return false;
+    };
+    let radius = GridShape::hex_radius(diameter);
+    if radius < u32::from(CLEARANCE_CAP) {
+        return u32::from(clearance[i]) > radius;
+    }
+    // Each step moves a tile position by at most one column and one row, and straight
+    // steps reach `radius` columns and rows away: the footprint is on the map exactly
+    // when its bounding square is.
+    let r = i64::from(radius);
+    let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+    if x < r || y < r || x + r >= i64::from(size.width) || y + r >= i64::from(size.height) {
+        return false;
+    }
+    CellRect::from_cell(cell)
+        .grow_clip(r, r, size)
+        .cells()
+        .filter(|&c| shape.steps(c, cell) <= radius)
+        .all(|c| clearance[size.index(c)] > 0)
+}
+
 impl Layer {
     /// Sets the freedom of every cell of `area` from `clearance` and returns (through
     /// `changed`) the cells whose freedom flipped, then updates the components and, when
@@ -344,7 +392,7 @@ impl Layer {
         let size = self.size();
         let mut work = area.cell_count();
         for cell in area.cells() {
-            let now = !fits(clearance, size, cell, self.diameter);
+            let now = !fits(self.shape, clearance, size, cell, self.diameter);
             if self.blocked.get_or(cell, true) != now {
                 self.blocked.set(cell, now);
                 self.blocked_columns.set(Cell::new(cell.y, cell.x), now);

@@ -5,13 +5,13 @@ use super::rect::CellRect;
 use crate::grid::{Cell, Connectivity, Cost, STRAIGHT};
 
 impl Layer {
-    /// The cell nearest to `target` (octile distance; ties toward smaller `y`, then
-    /// smaller `x`) on which the agent can stand and that `accept` takes. `target` may
+    /// The cell nearest to `target` (octile distance, or hexagonal steps on hexagons;
+    /// ties toward smaller `y`, then smaller `x`) on which the agent can stand and that `accept` takes. `target` may
     /// be blocked or off the map.
     ///
     /// Scans square rings of growing Chebyshev radius around `target`, clipped to the
     /// map, and stops once no farther ring can hold a nearer cell (a cell at radius `r`
-    /// is at least `r` straight steps away). Cost: O(r²) cells for an answer at radius
+    /// is at least `r` steps away, on either shape). Cost: O(r²) cells for an answer at radius
     /// `r`, so O(width × height) only when the nearest acceptable cell is far away or
     /// there is none. Allocates nothing.
     ///
@@ -33,7 +33,7 @@ impl Layer {
         if map.is_empty() {
             return None;
         }
-        let distance = |c: Cell| Connectivity::Octile.heuristic(c, target);
+        let distance = |c: Cell| self.shape().distance(Connectivity::Octile, c, target);
         // The largest radius that still reaches a map cell.
         let reach = |lo: i32, hi: i32, v: i32| {
             (i64::from(v) - i64::from(lo))

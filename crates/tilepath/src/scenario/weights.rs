@@ -1,7 +1,8 @@
 //! The step costs one movement profile gives one map: a read-only view for the searches.
 
 use super::profile::{TerrainId, step_cost};
-use crate::grid::{Cell, Cost, Direction, GridSize};
+use crate::grid::{Cell, Cost, DIAGONAL, Direction, GridSize, STRAIGHT};
+use crate::shape::GridShape;
 
 /// Weights of one [`MovementProfile`](crate::scenario::MovementProfile) on one map:
 /// the map's terrain ids read through the profile's table. Cheap to copy; borrowed from
@@ -19,6 +20,10 @@ pub struct Weights<'a> {
     table: &'a [u8; 256],
     min: u8,
     uniform: Option<u8>,
+    /// The shape of the map's grid, and the length of a step between diagonal
+    /// neighbours on it.
+    shape: GridShape,
+    diagonal: Cost,
 }
 
 impl<'a> Weights<'a> {
@@ -36,7 +41,29 @@ impl<'a> Weights<'a> {
             table,
             min: min.max(1),
             uniform,
+            shape: GridShape::Square,
+            diagonal: DIAGONAL,
         }
+    }
+
+    /// The same weights on a grid of `shape`, whose steps have the shape's lengths.
+    pub(crate) fn on(mut self, shape: GridShape) -> Self {
+        self.shape = shape;
+        self.diagonal = shape.step_length(Direction::NorthEast);
+        self
+    }
+
+    /// The shape of the grid the weights are on.
+    #[inline]
+    pub fn shape(&self) -> GridShape {
+        self.shape
+    }
+
+    /// True when every step costs its length alone (uniform weights on a square grid):
+    /// the searches' fast path.
+    #[inline]
+    pub(crate) fn unit_steps(&self) -> bool {
+        self.uniform.is_some() && self.shape.is_square()
     }
 
     /// The weight every passable cell of the map has, when they all have the same one.
@@ -73,17 +100,25 @@ impl<'a> Weights<'a> {
     /// index `to` (see [`MovementProfile`](crate::scenario::MovementProfile)).
     #[inline]
     pub fn step(&self, from: usize, to: usize, d: Direction) -> Cost {
-        step_cost(d, self.at_index(from), self.at_index(to))
+        let length = if d.is_diagonal() {
+            self.diagonal
+        } else {
+            STRAIGHT
+        };
+        (length / 2) * (Cost::from(self.at_index(from)) + Cost::from(self.at_index(to)))
     }
 
-    /// Weighted cost of a cell path, or `None` when a step is not a king move or leaves
-    /// the map. Blocked terrain is not checked (see
+    /// Weighted cost of a cell path, or `None` when a step is not a move to a neighbour
+    /// or leaves the map. Blocked terrain is not checked (see
     /// [`validate_path`](crate::search::validate_path)). O(len).
     pub fn path_cost(&self, path: &[Cell]) -> Option<Cost> {
         path.windows(2).try_fold(0, |sum: Cost, w| {
             let d =
                 Direction::from_delta(w[1].x.checked_sub(w[0].x)?, w[1].y.checked_sub(w[0].y)?)?;
-            if !self.size.contains(w[0]) || !self.size.contains(w[1]) {
+            if !self.size.contains(w[0])
+                || !self.size.contains(w[1])
+                || !self.shape.is_neighbour(w[0], d)
+            {
                 return None;
             }
             Some(sum + self.step(self.size.index(w[0]), self.size.index(w[1]), d))
@@ -96,8 +131,8 @@ impl<'a> Weights<'a> {
     /// without the per-step lookups and square roots of the two general functions
     /// (which answer for a path with a step that is not a king move or leaves the map).
     pub(crate) fn path_cost_and_length(&self, path: &[Cell]) -> (Option<Cost>, f64) {
-        let Some(w) = self.uniform else {
-            return (self.path_cost(path), crate::grid::path_length(path));
+        let Some(w) = self.uniform.filter(|_| self.shape.is_square()) else {
+            return (self.path_cost(path), self.shape.path_length(path));
         };
         let on_map = path.len() < 2 || path.iter().all(|&c| self.size.contains(c));
         let mut king_moves = true;

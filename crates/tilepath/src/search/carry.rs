@@ -68,7 +68,7 @@ pub(crate) fn carry_over<L: Labels>(
     let areas = || {
         edited
             .clone()
-            .map(move |cell| MapChange::moves_area(cell, layer.diameter(), size))
+            .map(move |cell| MapChange::moves_area(layer.shape(), cell, layer.diameter(), size))
     };
     // 1. Broken ways, and everything found through them.
     forgotten.clear();

@@ -32,7 +32,10 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
     let area_reachable = if q.options.goal_radius == 0 {
         size.contains(q.goal) && reachable(q.goal)
     } else {
-        goal_area(&q, size).cells().any(&reachable)
+        goal_area(&q, size)
+            .cells()
+            .filter(|&c| q.in_goal_area_on(layer.shape(), c))
+            .any(&reachable)
     };
     if !area_reachable {
         if q.options.nearest_goal {
@@ -62,12 +65,12 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
         // A start inside the area has arrived; otherwise the area's free cell nearest its
         // centre stands for it.
         let goal = q.goal;
-        q.goal = if q.in_goal_area(q.start) {
+        q.goal = if q.in_goal_area_on(layer.shape(), q.start) {
             q.start
         } else {
             layer
                 .nearest_free(goal, |c| {
-                    c.chebyshev(goal) <= q.options.goal_radius && reachable(c)
+                    layer.shape().steps(c, goal) <= q.options.goal_radius && reachable(c)
                 })
                 .ok_or(PathError::Unreachable)?
         };
@@ -76,7 +79,8 @@ pub(crate) fn settle(layer: &Layer, query: &PathQuery) -> Result<PathQuery, Path
     Ok(q)
 }
 
-/// The goal area of `query` clipped to the map.
+/// The square around the goal area of `query` (the area itself on square grids),
+/// clipped to the map.
 fn goal_area(query: &PathQuery, size: GridSize) -> CellRect {
     let r = i64::from(query.options.goal_radius);
     CellRect::from_cell(query.goal).grow_clip(r, r, size)

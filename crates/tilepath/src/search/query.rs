@@ -3,6 +3,7 @@
 use crate::grid::{Cell, Connectivity};
 use crate::scenario::ProfileId;
 use crate::search::SearchOptions;
+use crate::shape::GridShape;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -300,11 +301,18 @@ impl PathQuery {
         self
     }
 
-    /// True when `cell` is in the goal area: within [`SearchOptions::goal_radius`] cells
-    /// (Chebyshev) of the goal.
+    /// True when `cell` is in the goal area on a square grid: within
+    /// [`SearchOptions::goal_radius`] king moves of the goal.
     #[inline]
     pub fn in_goal_area(&self, cell: Cell) -> bool {
-        cell.chebyshev(self.goal) <= self.options.goal_radius
+        self.in_goal_area_on(GridShape::Square, cell)
+    }
+
+    /// True when `cell` is in the goal area on a grid of `shape`: within
+    /// [`SearchOptions::goal_radius`] steps of the goal ([`GridShape::steps`]).
+    #[inline]
+    pub fn in_goal_area_on(&self, shape: GridShape, cell: Cell) -> bool {
+        shape.steps(cell, self.goal) <= self.options.goal_radius
     }
 
     /// The same query from its goal to its start (for settled ends of a single goal

@@ -1,6 +1,6 @@
 //! Path validation: the rules every returned path obeys, checkable by anyone.
 
-use crate::grid::{Cell, Connectivity};
+use crate::grid::{Cell, Connectivity, Direction};
 use crate::scenario::Layer;
 use std::fmt;
 
@@ -81,13 +81,17 @@ pub fn validate_path(
         let index = i + 1;
         let (dx, dy) = ((b.x - a.x).abs(), (b.y - a.y).abs());
         let diagonal = dx == 1 && dy == 1;
-        if dx.max(dy) != 1 || (diagonal && connectivity == Connectivity::Cardinal) {
+        let shape = layer.shape();
+        let neighbour =
+            Direction::from_delta(b.x - a.x, b.y - a.y).is_some_and(|d| shape.is_neighbour(a, d));
+        if !neighbour || (diagonal && shape.is_square() && connectivity == Connectivity::Cardinal) {
             return Err(InvalidPath::NotAdjacent { index });
         }
         if layer.is_blocked(b) {
             return Err(InvalidPath::Blocked { index });
         }
         if diagonal
+            && shape.is_square()
             && (layer.is_blocked(Cell::new(a.x, b.y)) || layer.is_blocked(Cell::new(b.x, a.y)))
         {
             return Err(InvalidPath::CutsCorner { index });

@@ -3,9 +3,9 @@
 use super::{CachedScenario, LoggedEdit};
 use crate::grid::{Cell, GridSize};
 use crate::scenario::clearance;
-use crate::scenario::footprint::reach;
 use crate::scenario::profile::TerrainId;
 use crate::scenario::rect::CellRect;
+use crate::shape::GridShape;
 
 /// One edit of a [`CachedScenario`].
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -34,19 +34,27 @@ pub struct MapChange {
     /// measure of the edit's cost that is the same on every machine (each unit is a few
     /// nanoseconds of work), which an expansion budget can charge.
     pub work: u64,
+    /// The shape of the map's grid.
+    pub shape: GridShape,
 }
 
 impl MapChange {
-    /// Exactly the cells whose footprint for an agent of `diameter` meets [`MapChange::cells`]:
-    /// the only cells whose freedom for that diameter may have changed. That is `cells`
-    /// grown by `diameter / 2` toward −x/−y and by `(diameter - 1) / 2` toward +x/+y,
-    /// clipped to `size` (a diameter of 0 counts as 1). O(1), never overflows.
+    /// The cells whose footprint for an agent of `diameter` meets [`MapChange::cells`]
+    /// (all of them, and on squares exactly them): the only cells whose freedom for that
+    /// diameter may have changed. That is `cells` grown the other way round by the
+    /// footprint's [reach](GridShape::reach), clipped to `size` (a diameter of 0 counts
+    /// as 1). O(1), never overflows.
     pub fn affected(&self, diameter: u32, size: GridSize) -> CellRect {
-        Self::affected_area(self.cells, diameter, size)
+        Self::affected_area(self.shape, self.cells, diameter, size)
     }
 
-    pub(super) fn affected_area(cells: CellRect, diameter: u32, size: GridSize) -> CellRect {
-        let (before, after) = reach(diameter);
+    pub(super) fn affected_area(
+        shape: GridShape,
+        cells: CellRect,
+        diameter: u32,
+        size: GridSize,
+    ) -> CellRect {
+        let (before, after) = shape.reach(diameter);
         cells.grow_clip(after, before, size)
     }
 
@@ -54,8 +62,13 @@ impl MapChange {
     /// change: those whose freedom may change ([`MapChange::affected`]) and their
     /// neighbours (a move onto a freed cell, a diagonal past a freed corner). For
     /// searches and fields carried over edits. O(1).
-    pub(crate) fn moves_area(cell: Cell, diameter: u32, size: GridSize) -> CellRect {
-        Self::affected_area(CellRect::from_cell(cell), diameter, size).expand_clip(1, size)
+    pub(crate) fn moves_area(
+        shape: GridShape,
+        cell: Cell,
+        diameter: u32,
+        size: GridSize,
+    ) -> CellRect {
+        Self::affected_area(shape, CellRect::from_cell(cell), diameter, size).expand_clip(1, size)
     }
 }
 
@@ -158,12 +171,14 @@ impl CachedScenario {
             generation: self.generation + 1,
             terrain,
             work: 0,
+            shape: self.shape,
         };
-        let areas = settle_areas(areas, change.cells, self.size);
+        let areas = settle_areas(self.shape, areas, change.cells, self.size);
         if obstacles {
             for &area in &areas {
                 change.work +=
-                    clearance::update(&self.base, &mut self.clearance, area).cell_count();
+                    clearance::update_for(self.shape, &self.base, &mut self.clearance, area)
+                        .cell_count();
             }
         }
         if terrain {
@@ -175,6 +190,7 @@ impl CachedScenario {
             if obstacles || (terrain && slot.profile.blocks_any()) {
                 for &area in &areas {
                     change.work += slot.update(
+                        self.shape,
                         &self.base,
                         &self.clearance,
                         &self.terrain,
@@ -229,7 +245,12 @@ fn near(a: CellRect, b: CellRect) -> bool {
 /// until no two are near each other (so that updating one never reads or writes the
 /// cells of another), when that is less work than their bounding box `all`; `all`
 /// otherwise.
-fn settle_areas(mut areas: Vec<CellRect>, all: CellRect, size: GridSize) -> Vec<CellRect> {
+fn settle_areas(
+    shape: GridShape,
+    mut areas: Vec<CellRect>,
+    all: CellRect,
+    size: GridSize,
+) -> Vec<CellRect> {
     if areas.len() > MAX_AREAS {
         return vec![all];
     }
@@ -248,7 +269,7 @@ fn settle_areas(mut areas: Vec<CellRect>, all: CellRect, size: GridSize) -> Vec<
             }
         }
     }
-    let work = |a: CellRect| clearance::affected(a, size).cell_count();
+    let work = |a: CellRect| clearance::affected_for(shape, a, size).cell_count();
     if areas.iter().map(|&a| work(a)).sum::<u64>() < work(all) {
         areas
     } else {

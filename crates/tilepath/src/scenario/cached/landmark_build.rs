@@ -8,6 +8,7 @@ use crate::scenario::landmarks::Landmarks;
 use crate::scenario::layer::Stops;
 use crate::scenario::profile::{ProfileId, TerrainId};
 use crate::scenario::weights::Weights;
+use crate::shape::GridShape;
 
 /// The landmark table (and interior bits) of one weighted layer, built from a snapshot
 /// so that the O(n log n)-per-landmark work runs off the frame: take the snapshot with
@@ -92,7 +93,7 @@ impl LandmarkBuild {
     /// passable cell weighs the same: `Auto` runs JPS there, not the table). O(n).
     pub fn new(map: &CachedScenario, profile: ProfileId, diameter: u32) -> Option<Self> {
         let weights = map.weights(profile)?;
-        if weights.uniform().is_some() {
+        if weights.uniform().is_some() || !map.shape().is_square() {
             return None;
         }
         let layer = map.layer_for(profile, diameter)?;
@@ -172,7 +173,9 @@ impl CachedScenario {
             .ok_or(StaleBuild::EditsForgotten)?;
         let touched: Vec<Cell> = edits
             .iter()
-            .flat_map(|e| MapChange::moves_area(e.cell, build.diameter, size).cells())
+            .flat_map(|e| {
+                MapChange::moves_area(GridShape::Square, e.cell, build.diameter, size).cells()
+            })
             .collect();
         let slot = self
             .profiles

@@ -21,6 +21,7 @@ use super::profile::{MovementProfile, ProfileId, TerrainId};
 use super::weights::Weights;
 use super::{MapError, Scenario, checked_size};
 use crate::grid::{Cell, GridSize};
+use crate::shape::GridShape;
 use profiles::ProfileSlot;
 use std::sync::OnceLock;
 
@@ -69,6 +70,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone)]
 pub struct CachedScenario {
     size: GridSize,
+    shape: GridShape,
     base: BitGrid,
     clearance: Vec<u8>,
     /// Terrain id per cell, row-major; empty while every cell has terrain 0.
@@ -132,6 +134,7 @@ impl CachedScenario {
         terrain_counts[0] = size.area() as u64;
         let mut map = Self {
             size,
+            shape: GridShape::Square,
             base: blocked,
             clearance,
             terrain: Vec::new(),
@@ -209,6 +212,49 @@ impl CachedScenario {
     /// differ in length, [`MapError::TooLarge`] above the size limits.
     pub fn from_ascii(text: &str) -> Result<Self, MapError> {
         super::ascii::parse(text).and_then(Self::from_bits)
+    }
+
+    /// The same map on a grid of `shape`: which cells are neighbours, and what a
+    /// footprint covers (see [`GridShape`]). Every layer and table is built again for
+    /// the shape, on first use; searches started before on this map start over. O(width
+    /// × height).
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::shape::{GridShape, HexLayout};
+    ///
+    /// let map = CachedScenario::from_ascii("
+    ///     .#.
+    ///     #..
+    /// ").unwrap().with_shape(GridShape::Hex(HexLayout::Row));
+    /// // On `Row` hexagons (0, 0) and (1, 1) are not neighbours; (2, 0) and (1, 1) are,
+    /// // with no corner to cut.
+    /// let mut finder = Pathfinder::new();
+    /// let walled_in = PathQuery::new(Cell::new(0, 0), Cell::new(2, 1)).nearest_goal(false);
+    /// assert!(finder.find(&map, &walled_in).is_err());
+    /// finder.find(&map, &PathQuery::new(Cell::new(2, 0), Cell::new(1, 1))).unwrap();
+    /// assert_eq!(finder.path(), &[Cell::new(2, 0), Cell::new(1, 1)]);
+    /// ```
+    pub fn with_shape(mut self, shape: GridShape) -> Self {
+        if shape == self.shape {
+            return self;
+        }
+        self.shape = shape;
+        self.clearance = clearance::compute_for(shape, &self.base);
+        for slot in self.profiles.iter_mut().flatten() {
+            slot.own = OnceLock::new();
+            slot.layers.iter_mut().for_each(|l| *l = OnceLock::new());
+        }
+        self.id = MapId::fresh();
+        self.built_layer(ProfileId::DEFAULT, 1);
+        self
+    }
+
+    /// The shape of the map's grid ([`GridShape::Square`] unless
+    /// [`CachedScenario::with_shape`] set another).
+    #[inline]
+    pub fn shape(&self) -> GridShape {
+        self.shape
     }
 
     /// Map size.
@@ -346,6 +392,7 @@ impl CachedScenario {
     /// ```
     pub fn build_jump_table(&self, profile: ProfileId, diameter: u32) -> Option<&JumpTable> {
         self.layer_for(profile, diameter)
+            .filter(|l| l.shape().is_square())
             .map(Layer::build_jump_table)
     }
 
@@ -380,6 +427,9 @@ impl CachedScenario {
     pub fn build_landmarks(&self, profile: ProfileId, diameter: u32) -> Option<&Landmarks> {
         let weights = self.weights(profile)?;
         let layer = self.layer_for(profile, diameter)?;
+        if !layer.shape().is_square() {
+            return None;
+        }
         layer.build_interior(weights);
         layer.build_landmarks(weights)
     }
@@ -412,7 +462,8 @@ impl CachedScenario {
     /// O(width × height) per layer without a table yet.
     pub fn build_jump_tables(&self) {
         for slot in self.profiles.iter().flatten() {
-            for layer in slot.layers.iter().filter_map(|l| l.get()) {
+            let layers = slot.layers.iter().filter_map(|l| l.get());
+            for layer in layers.filter(|l| l.shape().is_square()) {
                 layer.build_jump_table();
             }
         }
@@ -421,13 +472,16 @@ impl CachedScenario {
     /// The step weights of `profile` on this map, or `None` when it is not registered.
     pub fn weights(&self, profile: ProfileId) -> Option<Weights<'_>> {
         let slot = self.slot(profile)?;
-        Some(Weights::new(
-            self.size,
-            &self.terrain,
-            slot.profile.weights(),
-            slot.min_weight,
-            slot.uniform,
-        ))
+        Some(
+            Weights::new(
+                self.size,
+                &self.terrain,
+                slot.profile.weights(),
+                slot.min_weight,
+                slot.uniform,
+            )
+            .on(self.shape),
+        )
     }
 
     /// The profile registered as `id`.
@@ -478,9 +532,9 @@ impl CachedScenario {
     /// needed (with the profile's own obstacle bits first, when it blocks terrain).
     fn built_layer(&self, profile: ProfileId, diameter: u32) -> &Layer {
         let slot = self.slot(profile).expect("registered profile");
-        let (bits, clearance) = slot.bits(&self.base, &self.clearance, &self.terrain);
+        let (bits, clearance) = slot.bits(self.shape, &self.base, &self.clearance, &self.terrain);
         slot.layers[diameter as usize - 1]
-            .get_or_init(|| Layer::build(profile, diameter, bits, clearance))
+            .get_or_init(|| Layer::build(self.shape, profile, diameter, bits, clearance))
     }
 
     /// Recomputes every profile's smallest and uniform weight from the terrain counts.
@@ -505,6 +559,6 @@ impl Scenario for CachedScenario {
     /// above it (the footprint is tiled with 63-cell squares). Diameters above
     /// [`MAX_DIAMETER`] have no [`Layer`], so no search, but this answer is still exact.
     fn is_blocked(&self, cell: Cell, diameter: u32) -> bool {
-        !fits(&self.clearance, self.size, cell, diameter)
+        !fits(self.shape, &self.clearance, self.size, cell, diameter)
     }
 }

@@ -9,6 +9,7 @@ use crate::scenario::layer::{Layer, MAX_DIAMETER};
 use crate::scenario::profile::{MovementProfile, TerrainId};
 use crate::scenario::rect::CellRect;
 use crate::scenario::weights::Weights;
+use crate::shape::GridShape;
 
 /// Obstacles of a profile that blocks some terrain: the map's obstacles plus every cell
 /// of a blocked terrain, and their true clearance.
@@ -19,7 +20,12 @@ pub(super) struct ProfileBits {
 }
 
 impl ProfileBits {
-    fn build(profile: &MovementProfile, base: &BitGrid, terrain: &[TerrainId]) -> Self {
+    fn build(
+        shape: GridShape,
+        profile: &MovementProfile,
+        base: &BitGrid,
+        terrain: &[TerrainId],
+    ) -> Self {
         let mut blocked = base.clone();
         if !terrain.is_empty() {
             let size = base.size();
@@ -31,7 +37,7 @@ impl ProfileBits {
         } else if profile.is_blocked(0) {
             blocked = BitGrid::new(base.size(), true);
         }
-        let clearance = clearance::compute(&blocked);
+        let clearance = clearance::compute_for(shape, &blocked);
         Self { blocked, clearance }
     }
 
@@ -39,6 +45,7 @@ impl ProfileBits {
     /// the clearance they affect.
     pub(super) fn update(
         &mut self,
+        shape: GridShape,
         profile: &MovementProfile,
         base: &BitGrid,
         terrain: &[TerrainId],
@@ -50,7 +57,8 @@ impl ProfileBits {
             let now = base.get_or(cell, true) || profile.is_blocked(t);
             self.blocked.set(cell, now);
         }
-        area.cell_count() + clearance::update(&self.blocked, &mut self.clearance, area).cell_count()
+        area.cell_count()
+            + clearance::update_for(shape, &self.blocked, &mut self.clearance, area).cell_count()
     }
 }
 
@@ -102,6 +110,7 @@ impl ProfileSlot {
     /// own, or (when the profile blocks terrain) the profile's, built on first call.
     pub(super) fn bits<'a>(
         &'a self,
+        shape: GridShape,
         base: &'a BitGrid,
         clearance: &'a [u8],
         terrain: &[TerrainId],
@@ -109,7 +118,7 @@ impl ProfileSlot {
         if self.profile.blocks_any() {
             let own = self
                 .own
-                .get_or_init(|| ProfileBits::build(&self.profile, base, terrain));
+                .get_or_init(|| ProfileBits::build(shape, &self.profile, base, terrain));
             (&own.blocked, &own.clearance)
         } else {
             (base, clearance)
@@ -138,6 +147,7 @@ impl ProfileSlot {
     /// footprint meets `area`. `changed` is scratch for the layers' flipped cells.
     pub(super) fn update(
         &mut self,
+        shape: GridShape,
         base: &BitGrid,
         clearance: &[u8],
         terrain: &[TerrainId],
@@ -148,7 +158,7 @@ impl ProfileSlot {
         let mut work = 0;
         let clearance = match self.own.get_mut() {
             Some(own) => {
-                work += own.update(&self.profile, base, terrain, area);
+                work += own.update(shape, &self.profile, base, terrain, area);
                 &own.clearance[..]
             }
             None => clearance,
@@ -161,7 +171,7 @@ impl ProfileSlot {
             self.uniform,
         );
         for layer in self.layers.iter_mut().filter_map(OnceLock::get_mut) {
-            let affected = super::MapChange::affected_area(area, layer.diameter(), size);
+            let affected = super::MapChange::affected_area(shape, area, layer.diameter(), size);
             work += layer.update(clearance, weights, affected, changed);
         }
         work

@@ -137,6 +137,7 @@ fn affected_is_exactly_the_cells_whose_footprint_meets_the_change() {
         generation: 1,
         terrain: false,
         work: 0,
+        shape: crate::shape::GridShape::Square,
     };
     for d in 0..=9 {
         let affected = change.affected(d, size);

@@ -21,6 +21,7 @@ use super::query::{OpenList, PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
 use crate::scenario::Layer;
+use crate::shape::GridShape;
 use jumps::{jump_from, natural};
 use open::{Heap, Queue, Radix};
 
@@ -102,7 +103,8 @@ fn search_on<Q: Queue>(
     let start_i = s.index(query.start);
     let octile = query.options.connectivity == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
-    let h = heuristic(query, costs.heuristic_scale(), guide);
+    let shape = layer.shape();
+    let h = heuristic(shape, query, costs.heuristic_scale(), guide);
     let offsets = s.step_offsets();
     if !resume {
         Q::reset(s, a);
@@ -148,7 +150,7 @@ fn search_on<Q: Queue>(
             g.prefetch_block(c);
             s.prefetch_block(i);
         }
-        if c.chebyshev(goal) as i64 <= radius {
+        if i64::from(shape.steps(c, goal)) <= radius {
             return s.build_path(i, costs).map(|()| Step::Found);
         }
         s.close(i);
@@ -248,22 +250,20 @@ fn expand_all<Q: Queue>(
 /// so consistent; with a landmark `guide` (only ever given for radius 0), the larger of
 /// that and the landmark bound, consistent too.
 fn heuristic<'g>(
+    shape: GridShape,
     query: &PathQuery,
     scale: Cost,
     guide: Option<Landmark<'g>>,
 ) -> impl Fn(Cell) -> Cost + 'g {
     let goal = query.goal;
-    let radius = i64::from(query.options.goal_radius);
+    let radius = query.options.goal_radius;
     let conn = query.options.connectivity;
     move |c: Cell| {
         if radius == 0 {
-            let octile = conn.heuristic(c, goal) * scale;
+            let octile = shape.distance(conn, c, goal) * scale;
             return guide.map_or(octile, |l| octile.max(l.h(c)));
         }
-        let clamp = |v: i32, g: i32| {
-            (i64::from(v)).clamp(i64::from(g) - radius, i64::from(g) + radius) as i32
-        };
-        conn.heuristic(c, Cell::new(clamp(c.x, goal.x), clamp(c.y, goal.y))) * scale
+        shape.distance_to_area(conn, c, goal, radius) * scale
     }
 }
 
@@ -292,7 +292,7 @@ pub(crate) fn repair(
     edited: impl Iterator<Item = Cell> + Clone,
 ) -> bool {
     debug_assert!(mode != Mode::Greedy && query.open_list != OpenList::Radix);
-    let h = heuristic(query, costs.heuristic_scale(), None);
+    let h = heuristic(layer.shape(), query, costs.heuristic_scale(), None);
     // Nodes waiting in `next` had the smallest f; keys may now drop below it, so every
     // open node goes through the heap.
     while let Some(i) = a.next.pop() {

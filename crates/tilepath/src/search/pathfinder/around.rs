@@ -73,13 +73,13 @@ impl Pathfinder {
         // Penalised steps are not what the radix queue's buckets are sized for.
         settled.algorithm = Algorithm::AStar;
         settled.open_list = OpenList::IndexedHeap;
-        if settled.in_goal_area(settled.start) {
+        if settled.in_goal_area_on(layer.shape(), settled.start) {
             self.state.path.push(settled.start);
             return Ok(self.finish(layer, weights, &settled));
         }
         self.state.set_slice(u32::MAX);
         let around = |scale: Cost| (units, avoid, query.diameter, penalty(penalty_tiles, scale));
-        let found = if weights.uniform().is_some() {
+        let found = if weights.unit_steps() {
             self.search_around(layer, UnitCosts, around(1), &settled)
         } else {
             let scale = StepCosts::heuristic_scale(&weights);

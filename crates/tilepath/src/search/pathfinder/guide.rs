@@ -60,6 +60,7 @@ impl Pathfinder {
         weights: &Weights<'_>,
     ) -> Option<Landmark<'l>> {
         let fits = query.algorithm == Algorithm::Auto
+            && layer.shape().is_square()
             && weights.uniform().is_none()
             && query.options.goal_radius == 0;
         if !fits {

@@ -304,7 +304,7 @@ impl Pathfinder {
         {
             settled.algorithm = Algorithm::JpsPlus;
         }
-        if settled.in_goal_area(settled.start) {
+        if settled.in_goal_area_on(layer.shape(), settled.start) {
             self.state.path.push(settled.start);
             return Ok(Progress::Done(self.finish(layer, weights, &settled)));
         }
@@ -411,11 +411,11 @@ impl Pathfinder {
             self.state
                 .path
                 .last()
-                .is_some_and(|&c| query.in_goal_area(c))
+                .is_some_and(|&c| query.in_goal_area_on(layer.shape(), c))
         );
         let (cost, length) = weights.path_cost_and_length(&self.state.path);
         let cost = cost.unwrap_or(Cost::MAX);
-        let smoothed_length = if query.options.smooth {
+        let smoothed_length = if query.options.smooth && layer.shape().is_square() {
             self.smoothed = true;
             smoothing::smooth_weighted(layer, weights, &self.state.path, &mut self.waypoints);
             crate::grid::path_length(&self.waypoints)
@@ -438,7 +438,17 @@ impl Pathfinder {
     /// cells weigh differently). `Auto` resolves to `Jps` here, which does not look at
     /// the layer; [`Pathfinder::find`] runs it as `JpsPlus` on a layer whose jump table
     /// is built ([`crate::scenario::Layer::jump_table`]), with the same costs.
+    ///
+    /// On hexagonal grids ([`Weights::shape`]) only A\*, Dijkstra and best-first run:
+    /// every other algorithm runs as A\*, with the same optimal costs (breadth-first's
+    /// included, every hexagonal step being as long as the next).
     pub fn resolve(query: &PathQuery, weights: &Weights<'_>) -> Algorithm {
+        if !weights.shape().is_square() {
+            return match query.algorithm {
+                Algorithm::Dijkstra | Algorithm::BestFirst => query.algorithm,
+                _ => Algorithm::AStar,
+            };
+        }
         let jps_fits = query.options.connectivity == Connectivity::Octile
             && weights.uniform().is_some()
             && query.options.goal_radius == 0;
@@ -461,7 +471,7 @@ impl Pathfinder {
         resume: bool,
         guide: Option<Landmark<'_>>,
     ) -> Result<Step, PathError> {
-        if weights.uniform().is_some() {
+        if weights.unit_steps() {
             self.run_with(layer, UnitCosts, weights, query, resume, guide)
         } else {
             self.run_with(layer, weights, weights, query, resume, guide)

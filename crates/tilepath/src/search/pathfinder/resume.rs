@@ -197,7 +197,7 @@ impl Pathfinder {
             &mut self.astar,
             edits.iter().map(|e| e.cell),
         );
-        let carried = if weights.uniform().is_some() {
+        let carried = if weights.unit_steps() {
             astar::repair(s, a, layer, &query, mode, UnitCosts, cells)
         } else {
             astar::repair(s, a, layer, &query, mode, weights, cells)

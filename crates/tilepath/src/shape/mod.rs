@@ -1,0 +1,250 @@
+//! Grid shapes: which cells are neighbours, what a step costs, how far apart two cells are.
+//!
+//! This is the one place that knows what a neighbour is. A map of either shape stores
+//! its cells the same way, by `(column, row)` ([`Cell`]), and every neighbour of a cell
+//! lies among its eight king moves ([`Direction`]):
+//!
+//! - [`GridShape::Square`]: all eight (or the four straight ones for
+//!   [`Connectivity::Cardinal`]); a diagonal step needs both straight cells it passes
+//!   between to be free (no corner cutting) and costs [`DIAGONAL`].
+//! - [`GridShape::Hex`]: six of the eight, which six depending on the
+//!   [`HexLayout`] and the parity of the cell's row or column (the tile coordinates of
+//!   bevy_ecs_tilemap's hexagonal maps). Every step costs [`STRAIGHT`] and needs only
+//!   its target to be free.
+//!
+//! So the map, the search engine, distance fields, carry-over and clearance are written
+//! once, over a move mask; the shape decides the mask, the step length and the
+//! distance bound (the heuristic). What only square grids can do (jump points, jump and
+//! landmark tables, evasion, depth-first searches, smoothing) says so where it is
+//! chosen ([`crate::search::Algorithm`]).
+
+mod hex;
+
+pub use hex::{Hex, HexLayout};
+
+use crate::grid::{Cell, Connectivity, Cost, Direction, STRAIGHT};
+
+/// The shape of a grid's cells: which cells are neighbours and what a step costs.
+///
+/// ```
+/// use tilepath::grid::{Cell, Direction};
+/// use tilepath::shape::{GridShape, HexLayout};
+///
+/// let hex = GridShape::Hex(HexLayout::RowOdd);
+/// // On an even row of odd-offset rows the two diagonals toward +x are not neighbours.
+/// assert_eq!(hex.neighbours(Cell::new(2, 2)).count_ones(), 6);
+/// assert!(!hex.is_neighbour(Cell::new(2, 2), Direction::NorthEast));
+/// assert_eq!(hex.steps(Cell::new(0, 0), Cell::new(3, 0)), 3);
+/// assert_eq!(GridShape::Square.steps(Cell::new(0, 0), Cell::new(3, 3)), 3);
+/// ```
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GridShape {
+    /// Square cells with eight neighbours. The default.
+    #[default]
+    Square,
+    /// Hexagonal cells with six neighbours, laid out as the tile positions of `HexLayout`.
+    Hex(HexLayout),
+}
+
+impl GridShape {
+    /// True for [`GridShape::Square`].
+    #[inline]
+    pub const fn is_square(self) -> bool {
+        matches!(self, GridShape::Square)
+    }
+
+    /// The moves that exist from `cell` on an open map, as a mask over
+    /// [`Direction::ALL`] indices (bit `k` is `Direction::ALL[k]`). O(1).
+    #[inline]
+    pub const fn neighbours(self, cell: Cell) -> u8 {
+        match self {
+            GridShape::Square => 0xFF,
+            GridShape::Hex(layout) => layout.moves(cell),
+        }
+    }
+
+    /// True when a step in `d` from `cell` goes to a neighbour.
+    #[inline]
+    pub const fn is_neighbour(self, cell: Cell, d: Direction) -> bool {
+        self.neighbours(cell) & (1 << d as u8) != 0
+    }
+
+    /// The moves allowed from a cell whose 3 × 3 block of blocked bits is `around` (bit
+    /// `3 (dy + 1) + dx + 1` holds the cell at offset `(dx, dy)`), for the connectivity
+    /// `octile` (square grids only). O(1): a table lookup and a mask.
+    #[inline(always)]
+    pub(crate) fn legal(self, around: u16, cell: Cell, octile: bool) -> u8 {
+        let around = usize::from(around & 0x1ff);
+        match self {
+            GridShape::Square => {
+                let moves = SQUARE_LEGAL[around];
+                if octile { moves } else { moves & 0x55 }
+            }
+            GridShape::Hex(layout) => FREE[around] & layout.moves(cell),
+        }
+    }
+
+    /// The length of one step in `d` in fixed point: [`STRAIGHT`], or [`DIAGONAL`] for a
+    /// square diagonal.
+    #[inline]
+    pub const fn step_length(self, d: Direction) -> Cost {
+        match self {
+            GridShape::Square => d.cost(),
+            GridShape::Hex(_) => STRAIGHT,
+        }
+    }
+
+    /// The number of steps between two cells on an open map: the king-move
+    /// (Chebyshev) distance on squares, the hexagonal distance on hexagons. A goal
+    /// area of radius `r` holds the cells at most `r` steps from its centre.
+    #[inline]
+    pub fn steps(self, a: Cell, b: Cell) -> u32 {
+        match self {
+            GridShape::Square => a.chebyshev(b),
+            GridShape::Hex(layout) => layout.hex(a.x, a.y).distance(layout.hex(b.x, b.y)),
+        }
+    }
+
+    /// The cost of the cheapest path between two cells on an open map of weight 1 under
+    /// `connectivity` (square grids only): an admissible, consistent heuristic.
+    #[inline]
+    pub fn distance(self, connectivity: Connectivity, a: Cell, b: Cell) -> Cost {
+        match self {
+            GridShape::Square => connectivity.heuristic(a, b),
+            GridShape::Hex(_) => Cost::from(self.steps(a, b)) * STRAIGHT,
+        }
+    }
+
+    /// The cost of the cheapest path from `cell` into the goal area of `radius` steps
+    /// around `goal` on an open map: [`GridShape::distance`] to the area's nearest
+    /// cell. Admissible and consistent, as a distance to a set.
+    #[inline]
+    pub fn distance_to_area(
+        self,
+        connectivity: Connectivity,
+        cell: Cell,
+        goal: Cell,
+        radius: u32,
+    ) -> Cost {
+        match self {
+            GridShape::Square => {
+                let r = i64::from(radius);
+                let clamp =
+                    |v: i32, g: i32| i64::from(v).clamp(i64::from(g) - r, i64::from(g) + r) as i32;
+                let near = Cell::new(clamp(cell.x, goal.x), clamp(cell.y, goal.y));
+                connectivity.heuristic(cell, near)
+            }
+            GridShape::Hex(_) => {
+                Cost::from(self.steps(cell, goal).saturating_sub(radius)) * STRAIGHT
+            }
+        }
+    }
+
+    /// Length of a path of neighbouring cells in grid units (1 per straight or
+    /// hexagonal step, √2 per square diagonal). O(len).
+    pub fn path_length(self, path: &[Cell]) -> f64 {
+        match self {
+            GridShape::Square => crate::grid::path_length(path),
+            GridShape::Hex(_) => path.len().saturating_sub(1) as f64,
+        }
+    }
+
+    /// How far the footprint of an agent of `diameter` reaches from the cell it stands
+    /// on, toward −x/−y and toward +x/+y: `((d - 1) / 2, d / 2)` on squares (a `d × d`
+    /// square), `(d / 2, d / 2)` on hexagons (the cells within `d / 2` steps, whose
+    /// tile positions lie in that square). A diameter of 0 is treated as 1.
+    #[inline]
+    pub fn reach(self, diameter: u32) -> (i64, i64) {
+        let d = i64::from(diameter.max(1));
+        match self {
+            GridShape::Square => ((d - 1) / 2, d / 2),
+            GridShape::Hex(_) => (d / 2, d / 2),
+        }
+    }
+
+    /// The radius in steps of a hexagonal agent of `diameter`: `d / 2` (1 and 2 wide
+    /// agents differ only on squares).
+    #[inline]
+    pub const fn hex_radius(diameter: u32) -> u32 {
+        if diameter == 0 { 0 } else { diameter / 2 }
+    }
+}
+
+/// Octile legal moves for every 3 × 3 block of blocked bits: a step onto a free cell,
+/// a diagonal only when both straight cells it passes between are free.
+static SQUARE_LEGAL: [u8; 512] = table(true);
+/// The directions whose target is free, for every 3 × 3 block of blocked bits.
+static FREE: [u8; 512] = table(false);
+
+const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
+    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
+}
+
+const fn table(corner_rule: bool) -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut around = 0;
+    while around < 512 {
+        let mut moves = 0u8;
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = Direction::ALL[d].delta();
+            let corners = !corner_rule
+                || dx == 0
+                || dy == 0
+                || (free_in(around, dx, 0) && free_in(around, 0, dy));
+            if free_in(around, dx, dy) && corners {
+                moves |= 1 << d;
+            }
+            d += 1;
+        }
+        table[around] = moves;
+        around += 1;
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{DIAGONAL, octile_cost};
+
+    #[test]
+    fn hex_neighbours_are_the_six_axial_neighbours_in_every_layout() {
+        for layout in HexLayout::ALL {
+            let shape = GridShape::Hex(layout);
+            for y in -3..4 {
+                for x in -3..4 {
+                    let c = Cell::new(x, y);
+                    let mask = shape.neighbours(c);
+                    assert_eq!(mask.count_ones(), 6, "{layout:?} {c}");
+                    for d in Direction::in_mask(mask) {
+                        assert_eq!(shape.steps(c, c.step(d)), 1, "{layout:?} {c} {d:?}");
+                        // Neighbourhood is symmetric.
+                        assert!(shape.is_neighbour(c.step(d), d.opposite()));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn square_moves_keep_the_corner_rule_and_hex_moves_do_not() {
+        // Blocked: east and south of the centre; free: south-east.
+        let around: u16 = (1 << 5) | (1 << 7);
+        let c = Cell::new(0, 0);
+        let se = 1 << Direction::SouthEast as u8;
+        assert_eq!(GridShape::Square.legal(around, c, true) & se, 0);
+        let hex = GridShape::Hex(HexLayout::Row);
+        assert_eq!(GridShape::Hex(HexLayout::Row).neighbours(c) & se, 0);
+        let sw = 1 << Direction::SouthWest as u8;
+        assert_ne!(hex.legal(around, c, true) & sw, 0);
+        assert_eq!(
+            GridShape::Square.step_length(Direction::SouthWest),
+            DIAGONAL
+        );
+        assert_eq!(hex.step_length(Direction::SouthWest), STRAIGHT);
+        assert_eq!(octile_cost(1, 1), DIAGONAL);
+    }
+}
