@@ -294,12 +294,6 @@ impl NavGrid {
         self.scenario.set_auto_builds_landmarks(on);
     }
 
-    /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes
-    /// of the current frame before [`crate::plugin::TilepathSystems::Replan`]).
-    pub fn unannounced_changes(&self) -> &[NavGridChanged] {
-        &self.log
-    }
-
     /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an
     /// obstacle within its footprint, or an unsupported diameter), with the default
     /// profile (terrain never blocks it).
