@@ -11,7 +11,7 @@ use crate::plugin::TilepathSystems;
 /// Draws the plugin's state with the [`TilepathGizmos`] gizmo group, in
 /// [`TilepathSystems::Debug`] of [`Update`] (gizmos are drawn per rendered frame, whatever
 /// schedule [`crate::plugin::TilepathPlugin`] runs in). Needs Bevy's `GizmoPlugin` (part
-/// of `DefaultPlugins`). [`TilepathDebugCounts`] tells what the last drawing frame drew.
+/// of `DefaultPlugins`).
 ///
 /// # On as soon as it is added
 ///
@@ -152,6 +152,8 @@ impl Default for TilepathGizmos {
 }
 
 /// What [`TilepathDebugPlugin`] drew in its last run (all zero while drawing is off).
+/// Hidden from the docs: only tests read it.
+#[doc(hidden)]
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TilepathDebugCounts {
