@@ -23,6 +23,7 @@ use crate::plugin::TilepathSystems;
 /// ```no_run
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::debug::TilepathGizmos;
 ///
 /// fn toggle(keys: Res<ButtonInput<KeyCode>>, mut store: ResMut<GizmoConfigStore>) {
 ///     if keys.just_pressed(KeyCode::F3) {
@@ -39,6 +40,7 @@ use crate::plugin::TilepathSystems;
 /// ```no_run
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::debug::{PathColors, TilepathGizmos};
 ///
 /// App::new()
 ///     .add_plugins((DefaultPlugins, TilepathPlugin::default(), TilepathDebugPlugin))

@@ -42,6 +42,7 @@ pub(crate) enum GridSource {
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::scenario::CachedScenario;
 ///
 /// let map = CachedScenario::from_ascii("
 ///     ....
