@@ -11,7 +11,7 @@ use crate::plugin::TilepathSystems;
 /// Draws the plugin's state with the [`TilepathGizmos`] gizmo group, in
 /// [`TilepathSystems::Debug`] of [`Update`] (gizmos are drawn per rendered frame, whatever
 /// schedule [`crate::plugin::TilepathPlugin`] runs in). Needs Bevy's `GizmoPlugin` (part
-/// of `DefaultPlugins`). [`TilepathDebugCounts`] tells what the last drawing frame drew.
+/// of `DefaultPlugins`).
 ///
 /// # On as soon as it is added
 ///
@@ -23,6 +23,7 @@ use crate::plugin::TilepathSystems;
 /// ```no_run
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::debug::TilepathGizmos;
 ///
 /// fn toggle(keys: Res<ButtonInput<KeyCode>>, mut store: ResMut<GizmoConfigStore>) {
 ///     if keys.just_pressed(KeyCode::F3) {
@@ -39,6 +40,7 @@ use crate::plugin::TilepathSystems;
 /// ```no_run
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::debug::{PathColors, TilepathGizmos};
 ///
 /// App::new()
 ///     .add_plugins((DefaultPlugins, TilepathPlugin::default(), TilepathDebugPlugin))
@@ -152,6 +154,8 @@ impl Default for TilepathGizmos {
 }
 
 /// What [`TilepathDebugPlugin`] drew in its last run (all zero while drawing is off).
+/// Hidden from the docs: only tests read it.
+#[doc(hidden)]
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct TilepathDebugCounts {

@@ -413,11 +413,15 @@
 //!
 //! The core is its own crate, [`tilepath`] (dependency: smallvec; optional features `serde`
 //! and `bevy_reflect`). The plugin re-exports it as `bevy_tilepath::tilepath`, its modules as
-//! [`grid`], [`scenario`], [`search`] and [`smoothing`], and its types through [`prelude`],
-//! so one import serves both:
+//! [`grid`], [`scenario`], [`search`] and [`smoothing`]. The [`prelude`] holds the names a
+//! game writes (the plugin, its settings, requests, results, the map, profiles, unit
+//! components and tilemap markers, including the core's [`Cell`](grid::Cell) and
+//! [`Algorithm`](search::Algorithm)); the core's search API is imported from its modules:
 //!
 //! ```rust
-//! use bevy_tilepath::prelude::*;
+//! use bevy_tilepath::grid::Cell;
+//! use bevy_tilepath::scenario::CachedScenario;
+//! use bevy_tilepath::search::{Algorithm, PathError, PathQuery, Pathfinder};
 //!
 //! let map = CachedScenario::from_ascii(
 //!     "

@@ -1,33 +1,30 @@
-//! The common imports: `use bevy_tilepath::prelude::*;`.
+//! The names a game writes: `use bevy_tilepath::prelude::*;`.
+//!
+//! The plugin and its system sets, its settings, requests and their answers, the map,
+//! movement profiles, the unit components and the tilemap markers. Everything else stays
+//! at its module path: queue state and progress ([`components`](crate::components)),
+//! statistics ([`stats`](crate::stats)), steering internals ([`steering`](crate::steering)),
+//! debug styling (`debug`) and the core's search API
+//! ([`search`](crate::search), [`scenario`](crate::scenario), [`grid`](crate::grid)).
+//! Names behind a feature (`tilemap`, `debug`, `tiled`) are here only with that feature.
 
 pub use crate::components::{
     Footprint, FoundPath, GridLayout, HexGrid, NavGrid, NavGridChanged, PathFailure, PathGoal,
-    PathProgress, PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning, UnitMap,
+    PathRequest, PathResult, PathSolved,
 };
 #[cfg(feature = "debug")]
-pub use crate::debug::{
-    PathColors, PathDebugColor, TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos,
-};
-pub use crate::grid::{Cell, Connectivity, Cost, Direction, GridSize};
+pub use crate::debug::TilepathDebugPlugin;
+pub use crate::grid::Cell;
 pub use crate::plugin::{TilepathPlugin, TilepathSystems};
 pub use crate::profiles::MovementProfiles;
-pub use crate::scenario::{
-    CachedScenario, MapEdit, MovementProfile, ProfileId, Scenario, TerrainId,
-};
-pub use crate::search::{
-    Algorithm, AvoidUnits, Limits, PathError, PathQuery, PathStats, Pathfinder,
-};
+pub use crate::scenario::{MapEdit, MovementProfile, ProfileId, TerrainId};
+pub use crate::search::Algorithm;
 pub use crate::settings::{
-    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, LandmarkTables, ReplanSettings,
-    RequestDefaults, TilepathSettings,
+    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
+    TilepathSettings,
 };
-pub use crate::stats::TilepathStats;
-pub use crate::steering::{
-    Arrived, Avoidance, GridStepProgress, GridStepper, Occupancy, Steering, SteeringProgress,
-};
+pub use crate::steering::{Arrived, GridStepper, Steering};
 #[cfg(feature = "tiled")]
 pub use crate::tilemap::TiledProperties;
 #[cfg(feature = "tilemap")]
-pub use crate::tilemap::{
-    BlocksPath, CellExt, CollisionLayer, CollisionLayerError, Terrain, TilePosExt,
-};
+pub use crate::tilemap::{BlocksPath, CellExt, CollisionLayer, Terrain, TilePosExt};

@@ -11,6 +11,7 @@ use bevy::prelude::*;
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::stats::TilepathStats;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));

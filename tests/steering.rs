@@ -9,8 +9,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
     Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin, TilepathSettings,
-    TilepathStats,
 };
+use bevy_tilepath::stats::TilepathStats;
 
 const TILE: f32 = 16.0;
 

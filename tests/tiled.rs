@@ -12,6 +12,7 @@ use bevy::render::RenderApp;
 use bevy_ecs_tiled::prelude::{
     RespawnTiledMap, TiledFilter, TiledMap, TiledPlugin, TiledPluginConfig, tiled,
 };
+use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::*;
 
 /// The map, under `tests/assets` (the asset root of these tests).

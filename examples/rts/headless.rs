@@ -8,13 +8,11 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_tilepath::prelude::{
-    NavGrid, PathResult, SteeringProgress, TilepathPlugin, TilepathSettings,
-};
+use bevy_tilepath::prelude::{FrameBudget, NavGrid, PathResult, TilepathPlugin, TilepathSettings};
+use bevy_tilepath::steering::SteeringProgress;
 
 use super::script::{ScriptConfig, ScriptPlugin};
 use super::{SimConfig, SimPlugin, SimStats, Unit, UnitOrder};
-use bevy_tilepath::prelude::FrameBudget;
 
 /// Simulated time per frame.
 pub const FRAME_TIME: Duration = Duration::from_nanos(16_666_667);

@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{TilepathGizmos, TilepathSettings, TilepathSystems};
+use bevy_tilepath::debug::TilepathGizmos;
+use bevy_tilepath::prelude::{TilepathSettings, TilepathSystems};
 
 use crate::input::Selected;
 use crate::sim::level::{FOREST, GRASS, ROAD, SWAMP, TileKind, WATER};

@@ -3,7 +3,8 @@
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_tilepath::prelude::{Algorithm, Cell, TilepathGizmos, TilepathSettings};
+use bevy_tilepath::debug::TilepathGizmos;
+use bevy_tilepath::prelude::{Algorithm, Cell, TilepathSettings};
 
 use crate::sim::script::Script;
 use crate::sim::{MoveOrder, SimSystems, TILE, Unit, WallEdit};

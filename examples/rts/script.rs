@@ -4,7 +4,8 @@
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{Cell, NavGrid, PathResult, Scenario};
+use bevy_tilepath::prelude::{Cell, NavGrid, PathResult};
+use bevy_tilepath::scenario::Scenario;
 use bevy_tilepath::scenario::generate::SplitMix64;
 
 use super::{MoveOrder, PAINT_MARGIN, SimSystems, Unit, UnitOrder, WallEdit};

@@ -17,11 +17,14 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{
-    Algorithm, Arrived, CachedScenario, Cell, CollisionLayer, Footprint, MovementProfile,
-    MovementProfiles, NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering,
-    SteeringProgress, TilepathSettings, TilepathStats, TilepathSystems,
+    Algorithm, Arrived, Cell, CollisionLayer, Footprint, MovementProfile, MovementProfiles,
+    NavGrid, PathRequest, PathResult, PathSolved, ProfileId, Steering, TilepathSettings,
+    TilepathSystems,
 };
+use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::scenario::generate::SplitMix64;
+use bevy_tilepath::stats::TilepathStats;
+use bevy_tilepath::steering::SteeringProgress;
 
 use bevy_tilepath::prelude::RequestDefaults;
 use formation::{FormationPlanner, Member};

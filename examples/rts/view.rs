@@ -8,7 +8,8 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::render::sync_world::SyncToRenderWorld;
 use bevy_ecs_tilemap::FrustumCulling;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_tilepath::prelude::{PathResult, SteeringProgress, TilepathSystems};
+use bevy_tilepath::prelude::{PathResult, TilepathSystems};
+use bevy_tilepath::steering::SteeringProgress;
 
 use crate::input::{Selected, Selection};
 use crate::sim::level::TileKind;

@@ -42,6 +42,7 @@ pub(crate) enum GridSource {
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::scenario::CachedScenario;
 ///
 /// let map = CachedScenario::from_ascii("
 ///     ....
@@ -292,12 +293,6 @@ impl NavGrid {
     /// [`CachedScenario::set_auto_builds_landmarks`]).
     pub(crate) fn set_auto_builds_landmarks(&mut self, on: bool) {
         self.scenario.set_auto_builds_landmarks(on);
-    }
-
-    /// Changes not yet announced as [`NavGridChanged`] messages (normally: the changes
-    /// of the current frame before [`crate::plugin::TilepathSystems::Replan`]).
-    pub fn unannounced_changes(&self) -> &[NavGridChanged] {
-        &self.log
     }
 
     /// True when an agent of `diameter` cells cannot stand on `cell` (off the map, an

@@ -12,6 +12,7 @@ use crate::grid::Cell;
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::scenario::CachedScenario;
 ///
 /// let map = CachedScenario::from_ascii("...\n...\n...").unwrap();
 /// // Diamonds 64 wide and 32 high, cell (0, 0) centred on the world origin.

@@ -15,6 +15,7 @@ use bevy::prelude::*;
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::components::PathProgress;
 ///
 /// // A unit with its own movement code, heading for the path's third waypoint.
 /// let mut world = World::new();

@@ -65,6 +65,7 @@ use super::result::PathResult;
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_tilepath::prelude::*;
+/// use bevy_tilepath::search::PathError;
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, TilepathPlugin::default()));

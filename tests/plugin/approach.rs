@@ -3,12 +3,12 @@
 
 use std::collections::HashSet;
 
-use bevy_tilepath::prelude::{NavGrid, PathRequest, PathResult, TilepathStats};
+use bevy_tilepath::prelude::{FrameBudget, GroupOrders, NavGrid, PathRequest, PathResult};
 use bevy_tilepath::scenario::ProfileId;
+use bevy_tilepath::stats::TilepathStats;
 use bevy_tilepath::tilepath::grid::{Cell, Connectivity};
 
 use crate::fields::{claimed_and_formation, twins};
-use bevy_tilepath::prelude::{FrameBudget, GroupOrders};
 
 /// Claimed cells and formation slots with `GroupOrders::SharedApproach`, on the weighted level
 /// (half the units move as infantry, whose forest costs more; the others keep their

@@ -9,10 +9,11 @@ use bevy::tasks::ComputeTaskPool;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::{GridSize, cost_to_f64};
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, NavGrid, PathQuery, PathRequest, PathResult, Pathfinder,
-    Steering, TilepathPlugin, TilepathSettings, TilepathStats,
+    Algorithm, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin, TilepathSettings,
 };
-use bevy_tilepath::scenario::generate;
+use bevy_tilepath::scenario::{CachedScenario, generate};
+use bevy_tilepath::search::{PathQuery, Pathfinder};
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{Rng, TILE, app, bits_of, center_of, level, minimal_plugins, world_of};
 use bevy_tilepath::prelude::FrameBudget;

@@ -6,9 +6,10 @@ use std::collections::HashSet;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, FrameBudget, GroupOrders, NavGrid, PathRequest, PathResult,
-    TilepathSettings, TilepathStats,
+    Algorithm, Cell, FrameBudget, GroupOrders, NavGrid, PathRequest, PathResult, TilepathSettings,
 };
+use bevy_tilepath::scenario::CachedScenario;
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{Rng, TILE, app, bits_of, world_of};
 use crate::fields::{claimed_and_formation, field_app, spawn};

@@ -13,10 +13,11 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, FoundPath, NavGrid, PathError, PathFailure, PathGoal,
-    PathRequest, PathResult, PathSolved, Steering, TilepathPlugin, TilepathSettings,
+    Algorithm, Cell, FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult,
+    PathSolved, Steering, TilepathPlugin, TilepathSettings,
 };
-use bevy_tilepath::scenario::{BitGrid, Layer};
+use bevy_tilepath::scenario::{BitGrid, CachedScenario, Layer};
+use bevy_tilepath::search::PathError;
 
 pub const TILE: f32 = 16.0;
 pub const SIZE: usize = 64;
@@ -225,7 +226,7 @@ pub fn run_until_answered(app: &mut App, max_frames: usize) -> usize {
         app.update();
         let mut q = app
             .world_mut()
-            .query::<(&PathResult, &bevy_tilepath::prelude::PathStatus)>();
+            .query::<(&PathResult, &bevy_tilepath::components::PathStatus)>();
         if q.iter(app.world())
             .all(|(r, t)| !r.is_pending() && !t.is_queued())
         {

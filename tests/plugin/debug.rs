@@ -7,10 +7,9 @@ use bevy::asset::AssetApp;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::gizmos::{GizmoAsset, GizmoHandles};
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{
-    Cell, NavGrid, PathColors, PathDebugColor, PathRequest, PathResult, PathStatus,
-    TilepathDebugCounts, TilepathDebugPlugin, TilepathGizmos,
-};
+use bevy_tilepath::components::PathStatus;
+use bevy_tilepath::debug::{PathColors, PathDebugColor, TilepathDebugCounts, TilepathGizmos};
+use bevy_tilepath::prelude::{Cell, NavGrid, PathRequest, PathResult, TilepathDebugPlugin};
 
 use crate::common::{app, insert_level_grid, spawn_units, world_of};
 

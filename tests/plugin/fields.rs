@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    CachedScenario, Cell, FoundPath, MovementProfile, MovementProfiles, NavGrid, PathQuery,
-    PathRequest, PathResult, Pathfinder, TilepathSettings, TilepathStats,
+    Cell, FoundPath, MovementProfile, MovementProfiles, NavGrid, PathRequest, PathResult,
+    TilepathSettings,
 };
-use bevy_tilepath::scenario::{ProfileId, TerrainId};
+use bevy_tilepath::scenario::{CachedScenario, ProfileId, TerrainId};
+use bevy_tilepath::search::{PathQuery, Pathfinder};
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{Rng, SIZE, TILE, app, bits_of, center_of, level, position};
 use bevy_tilepath::prelude::FrameBudget;

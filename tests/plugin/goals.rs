@@ -5,10 +5,12 @@ use std::collections::HashSet;
 
 use bevy::prelude::*;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
+use bevy_tilepath::grid::Connectivity;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, Connectivity, NavGrid, PathError, PathFailure, PathRequest, PathResult, Steering,
+    Arrived, Cell, NavGrid, PathFailure, PathRequest, PathResult, Steering,
 };
 use bevy_tilepath::scenario::{CellRect, Layer};
+use bevy_tilepath::search::PathError;
 
 use crate::common::{TILE, app, center_of, position, run_until_answered, shortest};
 
@@ -624,7 +626,7 @@ fn opening_a_door_reroutes_the_walkers_it_helps_and_only_them() {
     app.update();
     let stats = app
         .world()
-        .resource::<bevy_tilepath::prelude::TilepathStats>();
+        .resource::<bevy_tilepath::stats::TilepathStats>();
     assert_eq!(stats.replanned, 0);
 }
 
@@ -656,7 +658,7 @@ fn claiming_cells_for_five_thousand_units_sent_to_one_tile() {
             .iter()
             .filter_map(|&e| {
                 app.world()
-                    .get::<bevy_tilepath::prelude::PathStatus>(e)?
+                    .get::<bevy_tilepath::components::PathStatus>(e)?
                     .claimed_cell()
             })
             .collect();

@@ -4,10 +4,9 @@
 use std::collections::HashMap;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{
-    Arrived, CachedScenario, Cell, GridStepper, NavGrid, Occupancy, PathRequest, TilepathSettings,
-};
-use bevy_tilepath::scenario::footprint;
+use bevy_tilepath::prelude::{Arrived, Cell, GridStepper, NavGrid, PathRequest, TilepathSettings};
+use bevy_tilepath::scenario::{CachedScenario, footprint};
+use bevy_tilepath::steering::Occupancy;
 
 use crate::common::{Rng, SIZE, TILE, app, bits_of, center_of, level, unlimited};
 
@@ -115,7 +114,7 @@ fn grid_steppers_never_share_a_cell_and_every_one_arrives() {
                 if app.world().get::<Arrived>(e).is_none() {
                     let p = app
                         .world()
-                        .get::<bevy_tilepath::prelude::GridStepProgress>(e)
+                        .get::<bevy_tilepath::steering::GridStepProgress>(e)
                         .unwrap();
                     let path = crate::common::found_path(&app, e);
                     let next = path.cells.get(p.next_cell()).copied();

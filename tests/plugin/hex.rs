@@ -10,10 +10,10 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, BlocksPath, Cell, CellExt, CollisionLayer, CollisionLayerError, HexGrid,
-    MovementProfile, MovementProfiles, NavGrid, PathRequest, PathResult, Steering, Terrain,
-    TilePosExt,
+    Arrived, BlocksPath, Cell, CellExt, CollisionLayer, HexGrid, MovementProfile, MovementProfiles,
+    NavGrid, PathRequest, PathResult, Steering, Terrain, TilePosExt,
 };
+use bevy_tilepath::tilemap::CollisionLayerError;
 
 use crate::common::{app, found_path};
 
@@ -375,8 +375,9 @@ fn a_square_layer_beside_a_hexagonal_primary_is_left_out() {
 
 #[test]
 fn units_sent_to_one_tile_claim_distinct_tiles_around_it() {
+    use bevy_tilepath::components::PathStatus;
     use bevy_tilepath::hex::Hex;
-    use bevy_tilepath::prelude::{PathStatus, TilepathStats};
+    use bevy_tilepath::stats::TilepathStats;
     for system in [HexCoordSystem::RowOdd, HexCoordSystem::Column] {
         let mut app = app();
         spawn_hex_map(app.world_mut(), system);

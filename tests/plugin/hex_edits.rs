@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
     Algorithm, BlocksPath, Cell, FrameBudget, HexGrid, PathRequest, PathResult, TilepathSettings,
-    TilepathStats,
 };
+use bevy_tilepath::stats::TilepathStats;
 use tilepath::hex::HexLayout;
 
 use crate::common::{app, found_path};

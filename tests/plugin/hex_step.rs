@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, GridStepProgress, GridStepper, HexGrid, Occupancy, PathRequest, PathResult,
-    TilepathSettings,
+    Arrived, Cell, GridStepper, HexGrid, PathRequest, PathResult, TilepathSettings,
 };
+use bevy_tilepath::steering::{GridStepProgress, Occupancy};
 use tilepath::hex::HexLayout;
 
 use crate::common::{Rng, app, found_path, unlimited};

@@ -10,8 +10,9 @@ use bevy_ecs_tilemap::helpers::square_grid::neighbors::SquareDirection;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::{
     Arrived, BlocksPath, Cell, CellExt, CollisionLayer, GridLayout, GridStepper, NavGrid,
-    PathRequest, PathResult, Scenario, Steering, TilePosExt,
+    PathRequest, PathResult, Steering, TilePosExt,
 };
+use bevy_tilepath::scenario::Scenario;
 
 use crate::common::{app, found_path};
 

@@ -4,13 +4,16 @@
 //! without them.
 
 use bevy::prelude::*;
+use bevy_tilepath::components::Replanning;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Algorithm, Cell, FrameBudget, LandmarkTables, MovementProfiles, NavGrid, PathRequest,
-    PathResult, ProfileId, Replanning, TilepathSettings, TilepathStats,
+    Algorithm, Cell, FrameBudget, MovementProfiles, NavGrid, PathRequest, PathResult, ProfileId,
+    TilepathSettings,
 };
 use bevy_tilepath::scenario::generate::countryside;
 use bevy_tilepath::scenario::movingai_terrain::TerrainSpec;
+use bevy_tilepath::settings::LandmarkTables;
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{Rng, TILE, app, center_of, found_path};
 

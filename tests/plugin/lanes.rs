@@ -3,10 +3,11 @@
 //! the cut.
 
 use bevy::prelude::*;
+use bevy_tilepath::components::{PathStatus, QueueLane, Replanning};
 use bevy_tilepath::prelude::{
-    Algorithm, Arrived, Cell, NavGrid, PathQuery, PathRequest, PathResult, PathStatus, Pathfinder,
-    QueueLane, Replanning, Steering, TilepathSettings,
+    Algorithm, Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
 };
+use bevy_tilepath::search::{PathQuery, Pathfinder};
 
 use crate::common::{TILE, app, center_of, position};
 use bevy_tilepath::prelude::FrameBudget;
@@ -141,7 +142,7 @@ fn a_cut_far_ahead_waits_in_the_deferred_lane_while_its_unit_walks_on() {
         if far < 75 && ticket(&app, walker).lane() == QueueLane::Urgent {
             let pending = app
                 .world()
-                .resource::<bevy_tilepath::prelude::TilepathStats>();
+                .resource::<bevy_tilepath::stats::TilepathStats>();
             if pending.pending == 0 {
                 let row = path_row(&app, walker, far);
                 app.world_mut()

@@ -5,11 +5,13 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy_tilepath::components::{PathStatus, QueueLane, Replanning};
 use bevy_tilepath::prelude::{
-    Algorithm, Cell, FoundPath, NavGrid, PathError, PathFailure, PathQuery, PathRequest,
-    PathResult, PathStatus, Pathfinder, QueueLane, Replanning, Steering, TilepathSettings,
-    TilepathStats,
+    Algorithm, Cell, FoundPath, NavGrid, PathFailure, PathRequest, PathResult, Steering,
+    TilepathSettings,
 };
+use bevy_tilepath::search::{PathError, PathQuery, Pathfinder};
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{
     Rng, SolvedLog, TILE, app, assert_answers, center_of, insert_level_grid, minimal_plugins,

@@ -8,12 +8,13 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy::time::TimeUpdateStrategy;
-use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::grid::{Connectivity, GridSize};
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, Connectivity, MovementProfile, MovementProfiles, NavGrid,
-    PathRequest, PathResult, Steering, TilepathPlugin, TilepathSettings, TilepathStats,
+    Algorithm, Cell, MovementProfile, MovementProfiles, NavGrid, PathRequest, PathResult, Steering,
+    TilepathPlugin, TilepathSettings,
 };
-use bevy_tilepath::scenario::{MapEdit, generate};
+use bevy_tilepath::scenario::{CachedScenario, MapEdit, generate};
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{Rng, SolvedLog, TILE, app, center_of, minimal_plugins, unlimited};
 use bevy_tilepath::prelude::{FrameBudget, GroupOrders};

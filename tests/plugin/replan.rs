@@ -5,12 +5,16 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy_tilepath::components::{PathProgress, PathStatus, Replanning};
+#[cfg(feature = "tilemap")]
+use bevy_tilepath::prelude::BlocksPath;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, NavGridChanged, PathProgress, PathRequest, PathResult, PathStatus,
-    Replanning, Steering, TilepathPlugin, TilepathSettings, TilepathStats, TilepathSystems,
+    Arrived, Cell, NavGrid, NavGridChanged, PathRequest, PathResult, Steering, TilepathPlugin,
+    TilepathSettings, TilepathSystems,
 };
 #[cfg(feature = "tilemap")]
-use bevy_tilepath::prelude::{BlocksPath, Scenario};
+use bevy_tilepath::scenario::Scenario;
+use bevy_tilepath::stats::TilepathStats;
 
 #[cfg(feature = "tilemap")]
 use crate::common::{SIZE, assert_answers, level, results, run_until_answered, spawn_units};
@@ -182,7 +186,7 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
             // hold back from.
             let steering = Steering {
                 speed: 96.0,
-                avoidance: bevy_tilepath::prelude::Avoidance::Off,
+                avoidance: bevy_tilepath::steering::Avoidance::Off,
                 ..Steering::default()
             };
             let entity = app

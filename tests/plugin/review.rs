@@ -4,9 +4,11 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Avoidance, Cell, FoundPath, NavGrid, PathRequest, PathResult, ReplanSettings,
-    Steering, TilepathSettings, TilepathStats,
+    Arrived, Cell, FoundPath, NavGrid, PathRequest, PathResult, ReplanSettings, Steering,
+    TilepathSettings,
 };
+use bevy_tilepath::stats::TilepathStats;
+use bevy_tilepath::steering::Avoidance;
 
 use crate::common::{app, position, unlimited, world_of};
 

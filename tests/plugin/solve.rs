@@ -5,18 +5,19 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
+use bevy_tilepath::components::PathStatus;
 #[cfg(feature = "tilemap")]
-use bevy_tilepath::prelude::{Cell, NavGrid, PathError, PathFailure};
-use bevy_tilepath::prelude::{
-    PathRequest, PathResult, PathStatus, TilepathSettings, TilepathStats,
-};
+use bevy_tilepath::prelude::{Cell, NavGrid, PathFailure};
+use bevy_tilepath::prelude::{FrameBudget, PathRequest, PathResult, TilepathSettings};
+#[cfg(feature = "tilemap")]
+use bevy_tilepath::search::PathError;
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{SolvedLog, app, insert_level_grid, results, run_until_answered, spawn_units};
 #[cfg(feature = "tilemap")]
 use crate::common::{assert_answers, level};
 #[cfg(feature = "tilemap")]
 use crate::tilemaps::spawn_tilemap;
-use bevy_tilepath::prelude::FrameBudget;
 
 #[test]
 #[cfg(feature = "tilemap")]

@@ -4,11 +4,14 @@
 //! frame it arrives in.
 
 use bevy::prelude::*;
+use bevy_tilepath::components::PathStatus;
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, MovementProfile, MovementProfiles, NavGrid, PathError,
-    PathFailure, PathRequest, PathResult, PathStatus, TilepathSettings, TilepathStats,
+    Algorithm, Cell, MovementProfile, MovementProfiles, NavGrid, PathFailure, PathRequest,
+    PathResult, TilepathSettings,
 };
-use bevy_tilepath::scenario::MapEdit;
+use bevy_tilepath::scenario::{CachedScenario, MapEdit};
+use bevy_tilepath::search::PathError;
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{Rng, SolvedLog, TILE, app, center_of};
 use bevy_tilepath::prelude::{FieldSettings, FrameBudget, GroupOrders};

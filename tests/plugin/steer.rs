@@ -132,7 +132,7 @@ fn units_parented_to_moving_entities_start_from_their_world_cell() {
             .y += TILE;
         app.world_mut()
             .entity_mut(unit)
-            .insert(bevy_tilepath::prelude::Replanning);
+            .insert(bevy_tilepath::components::Replanning);
         app.update();
     }
     assert_eq!(first(&app), Cell::new(3, 4));

@@ -3,10 +3,13 @@
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_tilepath::components::Replanning;
 use bevy_tilepath::prelude::{
-    BlocksPath, Cell, CellExt, CollisionLayer, CollisionLayerError, HexGrid, NavGrid, PathFailure,
-    PathRequest, PathResult, Replanning, Scenario, TilePosExt,
+    BlocksPath, Cell, CellExt, CollisionLayer, HexGrid, NavGrid, PathFailure, PathRequest,
+    PathResult, TilePosExt,
 };
+use bevy_tilepath::scenario::Scenario;
+use bevy_tilepath::tilemap::CollisionLayerError;
 
 use crate::common::{TILE, app, found_path, level, spawn_units};
 use crate::tilemaps::spawn_tilemap;

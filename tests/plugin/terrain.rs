@@ -8,16 +8,18 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_tilepath::components::Replanning;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Arrived, CachedScenario, Cell, FoundPath, MapEdit, MovementProfile, MovementProfiles, NavGrid,
-    NavGridChanged, PathError, PathFailure, PathRequest, PathResult, Replanning, Steering,
-    TerrainId,
+    Arrived, Cell, FoundPath, MapEdit, MovementProfile, MovementProfiles, NavGrid, NavGridChanged,
+    PathFailure, PathRequest, PathResult, Steering, TerrainId,
 };
-use bevy_tilepath::scenario::BitGrid;
+use bevy_tilepath::scenario::{BitGrid, CachedScenario};
+use bevy_tilepath::search::PathError;
 
 use crate::common::{SolvedLog, TILE, found_path, position, world_of};
-use bevy_tilepath::prelude::{FrameBudget, LandmarkTables, TilepathSettings};
+use bevy_tilepath::prelude::{FrameBudget, TilepathSettings};
+use bevy_tilepath::settings::LandmarkTables;
 
 /// The common test app, answering every request in the frame it is queued however busy
 /// the machine is (the tests count answers per frame).
@@ -444,7 +446,7 @@ fn walk_east(map: &[String], profile: MovementProfile) -> Vec<f32> {
             Steering {
                 speed: 4.0 * TILE,
                 arrival_radius: 0.0,
-                avoidance: bevy_tilepath::prelude::Avoidance::Off,
+                avoidance: bevy_tilepath::steering::Avoidance::Off,
                 ..Steering::default()
             },
         ))
@@ -562,8 +564,10 @@ mod layers {
     use bevy_ecs_tilemap::prelude::*;
     use bevy_tilepath::prelude::{
         Cell, CollisionLayer, MovementProfile, MovementProfiles, NavGrid, NavGridChanged,
-        PathError, PathFailure, PathRequest, PathResult, Scenario, Terrain,
+        PathFailure, PathRequest, PathResult, Terrain,
     };
+    use bevy_tilepath::scenario::Scenario;
+    use bevy_tilepath::search::PathError;
 
     use super::{FOREST, GRASS, ROAD, WATER, app};
     use crate::common::found_path;

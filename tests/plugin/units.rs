@@ -2,11 +2,11 @@
 //! and a unit stalled by a parked one plans around it.
 
 use bevy::prelude::*;
+use bevy_tilepath::components::UnitMap;
 use bevy_tilepath::prelude::{
-    AvoidUnits, Cell, Footprint, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
-    UnitMap,
+    Cell, Footprint, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
 };
-use bevy_tilepath::search::UnitKind;
+use bevy_tilepath::search::{AvoidUnits, UnitKind};
 
 use crate::common::{TILE, app, center_of, found_path, position, unlimited};
 

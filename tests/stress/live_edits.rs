@@ -33,12 +33,15 @@
 use std::collections::HashSet;
 
 use bevy::prelude::*;
+use bevy_tilepath::components::{PathStatus, QueueLane};
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Arrived, CachedScenario, Cell, NavGrid, PathError, PathFailure, PathRequest, PathResult,
-    PathSolved, PathStatus, QueueLane, Scenario, TilepathSettings, TilepathSystems,
+    Arrived, Cell, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, TilepathSettings,
+    TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
+use bevy_tilepath::scenario::{CachedScenario, Scenario};
+use bevy_tilepath::search::PathError;
 
 use super::{Config, Metrics, Stress, StressSystems, TILE};
 

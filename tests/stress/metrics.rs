@@ -13,9 +13,9 @@
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{
-    Arrived, Cell, PathResult, Replanning, TilepathStats, TilepathSystems,
-};
+use bevy_tilepath::components::Replanning;
+use bevy_tilepath::prelude::{Arrived, Cell, PathResult, TilepathSystems};
+use bevy_tilepath::stats::TilepathStats;
 
 use super::watch::{self, Before, Motion};
 use super::{Stress, StressSystems};

@@ -34,9 +34,10 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
     Cell, FrameBudget, NavGrid, PathRequest, Steering, TilepathPlugin, TilepathSettings,
-    TilepathStats, TilepathSystems,
+    TilepathSystems,
 };
 use bevy_tilepath::scenario::generate::SplitMix64;
+use bevy_tilepath::stats::TilepathStats;
 
 pub use metrics::Metrics;
 use watch::{Before, remember_positions};

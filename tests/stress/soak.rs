@@ -27,11 +27,13 @@
 //! - **Peak memory**: the process's peak resident set (`VmHWM`), read by the caller.
 
 use bevy::prelude::*;
+use bevy_tilepath::components::{PathStatus, QueueLane};
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, GroupOrders, MovementProfiles, NavGrid, PathRequest, PathResult, PathStatus,
-    ProfileId, QueueLane, Scenario, TilepathSettings,
+    Arrived, Cell, GroupOrders, MovementProfiles, NavGrid, PathRequest, PathResult, ProfileId,
+    TilepathSettings,
 };
+use bevy_tilepath::scenario::Scenario;
 use bevy_tilepath::scenario::generate::{self, SplitMix64};
 use bevy_tilepath::tilepath::scenario::movingai_terrain::TerrainSpec;
 

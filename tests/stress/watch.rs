@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::FrameBudget;
-use bevy_tilepath::prelude::{PathResult, TilepathSettings, TilepathStats};
+use bevy_tilepath::prelude::{FrameBudget, PathResult, TilepathSettings};
+use bevy_tilepath::stats::TilepathStats;
 
 /// A unit's position before the frame.
 #[derive(Component, Clone, Copy, Default)]

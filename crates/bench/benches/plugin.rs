@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
+use bevy_tilepath::components::Replanning;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, NavGrid, PathQuery, PathRequest, PathResult, Pathfinder,
-    Replanning, Scenario, TilepathPlugin, TilepathSettings,
+    Algorithm, Cell, NavGrid, PathRequest, PathResult, TilepathPlugin, TilepathSettings,
 };
-use bevy_tilepath::scenario::generate;
+use bevy_tilepath::scenario::{CachedScenario, Scenario, generate};
+use bevy_tilepath::search::{PathQuery, Pathfinder};
 
 #[path = "../../tilepath/examples/support/benchmark.rs"]
 mod benchmark;

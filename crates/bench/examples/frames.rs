@@ -9,9 +9,8 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{
-    CachedScenario, Cell, NavGrid, PathRequest, PathResult, TilepathPlugin,
-};
+use bevy_tilepath::prelude::{Cell, NavGrid, PathRequest, PathResult, TilepathPlugin};
+use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::grid::GridSize;
 use bevy_tilepath::tilepath::scenario::BitGrid;
 use tilepath_bench::{process_cpu, task_pool};

@@ -3,9 +3,8 @@
 //! unit's cells are worked out on the map, not over its whole footprint).
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{
-    Cell, Footprint, GridStepper, PathError, PathFailure, PathRequest, Steering,
-};
+use bevy_tilepath::prelude::{Cell, Footprint, GridStepper, PathFailure, PathRequest, Steering};
+use bevy_tilepath::search::PathError;
 
 use super::{Expect, Row, Scene, TILE};
 

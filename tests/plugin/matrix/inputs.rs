@@ -1,11 +1,9 @@
 //! Matrix rows of bad request inputs: positions, goals, diameters, profiles and limits.
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{
-    Cell, Limits, MovementProfiles, PathError, PathFailure, PathGoal, PathRequest,
-};
+use bevy_tilepath::prelude::{Cell, MovementProfiles, PathFailure, PathGoal, PathRequest};
 use bevy_tilepath::scenario::{MapEdit, MovementProfile};
-use bevy_tilepath::search::Limit;
+use bevy_tilepath::search::{Limit, Limits, PathError};
 
 use super::{Expect, IN_ROOM, Row, Scene};
 

@@ -2,11 +2,11 @@
 //! request changed every frame, a thousand units on one cell sharing one goal.
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{Cell, PathRequest, PathStatus, TilepathSettings};
+use bevy_tilepath::components::PathStatus;
+use bevy_tilepath::prelude::{Cell, FrameBudget, PathRequest, TilepathSettings};
 
 use super::{Expect, Row, Scene, walls};
 use crate::common::Rng;
-use bevy_tilepath::prelude::FrameBudget;
 
 /// Units of the 10,000-request row; they are tagged so the check finds them.
 #[derive(Component)]

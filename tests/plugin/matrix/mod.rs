@@ -19,9 +19,10 @@ mod world;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use bevy::prelude::*;
+use bevy_tilepath::components::PathStatus;
 use bevy_tilepath::grid::Connectivity;
 use bevy_tilepath::prelude::{
-    Cell, FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathStatus, ProfileId,
+    Cell, FoundPath, NavGrid, PathFailure, PathRequest, PathResult, ProfileId,
 };
 use bevy_tilepath::search::validate_path;
 
@@ -139,7 +140,7 @@ impl Scene {
 
     /// A grid of `walls` placed at [`Scene::origin`] / [`Scene::tile`].
     pub fn make_grid(&self, walls: &[Vec<bool>]) -> NavGrid {
-        let map = bevy_tilepath::prelude::CachedScenario::from_bits(bits_of(walls)).unwrap();
+        let map = bevy_tilepath::scenario::CachedScenario::from_bits(bits_of(walls)).unwrap();
         NavGrid::new(map, self.origin, self.tile)
     }
 

@@ -3,8 +3,9 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, PathError, PathFailure, PathRequest, PathResult, Steering,
+    Arrived, Cell, NavGrid, PathFailure, PathRequest, PathResult, Steering,
 };
+use bevy_tilepath::search::PathError;
 
 use super::{Expect, Row, Scene, TILE};
 

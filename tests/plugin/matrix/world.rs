@@ -4,10 +4,10 @@
 use bevy::prelude::*;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    CachedScenario, Cell, NavGrid, PathError, PathFailure, PathRequest, PathResult,
-    TilepathSettings,
+    Cell, NavGrid, PathFailure, PathRequest, PathResult, TilepathSettings,
 };
-use bevy_tilepath::scenario::{BitGrid, MapError};
+use bevy_tilepath::scenario::{BitGrid, CachedScenario, MapError};
+use bevy_tilepath::search::PathError;
 
 use super::{Expect, Row, Scene, TILE, walls};
 use bevy_tilepath::prelude::FrameBudget;

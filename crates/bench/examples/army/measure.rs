@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use bevy_tilepath::prelude::{CachedScenario, Cell, Connectivity};
+use bevy_tilepath::grid::Connectivity;
+use bevy_tilepath::prelude::Cell;
+use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::grid::cost_to_f64;
 use bevy_tilepath::tilepath::scenario::ProfileId;
 use bevy_tilepath::tilepath::search::{InvalidPath, validate_path};

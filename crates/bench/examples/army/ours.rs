@@ -5,14 +5,15 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    MovementProfiles, NavGrid, PathRequest, PathResult, ProfileId, TilepathPlugin,
-    TilepathSettings, TilepathStats,
+    MovementProfiles, NavGrid, PathRequest, PathResult, ProfileId, TilepathPlugin, TilepathSettings,
 };
+use bevy_tilepath::stats::TilepathStats;
 
 use crate::measure::{OrderClock, Outcome, check_path, ms};
 use crate::scene::{Army, Scene};
 use crate::{Case, Mode, task_pool};
-use bevy_tilepath::prelude::{GroupOrders, LandmarkTables};
+use bevy_tilepath::prelude::GroupOrders;
+use bevy_tilepath::settings::LandmarkTables;
 
 /// Runs `case` (per-unit search, shared fields or shared approaches) and measures it.
 pub fn run(scene: &Scene, army: &Army, case: &Case, frame_cap: u32) -> Outcome {

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use bevy_tilepath::prelude::{Algorithm, CachedScenario, Cell, PathQuery, Pathfinder};
+use bevy_tilepath::prelude::{Algorithm, Cell};
+use bevy_tilepath::scenario::CachedScenario;
+use bevy_tilepath::search::{PathQuery, Pathfinder};
 use bevy_tilepath::tilepath::grid::cost_to_f64;
 
 use crate::measure::Outcome;

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bevy_tilepath::prelude::{CachedScenario, Cell};
+use bevy_tilepath::prelude::Cell;
+use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::grid::GridSize;
 use bevy_tilepath::tilepath::scenario::generate::{self, SplitMix64};
 use bevy_tilepath::tilepath::scenario::movingai::MovingAiMap;

@@ -2,7 +2,9 @@
 //! grid, O(n) per frame), motion after arrival and stalls; and the ideal free-flow time.
 
 use bevy::math::Vec2;
-use bevy_tilepath::prelude::{CachedScenario, Cell, PathQuery, Pathfinder};
+use bevy_tilepath::prelude::Cell;
+use bevy_tilepath::scenario::CachedScenario;
+use bevy_tilepath::search::{PathQuery, Pathfinder};
 use bevy_tilepath::tilepath::grid::cost_to_f64;
 
 use crate::scenarios::Scenario;

@@ -1,7 +1,9 @@
 //! The crowd scenarios: their maps (built here, or by the core's generators), where each
 //! unit stands, where it is sent and how wide it is.
 
-use bevy_tilepath::prelude::{CachedScenario, Cell, GridSize};
+use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::prelude::Cell;
+use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::scenario::BitGrid;
 use bevy_tilepath::tilepath::scenario::generate;
 
