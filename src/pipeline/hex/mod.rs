@@ -12,6 +12,7 @@ mod start;
 
 use claim::HexClaims;
 
+use super::answer::{Answered, Answerer, Outbox, write_answer};
 use crate::components::{
     FoundPath, HexGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathStatus,
     Replanning,
@@ -207,6 +208,7 @@ pub(crate) fn solve_hex_paths(
                         &mut solved,
                         &mut stats,
                         entity,
+                        false,
                         Err(failure),
                     );
                     continue;
@@ -224,6 +226,7 @@ pub(crate) fn solve_hex_paths(
                 &mut solved,
                 &mut stats,
                 running.entity,
+                false,
                 Err(failure),
             );
             continue;
@@ -260,6 +263,7 @@ pub(crate) fn solve_hex_paths(
             &mut solved,
             &mut stats,
             running.entity,
+            false,
             outcome,
         );
     }
@@ -476,36 +480,30 @@ fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> Foun
     }
 }
 
-/// Writes the answer for `entity` and announces it.
+/// Writes the answer for `entity` (see [`write_answer`]); its ticket stays queued when
+/// the request was queued again while it was solved (`still_queued`).
 fn finish(
     units: &mut Units,
     commands: &mut Commands,
     solved: &mut MessageWriter<PathSolved>,
     stats: &mut TilepathStats,
     entity: Entity,
+    still_queued: bool,
     outcome: Result<FoundPath, PathFailure>,
 ) {
-    let Ok((_, _, mut result, _, replanning)) = units.get_mut(entity) else {
+    let Ok((_, _, mut result, mut status, replanning)) = units.get_mut(entity) else {
         return;
     };
-    if outcome.is_ok() {
-        stats.solved += 1;
-        stats.total_solved += 1;
-    } else {
-        stats.failed += 1;
-        stats.total_failed += 1;
-    }
-    let announced = outcome.as_ref().map(|p| p.cost).map_err(|f| *f);
-    let new = match outcome {
-        Ok(path) => PathResult::Found(path),
-        Err(failure) => PathResult::Failed(failure),
-    };
-    result.set_if_neq(new);
-    if replanning {
-        commands.entity(entity).try_remove::<Replanning>();
-    }
-    solved.write(PathSolved {
+    let unit = Answered {
         entity,
-        outcome: announced,
-    });
+        result: &mut result,
+        status: &mut status,
+        replanning,
+    };
+    let mut out = Outbox {
+        commands,
+        solved,
+        stats,
+    };
+    write_answer(unit, outcome, Answerer::Solver { still_queued }, &mut out);
 }
