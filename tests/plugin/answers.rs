@@ -1,11 +1,11 @@
 //! Answers follow their documented contracts on square and hexagonal maps alike: what
-//! [`PathSolved`] carries.
+//! [`PathSolved`] carries and what [`FoundPath::requested`] holds.
 
 use bevy::prelude::*;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
     CachedScenario, Cell, FoundPath, FrameBudget, HexGrid, MovementProfile, MovementProfiles,
-    NavGrid, PathRequest, PathSolved, TerrainId, TilepathSettings,
+    NavGrid, PathRequest, PathSolved, PathStatus, TerrainId, TilepathSettings,
 };
 use bevy_tilepath::scenario::BitGrid;
 use tilepath::hex::HexLayout;
@@ -120,5 +120,47 @@ fn path_solved_carries_the_length_in_cells_not_the_cost() {
             path.length,
             path.cost
         );
+    }
+}
+
+#[test]
+fn found_path_requested_is_the_requested_goal_when_another_unit_claimed_it() {
+    let map = "
+        .......
+        .......
+        .......
+        .......
+        .......
+    ";
+    let goal = Cell::new(3, 2);
+    for shape in shapes() {
+        let mut app = app_of(shape, map, FrameBudget::Expansions(10_000));
+        // The nearer unit claims the goal itself; the farther one a tile beside it.
+        let near = spawn(&mut app, shape, Cell::new(2, 2), PathRequest::new(goal));
+        let far = spawn(&mut app, shape, Cell::new(6, 2), PathRequest::new(goal));
+        app.update();
+        let claim = |unit| {
+            app.world()
+                .get::<PathStatus>(unit)
+                .and_then(PathStatus::claimed_cell)
+        };
+        assert_eq!(
+            claim(near),
+            Some(goal),
+            "{shape:?}: the nearer unit's claim"
+        );
+        let claimed = claim(far).expect("the farther unit claims a cell");
+        assert_ne!(claimed, goal, "{shape:?}: the goal is taken");
+        let path = found_path(&app, far);
+        assert_eq!(
+            path.reached, claimed,
+            "{shape:?}: the path ends on the claim"
+        );
+        assert_eq!(
+            path.requested, goal,
+            "{shape:?}: `requested` is the goal the request asked for"
+        );
+        assert!(!path.partial, "{shape:?}: the claim was reached");
+        assert_eq!(found_path(&app, near).requested, goal, "{shape:?}");
     }
 }

@@ -42,6 +42,9 @@ struct Running {
     from: Cell,
     /// The tile the search starts on: `from`, or the nearest tile the unit can stand on.
     start: Cell,
+    /// The goal tile the request asked for.
+    requested: Cell,
+    /// The goal tile searched for: the claimed tile, if any, or `requested`.
     goal: Cell,
     /// The tile claimed for it, if any.
     claimed: Option<Cell>,
@@ -370,7 +373,8 @@ fn begin(
     entity: Entity,
     request: &PathRequest,
 ) -> Result<Running, PathFailure> {
-    let (from, mut goal, profile) = endpoints(grid, profiles, transforms, entity, request)?;
+    let (from, requested, profile) = endpoints(grid, profiles, transforms, entity, request)?;
+    let mut goal = requested;
     let map = grid.map(profile).ok_or(PathFailure::UnknownProfile)?;
     let radius = hex_radius(request.diameter);
     let mut claimed = None;
@@ -407,6 +411,7 @@ fn begin(
         profile,
         from,
         start,
+        requested,
         goal,
         claimed,
         setbacks: 0,
@@ -465,7 +470,7 @@ fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> Foun
     FoundPath {
         from: running.from,
         start: running.start,
-        requested: running.goal,
+        requested: running.requested,
         reached,
         partial: reached != running.goal,
         length: cells.len().saturating_sub(1) as f32,
