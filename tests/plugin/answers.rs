@@ -1,11 +1,13 @@
 //! Answers follow their documented contracts on square and hexagonal maps alike: what
-//! [`PathSolved`] carries and what [`FoundPath::requested`] holds.
+//! [`PathSolved`] carries, what [`FoundPath::requested`] holds, and what
+//! [`PathStatus::is_queued`] says while a request waits.
 
 use bevy::prelude::*;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::{
-    CachedScenario, Cell, FoundPath, FrameBudget, HexGrid, MovementProfile, MovementProfiles,
-    NavGrid, PathRequest, PathSolved, PathStatus, TerrainId, TilepathSettings,
+    Algorithm, CachedScenario, Cell, FoundPath, FrameBudget, HexGrid, MovementProfile,
+    MovementProfiles, NavGrid, PathRequest, PathResult, PathSolved, PathStatus, TerrainId,
+    TilepathSettings,
 };
 use bevy_tilepath::scenario::BitGrid;
 use tilepath::hex::HexLayout;
@@ -162,5 +164,53 @@ fn found_path_requested_is_the_requested_goal_when_another_unit_claimed_it() {
         );
         assert!(!path.partial, "{shape:?}: the claim was reached");
         assert_eq!(found_path(&app, near).requested, goal, "{shape:?}");
+    }
+}
+
+#[test]
+fn a_request_is_queued_while_it_waits_and_not_once_answered() {
+    // A wall down the middle with a gap at the bottom: the way from the top left to the
+    // top right takes far more expansions than one frame's budget.
+    let text: String = (0..64)
+        .map(|y| {
+            let row: String = (0..64)
+                .map(|x| if x == 32 && y < 63 { '#' } else { '.' })
+                .collect();
+            row + "\n"
+        })
+        .collect();
+    for shape in shapes() {
+        let mut app = app_of(shape, &text, FrameBudget::Expansions(64));
+        let unit = spawn(
+            &mut app,
+            shape,
+            Cell::new(28, 0),
+            PathRequest::new(Cell::new(36, 0)).algorithm(Algorithm::AStar),
+        );
+        let status = |app: &App| app.world().get::<PathStatus>(unit).unwrap().clone();
+        let waiting = |app: &App| app.world().get::<PathResult>(unit).unwrap().is_pending();
+        let mut frames = 0;
+        while waiting(&app) {
+            assert!(frames < 1000, "{shape:?}: answered within 1,000 frames");
+            app.update();
+            frames += 1;
+            if waiting(&app) {
+                assert!(
+                    status(&app).is_queued(),
+                    "{shape:?}: waiting in frame {frames}, but not queued"
+                );
+            }
+        }
+        assert!(frames > 1, "{shape:?}: the request waited ({frames} frame)");
+        found_path(&app, unit);
+        assert!(
+            !status(&app).is_queued(),
+            "{shape:?}: answered in frame {frames}, but still queued"
+        );
+        assert_eq!(
+            status(&app).request(),
+            app.world().get::<PathRequest>(unit),
+            "{shape:?}: the status holds the request answered"
+        );
     }
 }

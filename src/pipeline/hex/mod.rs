@@ -65,12 +65,21 @@ pub(crate) struct HexSolver {
     claims: HexClaims,
     /// The grid generation the queue was last filled for.
     seen: Option<u64>,
+    /// Runs of the solver: the frame a ticket records when its request is queued.
+    frame: u64,
+    /// Requests queued so far: the number a ticket draws when its request is queued.
+    queued_count: u64,
 }
 
 impl HexSolver {
-    fn push(&mut self, entity: Entity) {
+    /// Queues `entity`'s `request` (once) and marks its ticket queued for it.
+    fn push(&mut self, entity: Entity, request: &PathRequest, status: &mut PathStatus) {
         if self.queued.insert(entity) {
             self.queue.push_back(entity);
+        }
+        if !status.is_queued() || status.request() != Some(request) {
+            status.enqueue(self.frame, self.queued_count, request.clone());
+            self.queued_count += 1;
         }
     }
 }
@@ -115,30 +124,35 @@ pub(crate) fn solve_hex_paths(
     mut commands: Commands,
 ) {
     let solver = &mut *solver;
+    solver.frame += 1;
     let Some(grid) = grid else {
         *solver = HexSolver {
             finder: std::mem::take(&mut solver.finder),
+            frame: solver.frame,
+            queued_count: solver.queued_count,
             ..HexSolver::default()
         };
         return;
     };
     if grid.is_added() || solver.seen != Some(grid.generation()) {
         solver.seen = Some(grid.generation());
-        for (entity, _, result, ..) in &units {
-            if matches!(result, PathResult::Found(_)) {
+        for (entity, request, result, mut status, _) in &mut units {
+            if matches!(*result, PathResult::Found(_)) {
                 commands.entity(entity).try_insert(Replanning);
                 stats.replanned += 1;
                 stats.total_replanned += 1;
             }
-            solver.push(entity);
+            solver.push(entity, request, &mut status);
         }
     }
-    // Units that steering asks to plan again (grid steppers kept waiting).
-    for entity in &asked {
-        solver.push(entity);
+    // Units that steering asks to plan again (grid steppers kept waiting), and new or
+    // changed requests.
+    for entity in asked.iter().chain(&changed) {
+        if let Ok((_, request, _, mut status, _)) = units.get_mut(entity) {
+            solver.push(entity, request, &mut status);
+        }
     }
     for entity in &changed {
-        solver.push(entity);
         if solver.running.as_ref().is_some_and(|r| r.entity == entity) {
             solver.running = None;
         }
@@ -211,7 +225,7 @@ pub(crate) fn solve_hex_paths(
                         &mut solved,
                         &mut stats,
                         entity,
-                        false,
+                        solver.queued.contains(&entity),
                         Err(failure),
                     );
                     continue;
@@ -229,7 +243,7 @@ pub(crate) fn solve_hex_paths(
                 &mut solved,
                 &mut stats,
                 running.entity,
-                false,
+                solver.queued.contains(&running.entity),
                 Err(failure),
             );
             continue;
@@ -266,7 +280,7 @@ pub(crate) fn solve_hex_paths(
             &mut solved,
             &mut stats,
             running.entity,
-            false,
+            solver.queued.contains(&running.entity),
             outcome,
         );
     }
