@@ -1,5 +1,6 @@
 //! The request pipeline, stage by stage: map changes, intake, re-planning, claims, solving.
 
+mod answer;
 mod changes;
 mod claim;
 mod hex;

@@ -2,6 +2,7 @@
 //! bevy_ecs_tilemap (feature `tilemap`) or gizmos (feature `debug`) are gated; the rest
 //! run with `--no-default-features`.
 
+mod answers;
 mod approach;
 mod budget;
 mod budget_bound;

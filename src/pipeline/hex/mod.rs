@@ -12,6 +12,7 @@ mod start;
 
 use claim::HexClaims;
 
+use super::answer::{Answered, Answerer, Outbox, write_answer};
 use crate::components::{
     FoundPath, HexGrid, PathFailure, PathGoal, PathRequest, PathResult, PathSolved, PathStatus,
     Replanning,
@@ -41,6 +42,9 @@ struct Running {
     from: Cell,
     /// The tile the search starts on: `from`, or the nearest tile the unit can stand on.
     start: Cell,
+    /// The goal tile the request asked for.
+    requested: Cell,
+    /// The goal tile searched for: the claimed tile, if any, or `requested`.
     goal: Cell,
     /// The tile claimed for it, if any.
     claimed: Option<Cell>,
@@ -61,12 +65,21 @@ pub(crate) struct HexSolver {
     claims: HexClaims,
     /// The grid generation the queue was last filled for.
     seen: Option<u64>,
+    /// Runs of the solver: the frame a ticket records when its request is queued.
+    frame: u64,
+    /// Requests queued so far: the number a ticket draws when its request is queued.
+    queued_count: u64,
 }
 
 impl HexSolver {
-    fn push(&mut self, entity: Entity) {
+    /// Queues `entity`'s `request` (once) and marks its ticket queued for it.
+    fn push(&mut self, entity: Entity, request: &PathRequest, status: &mut PathStatus) {
         if self.queued.insert(entity) {
             self.queue.push_back(entity);
+        }
+        if !status.is_queued() || status.request() != Some(request) {
+            status.enqueue(self.frame, self.queued_count, request.clone());
+            self.queued_count += 1;
         }
     }
 }
@@ -111,30 +124,35 @@ pub(crate) fn solve_hex_paths(
     mut commands: Commands,
 ) {
     let solver = &mut *solver;
+    solver.frame += 1;
     let Some(grid) = grid else {
         *solver = HexSolver {
             finder: std::mem::take(&mut solver.finder),
+            frame: solver.frame,
+            queued_count: solver.queued_count,
             ..HexSolver::default()
         };
         return;
     };
     if grid.is_added() || solver.seen != Some(grid.generation()) {
         solver.seen = Some(grid.generation());
-        for (entity, _, result, ..) in &units {
-            if matches!(result, PathResult::Found(_)) {
+        for (entity, request, result, mut status, _) in &mut units {
+            if matches!(*result, PathResult::Found(_)) {
                 commands.entity(entity).try_insert(Replanning);
                 stats.replanned += 1;
                 stats.total_replanned += 1;
             }
-            solver.push(entity);
+            solver.push(entity, request, &mut status);
         }
     }
-    // Units that steering asks to plan again (grid steppers kept waiting).
-    for entity in &asked {
-        solver.push(entity);
+    // Units that steering asks to plan again (grid steppers kept waiting), and new or
+    // changed requests.
+    for entity in asked.iter().chain(&changed) {
+        if let Ok((_, request, _, mut status, _)) = units.get_mut(entity) {
+            solver.push(entity, request, &mut status);
+        }
     }
     for entity in &changed {
-        solver.push(entity);
         if solver.running.as_ref().is_some_and(|r| r.entity == entity) {
             solver.running = None;
         }
@@ -207,6 +225,7 @@ pub(crate) fn solve_hex_paths(
                         &mut solved,
                         &mut stats,
                         entity,
+                        solver.queued.contains(&entity),
                         Err(failure),
                     );
                     continue;
@@ -224,6 +243,7 @@ pub(crate) fn solve_hex_paths(
                 &mut solved,
                 &mut stats,
                 running.entity,
+                solver.queued.contains(&running.entity),
                 Err(failure),
             );
             continue;
@@ -260,6 +280,7 @@ pub(crate) fn solve_hex_paths(
             &mut solved,
             &mut stats,
             running.entity,
+            solver.queued.contains(&running.entity),
             outcome,
         );
     }
@@ -366,7 +387,8 @@ fn begin(
     entity: Entity,
     request: &PathRequest,
 ) -> Result<Running, PathFailure> {
-    let (from, mut goal, profile) = endpoints(grid, profiles, transforms, entity, request)?;
+    let (from, requested, profile) = endpoints(grid, profiles, transforms, entity, request)?;
+    let mut goal = requested;
     let map = grid.map(profile).ok_or(PathFailure::UnknownProfile)?;
     let radius = hex_radius(request.diameter);
     let mut claimed = None;
@@ -403,6 +425,7 @@ fn begin(
         profile,
         from,
         start,
+        requested,
         goal,
         claimed,
         setbacks: 0,
@@ -461,7 +484,7 @@ fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> Foun
     FoundPath {
         from: running.from,
         start: running.start,
-        requested: running.goal,
+        requested: running.requested,
         reached,
         partial: reached != running.goal,
         length: cells.len().saturating_sub(1) as f32,
@@ -476,36 +499,30 @@ fn found_path(finder: &HexPathfinder, grid: &HexGrid, running: &Running) -> Foun
     }
 }
 
-/// Writes the answer for `entity` and announces it.
+/// Writes the answer for `entity` (see [`write_answer`]); its ticket stays queued when
+/// the request was queued again while it was solved (`still_queued`).
 fn finish(
     units: &mut Units,
     commands: &mut Commands,
     solved: &mut MessageWriter<PathSolved>,
     stats: &mut TilepathStats,
     entity: Entity,
+    still_queued: bool,
     outcome: Result<FoundPath, PathFailure>,
 ) {
-    let Ok((_, _, mut result, _, replanning)) = units.get_mut(entity) else {
+    let Ok((_, _, mut result, mut status, replanning)) = units.get_mut(entity) else {
         return;
     };
-    if outcome.is_ok() {
-        stats.solved += 1;
-        stats.total_solved += 1;
-    } else {
-        stats.failed += 1;
-        stats.total_failed += 1;
-    }
-    let announced = outcome.as_ref().map(|p| p.cost).map_err(|f| *f);
-    let new = match outcome {
-        Ok(path) => PathResult::Found(path),
-        Err(failure) => PathResult::Failed(failure),
-    };
-    result.set_if_neq(new);
-    if replanning {
-        commands.entity(entity).try_remove::<Replanning>();
-    }
-    solved.write(PathSolved {
+    let unit = Answered {
         entity,
-        outcome: announced,
-    });
+        result: &mut result,
+        status: &mut status,
+        replanning,
+    };
+    let mut out = Outbox {
+        commands,
+        solved,
+        stats,
+    };
+    write_answer(unit, outcome, Answerer::Solver { still_queued }, &mut out);
 }

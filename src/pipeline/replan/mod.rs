@@ -17,6 +17,7 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
+use super::answer::{Answered, Answerer, Outbox, write_answer};
 use super::changes::MapChanges;
 use super::queue::PathQueue;
 use super::repair::Repairer;
@@ -144,17 +145,24 @@ pub(crate) fn replan_paths(
                 stats.detoured += 1;
             }
         }
+        let mut out = Outbox {
+            commands: &mut commands,
+            solved: &mut solved,
+            stats: &mut stats,
+        };
         for (entity, path, improve) in state.repaired.drain(..) {
-            if let Ok((_, _, mut result, mut ticket, _, _, _)) = requests.get_mut(entity) {
-                if !improve {
-                    ticket.repaired(queue.frame());
-                }
-                solved.write(PathSolved {
+            if let Ok((_, _, mut result, mut status, replanning, _, _)) = requests.get_mut(entity) {
+                let unit = Answered {
                     entity,
-                    outcome: Ok(path.length),
-                });
-                *result = PathResult::Found(path);
-                stats.repaired += 1;
+                    result: &mut result,
+                    status: &mut status,
+                    replanning,
+                };
+                let by = Answerer::Repair {
+                    frame: queue.frame(),
+                    still_queued: improve,
+                };
+                write_answer(unit, Ok(path), by, &mut out);
             }
         }
     }
@@ -171,7 +179,6 @@ pub(crate) fn replan_paths(
         state.deferred.clear();
     }
     stats.total_replanned += stats.replanned as u64;
-    stats.total_repaired += stats.repaired as u64;
     stats.total_detoured += stats.detoured as u64;
     stats.replan_time = started.elapsed();
 }

@@ -6,8 +6,9 @@ use bevy::prelude::*;
 use super::jobs::Work;
 use super::solvers::Suspended;
 use super::{Requests, SolveState, set_back};
-use crate::components::{PathResult, PathSolved, Replanning};
+use crate::components::PathSolved;
 use crate::pipeline::PathQueue;
+use crate::pipeline::answer::{Answered, Answerer, Outbox, write_answer};
 use crate::search::Pathfinder;
 use crate::stats::TilepathStats;
 
@@ -25,28 +26,27 @@ impl SolveState {
     ) {
         self.answered.clear();
         self.answered.resize(self.jobs.len(), false);
+        let mut out = Outbox {
+            commands,
+            solved,
+            stats,
+        };
         for (index, answer) in self.answers.drain(..) {
             self.answered[index] = true;
             let entity = self.jobs[index].entity;
-            let Ok((_, mut result, mut ticket, replanning)) = requests.get_mut(entity) else {
+            let Ok((_, mut result, mut status, replanning)) = requests.get_mut(entity) else {
                 continue;
             };
-            ticket.answered();
-            if replanning {
-                commands.entity(entity).remove::<Replanning>();
-            }
-            let outcome = answer.as_ref().map(|path| path.length).map_err(|f| *f);
-            *result = match answer {
-                Ok(path) => {
-                    stats.solved += 1;
-                    PathResult::Found(path)
-                }
-                Err(failure) => {
-                    stats.failed += 1;
-                    PathResult::Failed(failure)
-                }
+            let unit = Answered {
+                entity,
+                result: &mut result,
+                status: &mut status,
+                replanning,
             };
-            solved.write(PathSolved { entity, outcome });
+            let by = Answerer::Solver {
+                still_queued: false,
+            };
+            write_answer(unit, answer, by, &mut out);
         }
         stats.total_field_answers += stats.field_answers as u64;
         // Resumed searches: back to the pool while suspended, otherwise spares.

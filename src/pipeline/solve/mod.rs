@@ -33,6 +33,7 @@ use bevy::prelude::*;
 use bevy::transform::helper::TransformHelper;
 
 use super::PathQueue;
+use super::answer::{Answered, Answerer, Outbox, write_answer};
 use super::resolve::{prepare, world_position};
 use crate::components::{
     FoundPath, NavGrid, PathFailure, PathRequest, PathResult, PathSolved, PathStatus,
@@ -387,16 +388,21 @@ fn take_jobs(
                 avoid: request.avoid_units,
             }),
             Err(failure) => {
-                ticket.answered();
-                *result = PathResult::Failed(failure);
-                if replanning {
-                    commands.entity(entity).remove::<Replanning>();
-                }
-                stats.failed += 1;
-                solved.write(PathSolved {
+                let unit = Answered {
                     entity,
-                    outcome: Err(failure),
-                });
+                    result: &mut result,
+                    status: &mut ticket,
+                    replanning,
+                };
+                let by = Answerer::Solver {
+                    still_queued: false,
+                };
+                let mut out = Outbox {
+                    commands,
+                    solved,
+                    stats,
+                };
+                write_answer(unit, Err(failure), by, &mut out);
             }
         }
     }
@@ -557,12 +563,11 @@ fn run_whole(
     }
 }
 
-/// Adds this frame's answers to the totals and counts the requests still waiting.
+/// Adds this frame's expansions and whole runs to the totals (answers count themselves,
+/// see [`write_answer`]) and counts the requests still waiting.
 fn finish_stats(stats: &mut TilepathStats, requests: &Requests, started: Instant) {
-    stats.total_solved += stats.solved as u64;
     stats.total_expanded += stats.expanded;
     stats.total_whole += stats.whole as u64;
-    stats.total_failed += stats.failed as u64;
     // Every queued ticket has its entry in the queue (stale entries are skipped when
     // taken): counting tickets reads one column in order, where looking up each entry
     // cost 0.4 ms a frame with 5,000 entries.
