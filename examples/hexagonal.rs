@@ -12,7 +12,7 @@
 //!   stood in a wall.
 //!
 //! Nothing here is specific to hexagons but the `TilemapType`: the plugin reads it from
-//! the collision layer and builds a `HexGrid` instead of a square `NavGrid`.
+//! the collision layer and lays the `NavGrid` out as `GridLayout::Hex`.
 
 use std::time::Duration;
 
@@ -364,7 +364,7 @@ fn give_orders(
 /// Counts units standing where their footprint may not (must stay 0) and arrivals;
 /// ends a headless run with its summary.
 fn check_units(
-    grid: Option<Res<HexGrid>>,
+    grid: Option<Res<NavGrid>>,
     profiles: Res<MovementProfiles>,
     options: Res<Options>,
     frame: Res<FrameCount>,
@@ -376,11 +376,8 @@ fn check_units(
     let mut arrived = 0;
     for (transform, unit, has_arrived) in &units {
         let profile = profiles.id(unit.profile).unwrap_or_default();
-        let tile = grid.world_to_tile(transform.translation.truncate());
-        let stands = tile.is_some_and(|t| {
-            grid.map(profile)
-                .is_some_and(|m| m.can_stand(grid.hex(t), unit.diameter / 2))
-        });
+        let tile = grid.world_to_cell(transform.translation.truncate());
+        let stands = tile.is_some_and(|t| !grid.is_blocked_for(t, unit.diameter, profile));
         if !stands {
             tally.in_walls += 1;
         }

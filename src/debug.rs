@@ -3,7 +3,7 @@
 use bevy::gizmos::config::GizmoConfigGroup;
 use bevy::prelude::*;
 
-use crate::components::{HexGrid, NavGrid, PathRequest, PathResult, PathStatus, Replanning};
+use crate::components::{NavGrid, PathRequest, PathResult, PathStatus, Replanning};
 use crate::grid::Cell;
 use crate::main_thread::MainThread;
 use crate::plugin::TilepathSystems;
@@ -204,82 +204,39 @@ type Units<'w, 's> = Query<
 fn draw_tilepath_gizmos(
     _main: MainThread,
     grid: Option<Res<NavGrid>>,
-    hex_grid: Option<Res<HexGrid>>,
     units: Units,
     mut gizmos: Gizmos<TilepathGizmos>,
     mut counts: ResMut<TilepathDebugCounts>,
 ) {
     let mut drawn = TilepathDebugCounts::default();
-    if gizmos.config.enabled {
-        if let Some(hex_grid) = hex_grid {
-            draw_hex_cells(&hex_grid, &mut gizmos, &mut drawn);
-            let tile = Vec2::splat(hex_grid.step_length());
-            draw_units(None, tile, &units, &mut gizmos, &mut drawn);
-            draw_hex_claims(&hex_grid, &units, &mut gizmos, &mut drawn);
-        } else if let Some(grid) = grid {
-            draw_cells(&grid, &mut gizmos, &mut drawn);
-            let tile = grid.plane_tile_size();
-            draw_units(Some(&grid), tile, &units, &mut gizmos, &mut drawn);
-        }
+    if gizmos.config.enabled
+        && let Some(grid) = grid
+    {
+        draw_cells(&grid, &mut gizmos, &mut drawn);
+        draw_units(&grid, &units, &mut gizmos, &mut drawn);
     }
     counts.set_if_neq(drawn);
 }
 
-/// Blocked tiles of a hexagonal map, as their hexagons.
-fn draw_hex_cells(
-    grid: &HexGrid,
+/// The outline of a cell scaled by `scale` around its centre: its hexagon on
+/// hexagonal maps, its square or diamond otherwise.
+fn draw_cell(
     gizmos: &mut Gizmos<TilepathGizmos>,
-    drawn: &mut TilepathDebugCounts,
-) {
-    let options = gizmos.config_ext.clone();
-    if !options.obstacles {
-        return;
-    }
-    let (columns, rows) = (grid.columns() as i32, grid.rows() as i32);
-    let cells = (0..rows).flat_map(|y| (0..columns).map(move |x| Cell::new(x, y)));
-    for cell in cells
-        .filter(|&c| grid.is_blocked(c))
-        .take(options.max_cells)
-    {
-        draw_hexagon(gizmos, grid, cell, 0.9, options.obstacle_color);
-        drawn.obstacle_cells += 1;
-    }
-}
-
-/// The outline of a tile's hexagon, scaled by `scale` around its centre.
-fn draw_hexagon(
-    gizmos: &mut Gizmos<TilepathGizmos>,
-    grid: &HexGrid,
+    grid: &NavGrid,
     cell: Cell,
     scale: f32,
     color: Color,
 ) {
-    let corners = grid.corners(cell, scale);
-    gizmos.linestrip_2d(corners.iter().chain(corners.first()).copied(), color);
-}
-
-/// Each unit's claimed tile on a hexagonal map, as its footprint's hexagons.
-fn draw_hex_claims(
-    grid: &HexGrid,
-    units: &Units,
-    gizmos: &mut Gizmos<TilepathGizmos>,
-    drawn: &mut TilepathDebugCounts,
-) {
-    let options = gizmos.config_ext.clone();
-    if !options.claims {
-        return;
-    }
-    for (entity, _, ticket, request, own_color, ..) in units {
-        let Some(cell) = ticket.and_then(PathStatus::claimed_cell) else {
-            continue;
-        };
-        let color = own_color.map_or_else(|| options.path_colors.color_of(entity), |c| c.0);
-        let radius = request.map_or(0, |r| r.diameter.max(1) / 2);
-        let centre = grid.hex(cell);
-        for tile in grid.tiles_within(centre, radius) {
-            draw_hexagon(gizmos, grid, tile, 0.75, color);
-        }
-        drawn.claims += 1;
+    let placement = grid.placement();
+    match placement.hex_outline(cell, scale) {
+        Some(corners) => gizmos.linestrip_2d(corners, color),
+        None => gizmos.linestrip_2d(
+            placement.world_outline(
+                grid.plane_agent_center(cell, 1),
+                grid.plane_tile_size() * scale * 0.5,
+            ),
+            color,
+        ),
     }
 }
 
@@ -291,7 +248,6 @@ fn draw_cells(
 ) {
     let options = gizmos.config_ext.clone();
     let size = grid.size();
-    let placement = grid.placement();
     let tile = grid.plane_tile_size();
     let cells =
         (0..size.height as i32).flat_map(|y| (0..size.width as i32).map(move |x| Cell::new(x, y)));
@@ -302,10 +258,7 @@ fn draw_cells(
             .filter(|&c| obstacles.get_or(c, true) && !grid.is_outside(c))
             .take(options.max_cells)
         {
-            gizmos.linestrip_2d(
-                placement.world_outline(grid.plane_agent_center(cell, 1), tile * 0.45),
-                options.obstacle_color,
-            );
+            draw_cell(gizmos, grid, cell, 0.9, options.obstacle_color);
             drawn.obstacle_cells += 1;
         }
     }
@@ -328,15 +281,14 @@ fn draw_cells(
 }
 
 /// Each unit's path, waypoints, goal and claimed cell in its colour; waiting units.
-/// On hexagonal maps (`grid` is `None`) `draw_hex_claims` draws the claims.
 fn draw_units(
-    grid: Option<&NavGrid>,
-    tile: Vec2,
+    grid: &NavGrid,
     units: &Units,
     gizmos: &mut Gizmos<TilepathGizmos>,
     drawn: &mut TilepathDebugCounts,
 ) {
     let options = gizmos.config_ext.clone();
+    let tile = grid.plane_tile_size();
     let radius = tile.min_element() * 0.3;
     for (entity, result, ticket, request, own_color, transform, replanning) in units {
         let color = own_color.map_or_else(|| options.path_colors.color_of(entity), |c| c.0);
@@ -364,16 +316,23 @@ fn draw_units(
             drawn.waypoints += path.waypoints.len();
         }
         if options.claims
-            && let Some(grid) = grid
             && let Some(cell) = ticket.and_then(PathStatus::claimed_cell)
         {
             let diameter = request.map_or(1, |r| r.diameter.max(1));
-            let half = (tile * diameter as f32 - tile * 0.2) * 0.5;
-            gizmos.linestrip_2d(
-                grid.placement()
-                    .world_outline(grid.plane_agent_center(cell, diameter), half),
-                color,
-            );
+            let shape = grid.layout().shape();
+            if shape.is_square() {
+                let half = (tile * diameter as f32 - tile * 0.2) * 0.5;
+                gizmos.linestrip_2d(
+                    grid.placement()
+                        .world_outline(grid.plane_agent_center(cell, diameter), half),
+                    color,
+                );
+            } else {
+                let area = shape.footprint(cell, diameter).clip(grid.size());
+                for c in area.cells().filter(|&c| shape.covers(cell, diameter, c)) {
+                    draw_cell(gizmos, grid, c, 0.75, color);
+                }
+            }
             drawn.claims += 1;
         }
         if options.paths

@@ -82,8 +82,8 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    Footprint, FoundPath, GridLayout, HexGrid, NavGrid, NavGridChanged, PathFailure, PathGoal,
-    PathProgress, PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning,
+    Footprint, FoundPath, GridLayout, NavGrid, NavGridChanged, PathFailure, PathGoal, PathProgress,
+    PathRequest, PathResult, PathSolved, PathStatus, QueueLane, Replanning,
 };
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
@@ -203,7 +203,6 @@ impl Plugin for TilepathPlugin {
             .register_type::<NamedProfile>()
             .register_type::<TilepathStats>()
             .register_type::<NavGrid>()
-            .register_type::<HexGrid>()
             .register_type::<GridLayout>()
             .register_type::<PathRequest>()
             .register_type::<Footprint>()
@@ -250,28 +249,18 @@ impl Plugin for TilepathPlugin {
                     )
                         .chain()
                         .in_set(TilepathSystems::SyncMap),
-                    crate::components::sync_hex_profiles
-                        .run_if(resource_exists::<HexGrid>)
-                        .in_set(TilepathSystems::SyncMap)
-                        .after(crate::components::sync_profiles),
                     (
                         pipeline::queue_changed_requests,
                         pipeline::replan_paths,
                         pipeline::claim_goals,
                     )
                         .chain()
-                        .run_if(not(resource_exists::<HexGrid>))
                         .in_set(TilepathSystems::Replan),
                     (
                         crate::steering::mark_units.run_if(crate::steering::units_to_mark),
                         pipeline::solve_paths,
                     )
                         .chain()
-                        .run_if(not(resource_exists::<HexGrid>))
-                        .in_set(TilepathSystems::Solve),
-                    // The frame the grid goes, the solver forgets its searches.
-                    pipeline::solve_hex_paths
-                        .run_if(resource_exists::<HexGrid>.or_eager(resource_removed::<HexGrid>))
                         .in_set(TilepathSystems::Solve),
                     (
                         (
@@ -284,14 +273,7 @@ impl Plugin for TilepathPlugin {
                             crate::steering::publish_progress
                                 .run_if(any_with_component::<SteeringProgress>),
                         )
-                            .chain()
-                            .run_if(not(resource_exists::<HexGrid>)),
-                        (
-                            crate::steering::steer_on_hexes,
-                            crate::steering::step_on_hexes,
-                        )
-                            .chain()
-                            .run_if(resource_exists::<HexGrid>),
+                            .chain(),
                         pipeline::finish_frame,
                     )
                         .chain()
@@ -305,8 +287,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<tilemap::Terrain>()
             .add_systems(
                 schedule,
-                (tilemap::sync_collision_layers, tilemap::sync_hex_layers)
-                    .chain()
+                tilemap::sync_collision_layers
                     // The frame the last tilemap goes, its layers leave the grid.
                     .run_if(
                         any_with_component::<TileStorage>

@@ -9,8 +9,8 @@
 //! Names behind a feature (`tilemap`, `debug`, `tiled`) are here only with that feature.
 
 pub use crate::components::{
-    Footprint, FoundPath, GridLayout, HexGrid, NavGrid, NavGridChanged, PathFailure, PathGoal,
-    PathRequest, PathResult, PathSolved,
+    Footprint, FoundPath, GridLayout, NavGrid, NavGridChanged, PathFailure, PathGoal, PathRequest,
+    PathResult, PathSolved,
 };
 #[cfg(feature = "debug")]
 pub use crate::debug::TilepathDebugPlugin;

@@ -13,6 +13,7 @@ use crate::scenario::{
     BitGrid, CachedScenario, CellRect, LandmarkBuild, MapEdit, MapError, MovementProfile,
     ProfileId, Scenario, StaleBuild, TerrainId,
 };
+use crate::shape::GridShape;
 
 /// Who maintains a [`NavGrid`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -202,11 +203,16 @@ impl fmt::Debug for NavGrid {
 impl NavGrid {
     /// A grid over `scenario` whose cell `(0, 0)` has its centre at `origin` and whose
     /// cells are `tile_size` world units apart (x to the right, y upwards), in the
-    /// [`GridLayout::Square`] layout ([`NavGrid::with_layout`] for another).
+    /// [`GridLayout::Square`] layout, or [`GridLayout::Hex`] for a scenario of hexagons
+    /// ([`NavGrid::with_layout`] for another).
     pub fn new(scenario: CachedScenario, origin: Vec2, tile_size: Vec2) -> Self {
+        let layout = match scenario.shape() {
+            GridShape::Square => GridLayout::Square,
+            GridShape::Hex(layout) => GridLayout::Hex(layout),
+        };
         Self {
             scenario,
-            placement: Placement::new(origin, tile_size, GridLayout::Square),
+            placement: Placement::new(origin, tile_size, layout),
             outside: None,
             generation: 0,
             log: Vec::new(),
@@ -462,7 +468,9 @@ impl NavGrid {
     }
 
     /// Lays the cells out as `layout`, keeping the origin and tile size; every existing
-    /// path is re-planned when the layout actually changes.
+    /// path is re-planned when the layout actually changes. A layout of another
+    /// [shape](GridLayout::shape) gives the map that shape
+    /// ([`CachedScenario::with_shape`]).
     pub fn set_layout(&mut self, layout: GridLayout) {
         let p = self.placement;
         self.place(Placement::new(p.origin, p.tile_size, layout));
@@ -472,14 +480,22 @@ impl NavGrid {
     pub(crate) fn place(&mut self, placement: Placement) {
         if !placement.same_bits(&self.placement) {
             self.placement = placement;
+            self.reshape();
             self.record_whole_map();
         }
     }
 
+    /// Gives the map the shape of the layout, when it has another.
+    fn reshape(&mut self) {
+        self.scenario.set_shape(self.placement.layout.shape());
+    }
+
     /// Replaces the whole map (for example after a resize); every path is re-planned.
-    /// The [`MovementProfiles`] registered on the old map are registered on the new one.
+    /// The [`MovementProfiles`] registered on the old map are registered on the new one,
+    /// and it takes the shape of the grid's layout.
     pub fn set_scenario(&mut self, scenario: CachedScenario) {
         self.scenario = scenario;
+        self.reshape();
         self.outside = None;
         for (index, profile) in self.profiles.iter().enumerate() {
             if let Some(profile) = profile {

@@ -3,7 +3,6 @@
 mod footprint;
 mod goal;
 mod grid;
-mod hex_grid;
 mod placement;
 mod positions;
 mod progress;
@@ -18,8 +17,6 @@ pub(crate) use grid::GridSource;
 pub(crate) use grid::RefusedLayers;
 pub use grid::{NavGrid, NavGridChanged};
 pub(crate) use grid::{register_profiles_on_insert, sync_profiles};
-pub use hex_grid::HexGrid;
-pub(crate) use hex_grid::sync_hex_profiles;
 pub use placement::GridLayout;
 pub(crate) use placement::Placement;
 pub use progress::PathProgress;

@@ -71,10 +71,12 @@ impl NavGrid {
     }
 
     /// Plane offset of the centre of an agent of `diameter` from the centre of its anchor
-    /// cell: none for odd diameters, half a tile on x and y for even ones.
+    /// cell: none for odd diameters and on hexagons (a footprint is centred on its tile),
+    /// half a tile on x and y for even ones on squares.
     #[inline]
     fn agent_offset(&self, diameter: u32) -> Vec2 {
-        if diameter >= 2 && diameter.is_multiple_of(2) {
+        let square = self.layout().shape().is_square();
+        if square && diameter >= 2 && diameter.is_multiple_of(2) {
             self.placement.plane_tile() * 0.5
         } else {
             Vec2::ZERO

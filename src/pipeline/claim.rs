@@ -9,7 +9,8 @@ use crate::components::{NavGrid, PathRequest, PathStatus};
 use crate::grid::{Cell, Connectivity, Cost, GridSize, STRAIGHT};
 use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
-use crate::scenario::{CellRect, ProfileId, footprint};
+use crate::scenario::{CellRect, ProfileId};
+use crate::shape::GridShape;
 
 /// A request that asks for a claimed cell this frame.
 #[derive(Clone, Copy, Debug)]
@@ -21,19 +22,20 @@ struct Claimant {
     diameter: u32,
     /// The component of the unit's (possibly moved) start on its layer.
     label: u32,
-    /// Octile distance from the unit's start to the goal: nearer units choose first.
+    /// Distance from the unit's start to the goal: nearer units choose first.
     distance: Cost,
     /// The unit's (possibly moved) start.
     start: Cell,
 }
 
-/// Candidate cells around a goal in the order claimed cells are handed out: octile distance,
-/// then `y`, then `x` (the order of [`crate::scenario::Layer::nearest_free`]). Cells are
+/// Candidate cells around a goal in the order claimed cells are handed out: distance
+/// ([`GridShape::distance`]), then `y`, then `x` (the order of [`crate::scenario::Layer::nearest_free`]). Cells are
 /// listed square by square of growing Chebyshev radius; the first `settled` entries are
 /// final (no cell outside the square comes before them).
 #[derive(Default)]
 struct Rings {
     centre: Cell,
+    shape: GridShape,
     radius: i64,
     max_radius: i64,
     cells: Vec<(Cost, i32, i32)>,
@@ -41,7 +43,8 @@ struct Rings {
 }
 
 impl Rings {
-    fn start(&mut self, centre: Cell, size: GridSize) {
+    fn start(&mut self, centre: Cell, size: GridSize, shape: GridShape) {
+        self.shape = shape;
         let (w, h) = (i64::from(size.width), i64::from(size.height));
         let (cx, cy) = (i64::from(centre.x), i64::from(centre.y));
         let gap = (-cx).max(cx - (w - 1)).max(-cy).max(cy - (h - 1)).max(0);
@@ -55,11 +58,11 @@ impl Rings {
     fn fill(&mut self, size: GridSize) {
         let r = self.radius;
         let rect = CellRect::from_cell(self.centre).grow_clip(r, r, size);
-        let centre = self.centre;
+        let (centre, shape) = (self.centre, self.shape);
         self.cells.clear();
         self.cells.extend(
             rect.cells()
-                .map(|c| (Connectivity::Octile.heuristic(c, centre), c.y, c.x)),
+                .map(|c| (shape.distance(Connectivity::Octile, c, centre), c.y, c.x)),
         );
         self.cells.sort_unstable();
         self.settled = if r >= self.max_radius {
@@ -162,6 +165,7 @@ pub(crate) fn claim_goals(
         return;
     }
     let size = grid.size();
+    let shape = grid.layout().shape();
     if buffers.claimed.len() != size.area() {
         buffers.claimed = vec![0; size.area()];
         buffers.stamp = 0;
@@ -175,7 +179,7 @@ pub(crate) fn claim_goals(
         if let Some(claimed) = ticket.claimed_cell()
             && request.claim_goal
         {
-            buffers.claim(footprint(claimed, request.diameter), size);
+            buffers.claim(shape.footprint(claimed, request.diameter), size);
         }
     }
     buffers.claimants.sort_unstable_by_key(|c| {
@@ -201,7 +205,7 @@ pub(crate) fn claim_goals(
             buffers.match_by_angle(first..k);
             group = Some(key);
             first = k;
-            buffers.rings.start(c.goal, size);
+            buffers.rings.start(c.goal, size, shape);
             next = 0;
         }
         let Some(layer) = grid.scenario().layer_for(c.profile, c.diameter) else {
@@ -213,7 +217,7 @@ pub(crate) fn claim_goals(
             let cell = buffers.rings.cell(next);
             let fits = !layer.is_blocked(cell)
                 && components.label(cell) == c.label
-                && !buffers.is_claimed(footprint(cell, c.diameter), size);
+                && !buffers.is_claimed(shape.footprint(cell, c.diameter), size);
             if fits {
                 claimed = Some(cell);
                 break;
@@ -221,7 +225,7 @@ pub(crate) fn claim_goals(
             next += 1;
         }
         if let Some(cell) = claimed {
-            buffers.claim(footprint(cell, c.diameter), size);
+            buffers.claim(shape.footprint(cell, c.diameter), size);
             buffers.given[k] = Some(cell);
         }
     }
@@ -291,7 +295,9 @@ fn claimant(
         profile: resolved.profile,
         diameter: request.diameter,
         label,
-        distance: Connectivity::Octile.heuristic(resolved.start, resolved.requested),
+        distance: layer
+            .shape()
+            .distance(Connectivity::Octile, resolved.start, resolved.requested),
         start: resolved.start,
     })
 }

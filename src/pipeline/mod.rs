@@ -3,7 +3,6 @@
 mod answer;
 mod changes;
 mod claim;
-mod hex;
 mod intake;
 mod queue;
 mod repair;
@@ -18,10 +17,8 @@ use crate::main_thread::MainThread;
 
 pub(crate) use changes::{MapChanges, take_map_changes};
 pub(crate) use claim::claim_goals;
-pub(crate) use hex::{hex_radius, solve_hex_paths};
 pub(crate) use intake::queue_changed_requests;
 pub(crate) use queue::PathQueue;
-pub(crate) use repair::step_ok;
 pub(crate) use replan::replan_paths;
 pub(crate) use solve::solve_paths;
 pub(crate) use tables::{LandmarkBuilds, build_landmark_tables};

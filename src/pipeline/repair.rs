@@ -10,7 +10,9 @@
 //! left of it from the unit's cell `s` to its end `g`. Walls added since only remove
 //! cells and moves, so they never make a route cheaper; cells opened since are each
 //! either shown unable to shorten any path ([`cannot_shorten`]) or checked against `R`
-//! with the re-planner's lower bound (octile distance through the opened cell). So no
+//! with the re-planner's lower bound (the distance through the opened cell: octile on
+//! squares; on hexagons the king-move distance, which no hexagonal path beats, since
+//! each step moves a tile at most one column and one row). So no
 //! route from `s` to `g` on the current map costs less than `R`, and a valid path of cost
 //! exactly `R` is optimal: the same cost a fresh search would find. A splice replaces the
 //! stretch `a..=b` around the cut by an optimal local path from `a` to `b` and is kept
@@ -35,16 +37,6 @@ use crate::scenario::{Layer, Weights, step_cost};
 use crate::search::{Algorithm, Limits, PathQuery, Pathfinder};
 use crate::smoothing;
 
-/// True when a unit may step from `a` to the neighbouring `b` on `layer`: both free, and
-/// for a diagonal both cells it passes between free (no corner cutting).
-pub(crate) fn step_ok(layer: &Layer, a: Cell, b: Cell) -> bool {
-    !layer.is_blocked(a)
-        && !layer.is_blocked(b)
-        && (a.x == b.x
-            || a.y == b.y
-            || (!layer.is_blocked(Cell::new(a.x, b.y)) && !layer.is_blocked(Cell::new(b.x, a.y))))
-}
-
 /// Where a path is cut: the indices of its first and last bad cells (a cell is bad when
 /// it is blocked, or when the step onto it is no longer allowed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +52,7 @@ pub(crate) fn cut(layer: &Layer, cells: &[Cell], from: usize) -> Option<Cut> {
         let bad = if j == from {
             layer.is_blocked(cells[j])
         } else {
-            !step_ok(layer, cells[j - 1], cells[j])
+            !layer.can_step(cells[j - 1], cells[j])
         };
         if bad {
             let first = found.map_or(j, |c| c.first);
@@ -238,6 +230,7 @@ impl Repairer {
 /// any path (see the [module docs](self)): no other cell of its 3 × 3 block satisfies
 /// `opened`, and between any two free cells of the block the cheapest way inside the
 /// block costs the same without `cell` as with it. `octile` allows diagonal steps.
+/// Never on hexagonal layers.
 pub(crate) fn cannot_shorten(
     layer: &Layer,
     weights: Weights<'_>,
@@ -245,6 +238,11 @@ pub(crate) fn cannot_shorten(
     octile: bool,
     opened: impl Fn(Cell) -> bool,
 ) -> bool {
+    if !layer.shape().is_square() {
+        // The argument is about 3 × 3 square blocks: on hexagons every opening is
+        // checked against the paths, which is exact, only more work.
+        return false;
+    }
     let at = |k: usize| Cell::new(cell.x + (k % 3) as i32 - 1, cell.y + (k / 3) as i32 - 1);
     let mut free = [false; 9];
     let mut weight = [1u8; 9];

@@ -11,8 +11,8 @@ use super::stepper::{Steppers, Turn, is_idle, take_result};
 use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
 use crate::main_thread::MainThread;
-use crate::pipeline::step_ok;
-use crate::scenario::{CellRect, Layer, ProfileId, footprint};
+use crate::scenario::{CellRect, Layer, ProfileId};
+use crate::shape::GridShape;
 
 #[derive(Clone, Copy)]
 struct Standing {
@@ -48,7 +48,7 @@ pub(crate) fn step_on_grid(
     }
     b.poses.finish(&set.p1(), grid.placement());
     let mut units = set.p0();
-    occupancy.clear(grid.size());
+    occupancy.clear(grid.size(), grid.layout().shape());
     b.standing.clear();
     for pose in &b.poses.poses {
         let diameter = units
@@ -110,6 +110,7 @@ fn begin_turn(
     else {
         return Turn::Rest;
     };
+    let shape = grid.layout().shape();
     if progress.detour.is_empty() && progress.next >= path.cells.len() {
         if !arrived {
             commands.entity(entity).insert(Arrived);
@@ -123,12 +124,12 @@ fn begin_turn(
         }
         progress.waited += 1;
         let back = progress.waited > stepper.patience
-            && at.chebyshev(home) == 1
+            && shape.steps(at, home) == 1
             && occupancy.is_free_for(home, unit.diameter, entity)
             && grid
                 .scenario()
                 .layer_for(path.profile, unit.diameter)
-                .is_some_and(|layer| step_ok(layer, at, home));
+                .is_some_and(|layer| layer.can_step(at, home));
         return if back { Turn::Step(home) } else { Turn::Rest };
     }
     progress.ticks += 1;
@@ -145,14 +146,14 @@ fn begin_turn(
     let layer = grid.scenario().layer_for(path.profile, unit.diameter);
     // Deep in a wall (painted over it, or spawned in it): straight out toward the path.
     let want = match layer {
-        Some(layer) if layer.is_blocked(at) && at.chebyshev(want) > 1 => {
-            progress.detour.splice(0..0, way_out(at, want));
+        Some(layer) if layer.is_blocked(at) && shape.steps(at, want) > 1 => {
+            progress.detour.splice(0..0, way_out(grid, at, want));
             progress.detour[0]
         }
         _ => want,
     };
     let free_here = layer
-        .is_some_and(|layer| at.chebyshev(want) <= 1 && step_from(layer, at, want, path.start));
+        .is_some_and(|layer| shape.steps(at, want) <= 1 && step_from(layer, at, want, path.start));
     if free_here && occupancy.is_free_for(want, unit.diameter, entity) {
         Turn::Step(want)
     } else {
@@ -213,16 +214,17 @@ fn blocked(
     let Some(at) = unit.anchor else {
         return;
     };
-    let keep_clear = footprint(want, unit.diameter);
+    let shape = grid.layout().shape();
+    let keep_clear = shape.footprint(want, unit.diameter);
     // Idle holders step aside, off the next cells of this unit's way.
     let mut holder = holder;
-    let ahead = way_ahead(units, b, entity, 3);
+    let ahead = way_ahead(units, b, shape, entity, 3);
     let mut moved = false;
     while let Some(h) = holder
         && let Some(i) = b.poses.index_of(h)
         && is_idle(units, h)
         && let Some(to) = aside(units, occupancy, grid, &mut *b, i, |c, d| {
-            let theirs = footprint(c, d);
+            let theirs = shape.footprint(c, d);
             !overlaps(theirs, keep_clear) && ahead.iter().all(|r| !overlaps(theirs, *r))
         })
     {
@@ -230,7 +232,7 @@ fn blocked(
         moved = true;
         holder = occupancy.blocker(want, unit.diameter, entity);
     }
-    if moved && holder.is_none() && at.chebyshev(want) <= 1 {
+    if moved && holder.is_none() && shape.steps(at, want) <= 1 {
         move_unit(units, occupancy, grid, b, k, want, true);
         return;
     }
@@ -248,12 +250,12 @@ fn blocked(
     let patience = stepper.patience.max(1);
     let waited = progress.waited + 1;
     let next = progress.next;
-    let facing = holder.filter(|&h| wants_cell(units, b, h, at, unit));
+    let facing = holder.filter(|&h| wants_cell(units, b, shape, h, at, unit));
     let ask_replan = waited >= 16 * patience && !replanning && size.request.is_some();
     let open = |c: Cell| occupancy.is_free_for(c, unit.diameter, entity);
     // Walk around the units in the way, to a cell further along the path.
     let mut detour = None;
-    if waited.is_multiple_of(patience) || at.chebyshev(want) > 1 {
+    if waited.is_multiple_of(patience) || shape.steps(at, want) > 1 {
         let ahead = &rest[..rest.len().min(9)];
         let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| next + i);
         detour = b.sidestep.find(layer, at, rejoin, open);
@@ -265,9 +267,9 @@ fn blocked(
         && let Some(h) = facing
         && waited >= if h < entity { 4 } else { 6 } * patience
     {
-        let theirs = way_ahead(units, b, h, 16);
+        let theirs = way_ahead(units, b, shape, h, 16);
         let off_their_way = |c: Cell| {
-            let mine = footprint(c, unit.diameter);
+            let mine = shape.footprint(c, unit.diameter);
             theirs.iter().all(|r| !overlaps(mine, *r)).then_some(())
         };
         refuge = b.sidestep.find(layer, at, off_their_way, open).is_some();
@@ -296,7 +298,14 @@ fn blocked(
 }
 
 /// True when unit `h` wants to step onto the footprint of the unit at `at`.
-fn wants_cell(units: &Steppers, b: &StepBuffers, h: Entity, at: Cell, unit: Standing) -> bool {
+fn wants_cell(
+    units: &Steppers,
+    b: &StepBuffers,
+    shape: GridShape,
+    h: Entity,
+    at: Cell,
+    unit: Standing,
+) -> bool {
     let Some(i) = b.poses.index_of(h) else {
         return false;
     };
@@ -312,8 +321,8 @@ fn wants_cell(units: &Steppers, b: &StepBuffers, h: Entity, at: Cell, unit: Stan
         .or_else(|| path.cells.get(progress.next));
     next.is_some_and(|&c| {
         overlaps(
-            footprint(c, b.standing[i].diameter),
-            footprint(at, unit.diameter),
+            shape.footprint(c, b.standing[i].diameter),
+            shape.footprint(at, unit.diameter),
         )
     })
 }
@@ -323,7 +332,7 @@ fn wants_cell(units: &Steppers, b: &StepBuffers, h: Entity, at: Cell, unit: Stan
 type WayAhead = smallvec::SmallVec<[CellRect; 16]>;
 
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
-fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {
+fn way_ahead(units: &Steppers, b: &StepBuffers, shape: GridShape, h: Entity, n: usize) -> WayAhead {
     let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) =
         (b.poses.index_of(h), units.get(h))
     else {
@@ -338,7 +347,7 @@ fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead
         .iter()
         .chain(path.cells.get(progress.next..).unwrap_or_default())
         .take(n)
-        .map(|&c| footprint(c, d))
+        .map(|&c| shape.footprint(c, d))
         .collect()
 }
 
@@ -369,28 +378,40 @@ fn aside(
 }
 
 /// True when a unit on `at` may step to the neighbouring `want` on `layer`: the step
-/// rule ([`step_ok`]); for a unit on a cell blocked for it (a wall painted under it, or
+/// rule ([`Layer::can_step`]); for a unit on a cell blocked for it (a wall painted under it, or
 /// spawned in one), any step onto a free cell, or one that brings it nearer to `start`
 /// (its path's start, the free cell nearest to it): it walks out of the wall (see
 /// [`way_out`]). Once on a free cell, every step keeps the rule.
 fn step_from(layer: &Layer, at: Cell, want: Cell, start: Cell) -> bool {
     if layer.is_blocked(at) {
-        !layer.is_blocked(want) || want.chebyshev(start) < at.chebyshev(start)
+        let shape = layer.shape();
+        !layer.is_blocked(want) || shape.steps(want, start) < shape.steps(at, start)
     } else {
-        step_ok(layer, at, want)
+        layer.can_step(at, want)
     }
 }
 
-/// The cells strictly between `at` and `to` on the straight way from one to the other:
-/// diagonal steps first, then straight ones. A unit in a wall walks it to reach the
-/// start of its path (the free cell nearest to it), as steering units do.
-fn way_out(at: Cell, to: Cell) -> impl Iterator<Item = Cell> {
+/// The cells strictly between `at` and `to` on the straight way from one to the other,
+/// each a neighbour of the one before: on squares diagonal steps first, then straight
+/// ones; on hexagons the tile under each of evenly spaced points of the segment between
+/// their centres. A unit in a wall walks it to reach the start of its path (the free
+/// cell nearest to it), as steering units do.
+fn way_out(grid: &NavGrid, at: Cell, to: Cell) -> impl Iterator<Item = Cell> + '_ {
+    let shape = grid.layout().shape();
+    let steps = shape.steps(at, to);
+    let (from, end) = (grid.cell_to_world(at), grid.cell_to_world(to));
     let mut c = at;
-    std::iter::from_fn(move || {
-        (c.chebyshev(to) > 1).then(|| {
-            c = Cell::new(c.x + (to.x - c.x).signum(), c.y + (to.y - c.y).signum());
-            c
-        })
+    (1..steps).filter_map(move |k| {
+        c = match shape {
+            GridShape::Square => {
+                Cell::new(c.x + (to.x - c.x).signum(), c.y + (to.y - c.y).signum())
+            }
+            GridShape::Hex(_) => {
+                let p = grid.world_to_plane(from.lerp(end, k as f32 / steps as f32));
+                grid.placement().plane_cell(p)?
+            }
+        };
+        Some(c)
     })
 }
 

@@ -7,9 +7,6 @@ mod crowd;
 mod follow;
 mod frame;
 mod grid_step;
-mod hex;
-mod hex_sidestep;
-mod hex_step;
 mod lanes;
 mod occupancy;
 mod pose;
@@ -26,8 +23,6 @@ use crate::components::PathProgress;
 
 pub use avoid::Avoidance;
 pub(crate) use grid_step::step_on_grid;
-pub(crate) use hex::steer_on_hexes;
-pub(crate) use hex_step::step_on_hexes;
 pub use occupancy::Occupancy;
 pub use stepper::{GridStepProgress, GridStepper};
 pub(crate) use system::{publish_progress, steer_units};

@@ -3,13 +3,12 @@
 use bevy::prelude::*;
 
 use crate::grid::{Cell, GridSize};
-use crate::scenario::footprint_on;
+use crate::shape::GridShape;
 
 /// The cells held by [`GridStepper`](super::GridStepper) units: each unit holds the
 /// footprint of the cell it stands on (a square of its diameter, see
-/// [`footprint`](crate::scenario::footprint); on a
-/// [`HexGrid`](crate::components::HexGrid), the tiles within its hexagon radius), and a
-/// cell has at most one holder.
+/// [`footprint`](crate::scenario::footprint); on hexagons the tiles within `d / 2` steps,
+/// see [`GridShape::covers`]), and a cell has at most one holder.
 ///
 /// The plugin keeps it, in its `Steer` set; read it after
 /// [`TilepathSystems::Steer`](crate::plugin::TilepathSystems::Steer) (to show who blocks
@@ -20,6 +19,8 @@ use crate::scenario::footprint_on;
 pub struct Occupancy {
     #[reflect(ignore)]
     size: GridSize,
+    #[reflect(ignore)]
+    shape: GridShape,
     #[reflect(ignore)]
     holders: Vec<Option<Entity>>,
     /// Indices of the cells held since the last clear (some may have been released).
@@ -41,8 +42,19 @@ impl Occupancy {
             .then(|| cell.y as usize * self.size.width as usize + cell.x as usize)
     }
 
-    /// Releases every cell; sized for a map of `size` (keeps its buffers).
-    pub(super) fn clear(&mut self, size: GridSize) {
+    /// The on-map cells of the footprint of `anchor`, at most the map's.
+    fn footprint(&self, anchor: Cell, diameter: u32) -> impl Iterator<Item = Cell> + use<> {
+        let shape = self.shape;
+        shape
+            .footprint(anchor, diameter)
+            .clip(self.size)
+            .cells()
+            .filter(move |&c| shape.covers(anchor, diameter, c))
+    }
+
+    /// Releases every cell; sized for a map of `size` and `shape` (keeps its buffers).
+    pub(super) fn clear(&mut self, size: GridSize, shape: GridShape) {
+        self.shape = shape;
         if size != self.size {
             self.size = size;
             self.holders.clear();
@@ -67,18 +79,18 @@ impl Occupancy {
     /// O(min(diameter², map cells)), as are [`Occupancy::hold`] and
     /// [`Occupancy::release`]: only the footprint's cells on the map are visited.
     pub(super) fn blocker(&self, anchor: Cell, diameter: u32, unit: Entity) -> Option<Entity> {
-        self.blocker_of(footprint_on(anchor, diameter, self.size).cells(), unit)
+        self.blocker_of(self.footprint(anchor, diameter), unit)
     }
 
     /// `unit` holds the free cells of the footprint of `anchor` (cells held by another
     /// unit stay theirs).
     pub(super) fn hold(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
-        self.hold_cells(footprint_on(anchor, diameter, self.size).cells(), unit);
+        self.hold_cells(self.footprint(anchor, diameter), unit);
     }
 
     /// `unit` gives up the cells of the footprint of `anchor` it holds.
     pub(super) fn release(&mut self, anchor: Cell, diameter: u32, unit: Entity) {
-        self.release_cells(footprint_on(anchor, diameter, self.size).cells(), unit);
+        self.release_cells(self.footprint(anchor, diameter), unit);
     }
 
     /// The first unit other than `unit` holding one of `cells`.

@@ -1,7 +1,6 @@
 //! Sidesteps: the fewest steps around other units back onto a path, in a small window.
 
 use crate::grid::{Cell, Direction};
-use crate::pipeline::step_ok;
 use crate::scenario::Layer;
 
 /// How far (Chebyshev, in cells) a sidestep may lead from the unit's cell.
@@ -73,7 +72,7 @@ impl Sidestep {
                 let Some(j) = index_of(n) else {
                     continue;
                 };
-                if self.from[j as usize] != u16::MAX || !step_ok(layer, c, n) || !open(n) {
+                if self.from[j as usize] != u16::MAX || !layer.can_step(c, n) || !open(n) {
                     continue;
                 }
                 self.from[j as usize] = i;

@@ -40,8 +40,8 @@ impl Walls<'_> {
     /// - From a blocked anchor cell (a wall appeared on the unit, or it was pushed
     ///   there), it may stay in that cell, enter a free one, or enter a blocked one that
     ///   is nearer (octile) to its escape cell: it walks out toward its path.
-    /// - Otherwise it may stay in its anchor cell or enter a neighbouring free one,
-    ///   diagonally only between two free ones, and its footprint may not overlap a
+    /// - Otherwise it may stay in its anchor cell or enter a neighbouring free one
+    ///   ([`Layer::can_step`]), and on squares its footprint may not overlap a
     ///   blocked cell it did not already overlap: a unit never pushes its footprint
     ///   further into a wall, and one that overlaps a wall (a wall painted next to it)
     ///   can only move out of it.
@@ -53,24 +53,21 @@ impl Walls<'_> {
         let Some(current) = grid.plane_agent_cell(from, self.diameter) else {
             return !layer.is_blocked(target);
         };
-        if current.chebyshev(target) > 1 {
+        let shape = layer.shape();
+        if shape.steps(current, target) > 1 {
             return false;
         }
         if layer.is_blocked(current) {
-            let d = |c: Cell| Connectivity::Octile.heuristic(c, self.escape);
+            let d = |c: Cell| shape.distance(Connectivity::Octile, c, self.escape);
             return target == current || !layer.is_blocked(target) || d(target) < d(current);
         }
-        if target != current {
-            if layer.is_blocked(target) {
-                return false;
-            }
-            if target.x != current.x
-                && target.y != current.y
-                && (layer.is_blocked(Cell::new(target.x, current.y))
-                    || layer.is_blocked(Cell::new(current.x, target.y)))
-            {
-                return false;
-            }
+        if target != current && !layer.can_step(current, target) {
+            return false;
+        }
+        if !shape.is_square() {
+            // A hexagonal footprint is the disc around its tile, which the layer keeps
+            // clear wherever the tile is free.
+            return true;
         }
         let (was_lo, was_hi) = overlapped(&self.lattice, from);
         let (lo, hi) = overlapped(&self.lattice, to);

@@ -120,7 +120,6 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::grid::Cell;
 use crate::scenario::TerrainId;
 
-mod hex;
 mod layers;
 mod shape;
 mod sync;
@@ -129,7 +128,6 @@ mod tiled;
 #[cfg(feature = "tiled")]
 mod tiled_objects;
 
-pub(crate) use hex::sync_hex_layers;
 pub(crate) use sync::sync_collision_layers;
 #[cfg(feature = "tiled")]
 pub(crate) use tiled::apply_tiled_properties;

@@ -3,56 +3,50 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{
-    IsoCoordSystem, TilemapGridSize, TilemapSize, TilemapTileSize, TilemapType,
+    HexCoordSystem, IsoCoordSystem, TilemapGridSize, TilemapSize, TilemapTileSize, TilemapType,
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::CollisionLayerError;
 use crate::components::{GridLayout, Placement};
 use crate::grid::{Cell, GridSize};
+use crate::shape::HexLayout;
 
-/// The grid layout that models tilemaps of `map_type`, or `None` when none does.
-pub(super) fn layout_of(map_type: TilemapType) -> Option<GridLayout> {
+/// The grid layout that models tilemaps of `map_type`: one per map type, hexagonal
+/// coordinate systems included.
+pub(super) fn layout_of(map_type: TilemapType) -> GridLayout {
     match map_type {
-        TilemapType::Square => Some(GridLayout::Square),
-        TilemapType::Isometric(_) => Some(GridLayout::Isometric),
-        TilemapType::Hexagon(_) => None,
+        TilemapType::Square => GridLayout::Square,
+        TilemapType::Isometric(_) => GridLayout::Isometric,
+        TilemapType::Hexagon(system) => GridLayout::Hex(hex_layout(system)),
     }
 }
 
-/// Which map a collision layer feeds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Fit {
-    /// The square or isometric [`NavGrid`](crate::components::NavGrid).
-    Grid,
-    /// The [`HexGrid`](crate::components::HexGrid).
-    Hex,
+/// The [`HexLayout`] of bevy_ecs_tilemap's hexagonal coordinate system `system`.
+fn hex_layout(system: HexCoordSystem) -> HexLayout {
+    match system {
+        HexCoordSystem::Row => HexLayout::Row,
+        HexCoordSystem::RowEven => HexLayout::RowEven,
+        HexCoordSystem::RowOdd => HexLayout::RowOdd,
+        HexCoordSystem::Column => HexLayout::Column,
+        HexCoordSystem::ColumnEven => HexLayout::ColumnEven,
+        HexCoordSystem::ColumnOdd => HexLayout::ColumnOdd,
+    }
 }
 
-/// Which map a layer of `map_type` feeds when the primary layer (the lowest entity
-/// index among all collision layers) is of `primary` (`None` before there is one): the
-/// primary's kind of map, or a [`CollisionLayerError::LayoutMismatch`] when the layer
-/// cannot be drawn that way.
+/// Whether a layer of `map_type` can join a grid whose primary layer (the lowest
+/// entity index among all collision layers) is of `primary` (`None` before there is
+/// one): both must be drawn in the same layout, else a
+/// [`CollisionLayerError::LayoutMismatch`].
 pub(super) fn fit(
     map_type: TilemapType,
     primary: Option<TilemapType>,
-) -> Result<Fit, CollisionLayerError> {
-    let own = match map_type {
-        TilemapType::Hexagon(_) => Fit::Hex,
-        _ => Fit::Grid,
-    };
-    let Some(primary) = primary else {
-        return Ok(own);
-    };
-    let same = match (map_type, primary) {
-        (TilemapType::Hexagon(a), TilemapType::Hexagon(b)) => a == b,
-        (TilemapType::Hexagon(_), _) | (_, TilemapType::Hexagon(_)) => false,
-        (a, b) => layout_of(a) == layout_of(b),
-    };
-    if same {
-        Ok(own)
-    } else {
-        Err(CollisionLayerError::LayoutMismatch(map_type))
+) -> Result<(), CollisionLayerError> {
+    match primary {
+        Some(primary) if layout_of(primary) != layout_of(map_type) => {
+            Err(CollisionLayerError::LayoutMismatch(map_type))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -142,7 +136,7 @@ impl Projection<'_> {
         Placement::new(
             global.transform_point(local.extend(0.0)).truncate(),
             scale * Vec2::from(grid_size),
-            layout_of(self.map_type).unwrap_or_default(),
+            layout_of(self.map_type),
         )
     }
 }

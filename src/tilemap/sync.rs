@@ -16,7 +16,7 @@ use crate::grid::GridSize;
 use crate::scenario::CachedScenario;
 
 use super::layers::LayerSync;
-use super::shape::{Coverage, Fit, Projection, fit, layout_of};
+use super::shape::{Coverage, Projection, fit, layout_of};
 use super::{BlocksPath, CollisionLayer, CollisionLayerError, Terrain, TilePosExt};
 use crate::main_thread::MainThread;
 
@@ -41,18 +41,6 @@ pub(crate) struct TileRemovals<'w, 's> {
     terrain: RemovedComponents<'w, 's, Terrain>,
     positions: RemovedComponents<'w, 's, TilePos>,
     textures: RemovedComponents<'w, 's, TileTextureIndex>,
-}
-
-impl TileRemovals<'_, '_> {
-    /// True when a tile lost its marker, terrain, position or texture since the last
-    /// call (reading them all).
-    pub(super) fn any(&mut self) -> bool {
-        let markers = self.markers.read().count();
-        let terrain = self.terrain.read().count();
-        let positions = self.positions.read().count();
-        let textures = self.textures.read().count();
-        markers + terrain + positions + textures > 0
-    }
 }
 
 /// What the sync reads of a tile: position, texture, marker, terrain, owning tilemap.
@@ -146,7 +134,7 @@ pub(crate) fn sync_collision_layers(
     // The primary layer's map type (the lowest entity index among all collision
     // layers): it decides the kind of map and the grid's layout.
     let primary_type = primary_type(&layers);
-    let layout = primary_type.and_then(layout_of);
+    let layout = primary_type.map(layout_of);
 
     // Layers that disappeared (despawned, lost CollisionLayer or TileStorage, or became
     // unusable).
@@ -154,7 +142,7 @@ pub(crate) fn sync_collision_layers(
     sync.gone.extend(sync.layers.keys().filter(|e| {
         !layers
             .get(**e)
-            .is_ok_and(|l| fit(map_type(&l), primary_type) == Ok(Fit::Grid))
+            .is_ok_and(|l| fit(map_type(&l), primary_type).is_ok())
     }));
     let gone = std::mem::take(&mut sync.gone);
     for &layer in &gone {
@@ -174,8 +162,6 @@ pub(crate) fn sync_collision_layers(
             continue;
         }
         match fit(map_type(&layer), primary_type) {
-            // The hexagonal sync reads it (`super::hex`).
-            Ok(Fit::Hex) => continue,
             Err(error) => {
                 refused.0 += 1;
                 if layer.error != Some(&error) {
@@ -184,12 +170,12 @@ pub(crate) fn sync_collision_layers(
                 }
                 continue;
             }
-            Ok(Fit::Grid) if layer.error.is_some() => {
+            Ok(()) if layer.error.is_some() => {
                 commands
                     .entity(layer.entity)
                     .remove::<CollisionLayerError>();
             }
-            Ok(Fit::Grid) => {}
+            Ok(()) => {}
         }
         let z = transforms
             .compute_global_transform(layer.entity)

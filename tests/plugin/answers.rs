@@ -3,81 +3,33 @@
 //! [`PathStatus::is_queued`] says while a request waits.
 
 use bevy::prelude::*;
-use bevy_tilepath::grid::GridSize;
+use bevy_tilepath::components::PathStatus;
 use bevy_tilepath::prelude::{
-    Algorithm, CachedScenario, Cell, FoundPath, FrameBudget, HexGrid, MovementProfile,
-    MovementProfiles, NavGrid, PathRequest, PathResult, PathSolved, PathStatus, TerrainId,
-    TilepathSettings,
+    Algorithm, Cell, FoundPath, FrameBudget, GridLayout, MovementProfile, MovementProfiles,
+    NavGrid, PathRequest, PathResult, PathSolved, TerrainId, TilepathSettings,
 };
-use bevy_tilepath::scenario::BitGrid;
-use tilepath::hex::HexLayout;
 
-use crate::common::{SolvedLog, TILE, app, found_path};
-
-/// The grid size of the hexagonal maps.
-const HEX_GRID: Vec2 = Vec2::new(30.0, 34.0);
+use crate::common::{SolvedLog, app, found_path, grid_of, shapes};
 
 /// Terrain of the `1` tiles: weight 3 for the "mud" profile.
 const MUD: TerrainId = 1;
 
-/// The shapes every contract is checked on.
-#[derive(Clone, Copy, Debug)]
-enum Shape {
-    Square,
-    Hex(HexLayout),
-}
-
-/// Square maps, then hexagonal maps in every layout.
-fn shapes() -> impl Iterator<Item = Shape> {
-    std::iter::once(Shape::Square).chain(HexLayout::ALL.into_iter().map(Shape::Hex))
-}
-
-/// An app of the common kind with a "mud" profile, `budget`, and `text` as the map of
-/// `shape`: `.` a free cell, a digit a free cell of that terrain, `#` a wall; row 0
-/// first.
-fn app_of(shape: Shape, text: &str, budget: FrameBudget) -> App {
+/// An app of the common kind with a "mud" profile, `budget`, and `text` as the map laid
+/// out as `shape` (see [`grid_of`]).
+fn app_of(shape: GridLayout, text: &str, budget: FrameBudget) -> App {
     let mut app = app();
     app.world_mut().resource_mut::<TilepathSettings>().budget = budget;
     app.world_mut()
         .resource_mut::<MovementProfiles>()
         .insert("mud", MovementProfile::new().with_weight(MUD, 3));
-    match shape {
-        Shape::Hex(layout) => {
-            let grid = HexGrid::from_ascii(layout, text, Vec2::ZERO, HEX_GRID).unwrap();
-            app.insert_resource(grid);
-        }
-        Shape::Square => {
-            let rows: Vec<&[u8]> = text
-                .lines()
-                .map(|l| l.trim().as_bytes())
-                .filter(|l| !l.is_empty())
-                .collect();
-            let size = GridSize::new(rows[0].len() as u32, rows.len() as u32);
-            let mut bits = BitGrid::new(size, false);
-            let mut terrain = Vec::new();
-            for (y, row) in rows.iter().enumerate() {
-                for (x, &byte) in row.iter().enumerate() {
-                    bits.set(Cell::new(x as i32, y as i32), byte == b'#');
-                    terrain.push(if byte.is_ascii_digit() {
-                        byte - b'0'
-                    } else {
-                        0
-                    });
-                }
-            }
-            let map = CachedScenario::from_bits_and_terrain(bits, terrain).unwrap();
-            app.insert_resource(NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE)));
-        }
-    }
+    app.insert_resource(grid_of(shape, text));
     app
 }
 
 /// Spawns a unit standing on `start` with `request`.
-fn spawn(app: &mut App, shape: Shape, start: Cell, request: PathRequest) -> Entity {
-    let at = match shape {
-        Shape::Hex(_) => app.world().resource::<HexGrid>().tile_to_world(start),
-        Shape::Square => Vec2::new(start.x as f32, start.y as f32) * TILE,
-    };
+fn spawn(app: &mut App, shape: GridLayout, start: Cell, request: PathRequest) -> Entity {
+    let _ = shape;
+    let at = app.world().resource::<NavGrid>().cell_to_world(start);
     app.world_mut()
         .spawn((Transform::from_translation(at.extend(1.0)), request))
         .id()

@@ -13,11 +13,12 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
-    Algorithm, Cell, FoundPath, NavGrid, PathFailure, PathGoal, PathRequest, PathResult,
-    PathSolved, Steering, TilepathPlugin, TilepathSettings,
+    Algorithm, Cell, FoundPath, GridLayout, MapEdit, NavGrid, PathFailure, PathGoal, PathRequest,
+    PathResult, PathSolved, Steering, TilepathPlugin, TilepathSettings,
 };
 use bevy_tilepath::scenario::{BitGrid, CachedScenario, Layer};
 use bevy_tilepath::search::PathError;
+use bevy_tilepath::shape::HexLayout;
 
 pub const TILE: f32 = 16.0;
 pub const SIZE: usize = 64;
@@ -239,36 +240,11 @@ pub fn run_until_answered(app: &mut App, max_frames: usize) -> usize {
 /// Independent check: shortest octile distance from `start` to `goal` on `layer`
 /// (8 moves, no corner cutting), `None` when unreachable.
 pub fn shortest(layer: &Layer, start: Cell, goal: Cell) -> Option<f64> {
-    // Non-negative f64s order like their bit patterns.
-    let mut dist: HashMap<Cell, f64> = HashMap::from([(start, 0.0)]);
-    let mut open = BinaryHeap::from([Reverse((0f64.to_bits(), start))]);
-    while let Some(Reverse((bits, c))) = open.pop() {
-        let d = f64::from_bits(bits);
-        if c == goal {
-            return Some(d);
-        }
-        if d > dist[&c] {
-            continue;
-        }
-        for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
-            let n = Cell::new(c.x + dx, c.y + dy);
-            let corner_cut =
-                layer.is_blocked(Cell::new(n.x, c.y)) || layer.is_blocked(Cell::new(c.x, n.y));
-            if n == c || layer.is_blocked(n) || corner_cut {
-                continue;
-            }
-            let nd = d + if dx != 0 && dy != 0 {
-                std::f64::consts::SQRT_2
-            } else {
-                1.0
-            };
-            if dist.get(&n).is_none_or(|&old| nd < old - 1e-9) {
-                dist.insert(n, nd);
-                open.push(Reverse((nd.to_bits(), n)));
-            }
-        }
-    }
-    None
+    oracle(
+        start,
+        |c| c == goal,
+        moves(GridLayout::Square, layer, |_| 1.0),
+    )
 }
 
 /// Asserts `path` is a valid path for the unit on the current grid and, for the optimal
@@ -349,4 +325,129 @@ pub fn results(app: &App, units: &[Unit]) -> Vec<PathResult> {
         .iter()
         .map(|u| app.world().get::<PathResult>(u.entity).unwrap().clone())
         .collect()
+}
+
+/// The layouts every looped suite runs on: square, isometric, and hexagons in an
+/// offset-row and an offset-column layout.
+pub fn shapes() -> [GridLayout; 4] {
+    [
+        GridLayout::Square,
+        GridLayout::Isometric,
+        GridLayout::Hex(HexLayout::RowOdd),
+        GridLayout::Hex(HexLayout::ColumnEven),
+    ]
+}
+
+/// `text` as a grid laid out as `layout`, cell (0, 0) centred at the origin, `TILE`
+/// apart: row 0 first, `#`, `@`, `T`, `W` and `O` walls, a digit a free cell of that
+/// terrain id, anything else a free cell of terrain 0.
+pub fn grid_of(layout: GridLayout, text: &str) -> NavGrid {
+    let map = CachedScenario::from_ascii(text).unwrap();
+    let mut grid = NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE)).with_layout(layout);
+    let rows = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let terrain = rows.enumerate().flat_map(|(y, row)| {
+        row.chars().enumerate().filter_map(move |(x, ch)| {
+            let id = ch.to_digit(10)? as u8;
+            Some(MapEdit::Terrain(Cell::new(x as i32, y as i32), id))
+        })
+    });
+    grid.apply_map_edits(terrain.collect::<Vec<_>>());
+    grid
+}
+
+/// The 64x64 [`level`] as a grid laid out as `layout` (see [`grid_of`]).
+pub fn level_grid(layout: GridLayout) -> NavGrid {
+    let map = CachedScenario::from_bits(bits_of(&level())).unwrap();
+    NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE)).with_layout(layout)
+}
+
+/// The one Dijkstra oracle of the plugin tests, written once over "the neighbours of a
+/// cell" in the manner of `pathfinding::dijkstra`: the cheapest cost from `start` to a
+/// cell `goal` accepts, `None` when none is reached. `successors` lists each neighbour
+/// with the cost of the step (non-negative).
+pub fn oracle<I: IntoIterator<Item = (Cell, f64)>>(
+    start: Cell,
+    goal: impl Fn(Cell) -> bool,
+    successors: impl Fn(Cell) -> I,
+) -> Option<f64> {
+    // Non-negative f64s order like their bit patterns.
+    let mut dist: HashMap<Cell, f64> = HashMap::from([(start, 0.0)]);
+    let mut open = BinaryHeap::from([Reverse((0f64.to_bits(), start))]);
+    while let Some(Reverse((bits, c))) = open.pop() {
+        let d = f64::from_bits(bits);
+        if goal(c) {
+            return Some(d);
+        }
+        if d > dist[&c] {
+            continue;
+        }
+        for (n, step) in successors(c) {
+            let nd = d + step;
+            if dist.get(&n).is_none_or(|&old| nd < old - 1e-9) {
+                dist.insert(n, nd);
+                open.push(Reverse((nd.to_bits(), n)));
+            }
+        }
+    }
+    None
+}
+
+/// The moves of a unit on `layer` of a grid laid out as `layout`, from tables that share
+/// nothing with the crate's: on squares the 8 king moves without cutting a corner
+/// (1 straight, √2 diagonal); on hexagons the 6 neighbours of Red Blob Games' offset
+/// tables (1 each). Each step costs its length times the mean weight of its two cells.
+pub fn moves(
+    layout: GridLayout,
+    layer: &Layer,
+    weight: impl Fn(Cell) -> f64,
+) -> impl Fn(Cell) -> Vec<(Cell, f64)> {
+    move |c: Cell| {
+        let free = |n: Cell| !layer.is_blocked(n);
+        let steps: Vec<(Cell, f64)> = match layout {
+            GridLayout::Hex(hex) => hex_neighbours(hex, c).map(|n| (n, 1.0)).to_vec(),
+            _ => (-1..=1)
+                .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+                .filter(|&(dx, dy)| (dx, dy) != (0, 0))
+                .filter(|&(dx, dy)| {
+                    dx == 0
+                        || dy == 0
+                        || (free(Cell::new(c.x + dx, c.y)) && free(Cell::new(c.x, c.y + dy)))
+                })
+                .map(|(dx, dy)| {
+                    let length = if dx != 0 && dy != 0 {
+                        std::f64::consts::SQRT_2
+                    } else {
+                        1.0
+                    };
+                    (Cell::new(c.x + dx, c.y + dy), length)
+                })
+                .collect(),
+        };
+        steps
+            .into_iter()
+            .filter(|&(n, _)| free(c) && free(n))
+            .map(|(n, length)| (n, length * (weight(c) + weight(n)) / 2.0))
+            .collect()
+    }
+}
+
+/// The six neighbours of tile `c` in `layout`, from Red Blob Games' offset tables alone.
+pub fn hex_neighbours(layout: HexLayout, c: Cell) -> [Cell; 6] {
+    const AXIAL: [(i32, i32); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
+    const SHIFTED: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
+    const UNSHIFTED: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
+    let transpose = |t: [(i32, i32); 6]| t.map(|(a, b)| (b, a));
+    let odd = |v: i32| v.rem_euclid(2) == 1;
+    let table = match layout {
+        HexLayout::Row | HexLayout::Column => AXIAL,
+        HexLayout::RowOdd if odd(c.y) => SHIFTED,
+        HexLayout::RowOdd => UNSHIFTED,
+        HexLayout::RowEven if !odd(c.y) => SHIFTED,
+        HexLayout::RowEven => UNSHIFTED,
+        HexLayout::ColumnOdd if odd(c.x) => transpose(SHIFTED),
+        HexLayout::ColumnOdd => transpose(UNSHIFTED),
+        HexLayout::ColumnEven if !odd(c.x) => transpose(SHIFTED),
+        HexLayout::ColumnEven => transpose(UNSHIFTED),
+    };
+    table.map(|(dx, dy)| Cell::new(c.x + dx, c.y + dy))
 }

@@ -3,11 +3,11 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, GridStepper, HexGrid, NavGrid, PathRequest, TilepathSettings,
+    Arrived, Cell, GridLayout, GridStepper, NavGrid, PathRequest, TilepathSettings,
 };
-use tilepath::hex::HexLayout;
+use bevy_tilepath::shape::HexLayout;
 
-use crate::common::{TILE, app, center_of, found_path, unlimited};
+use crate::common::{TILE, app, center_of, found_path, grid_of, unlimited};
 
 /// An open field, 10 x 5, with one wall cell at (3, 2).
 const FIELD: &str = "\
@@ -74,23 +74,22 @@ impl Map for Hexes {
         Self::distance(app, a, b) == 1
     }
     fn distance(app: &App, a: Cell, b: Cell) -> u32 {
-        let grid = app.world().resource::<HexGrid>();
-        grid.hex(a).distance(grid.hex(b))
+        let grid = app.world().resource::<NavGrid>();
+        grid.layout().shape().steps(a, b)
     }
     fn cell(app: &App, unit: Entity) -> Cell {
-        let grid = app.world().resource::<HexGrid>();
-        grid.world_to_tile(at(app, unit)).expect("on the map")
+        let grid = app.world().resource::<NavGrid>();
+        grid.world_to_cell(at(app, unit)).expect("on the map")
     }
     fn blocked(app: &App, cell: Cell) -> bool {
-        app.world().resource::<HexGrid>().is_blocked(cell)
+        app.world().resource::<NavGrid>().is_blocked(cell, 1)
     }
     fn paint(app: &mut App, cell: Cell) {
-        let mut grid = app.world_mut().resource_mut::<HexGrid>();
-        let terrain = grid.terrain(cell).unwrap_or_default();
-        grid.apply([(cell, true, terrain)]);
+        let mut grid = app.world_mut().resource_mut::<NavGrid>();
+        grid.apply_edits([(cell, true)]);
     }
     fn spawn(app: &mut App, start: Cell, goal: Cell) -> Entity {
-        let at = app.world().resource::<HexGrid>().tile_to_world(start);
+        let at = app.world().resource::<NavGrid>().cell_to_world(start);
         let unit = (PathRequest::new(goal), GridStepper::default());
         app.world_mut()
             .spawn((Transform::from_translation(at.extend(1.0)), unit))
@@ -107,8 +106,7 @@ fn square_app() -> App {
 fn hex_app() -> App {
     let mut app = app();
     app.insert_resource(TilepathSettings { ..unlimited() });
-    let grid = HexGrid::from_ascii(HexLayout::Row, FIELD, Vec2::ZERO, Vec2::new(30.0, 34.0));
-    app.insert_resource(grid.unwrap());
+    app.insert_resource(grid_of(GridLayout::Hex(HexLayout::Row), FIELD));
     app
 }
 

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::components::Replanning;
 use bevy_tilepath::prelude::{
-    BlocksPath, Cell, CellExt, CollisionLayer, HexGrid, NavGrid, PathFailure, PathRequest,
+    BlocksPath, Cell, CellExt, CollisionLayer, GridLayout, NavGrid, PathFailure, PathRequest,
     PathResult, TilePosExt,
 };
 use bevy_tilepath::scenario::Scenario;
@@ -159,13 +159,13 @@ fn a_tilemap_turned_hexagonal_becomes_a_hex_grid_and_back() {
     ] {
         app.world_mut().entity_mut(map).insert(map_type);
         app.update();
+        let grid = app.world().resource::<NavGrid>();
         assert!(
-            app.world().get_resource::<NavGrid>().is_none(),
-            "no square grid from a {map_type:?} map"
+            matches!(grid.layout(), GridLayout::Hex(_)),
+            "a hexagonal grid from a {map_type:?} map"
         );
-        let grid = app.world().resource::<HexGrid>();
         let size = app.world().get::<TilemapSize>(map).copied().unwrap();
-        assert_eq!((grid.columns(), grid.rows()), (size.x, size.y));
+        assert_eq!((grid.size().width, grid.size().height), (size.x, size.y));
         assert!(app.world().get::<CollisionLayerError>(map).is_none());
         for _ in 0..100 {
             if answered(&app) {
@@ -179,7 +179,7 @@ fn a_tilemap_turned_hexagonal_becomes_a_hex_grid_and_back() {
             if let Some(path) = result.found() {
                 assert_eq!(
                     path.generation,
-                    app.world().resource::<HexGrid>().generation()
+                    app.world().resource::<NavGrid>().generation()
                 );
             }
         }
@@ -189,8 +189,10 @@ fn a_tilemap_turned_hexagonal_becomes_a_hex_grid_and_back() {
     // (within the frame budget, so over a few frames on a loaded machine).
     app.world_mut().entity_mut(map).insert(TilemapType::Square);
     app.update();
-    assert!(app.world().get_resource::<NavGrid>().is_some());
-    assert!(app.world().get_resource::<HexGrid>().is_none());
+    assert_eq!(
+        app.world().resource::<NavGrid>().layout(),
+        GridLayout::Square
+    );
     let on_square = |app: &App| {
         let grid = app.world().resource::<NavGrid>();
         answered(app)

@@ -6,22 +6,29 @@ use std::ops::Range;
 use crate::components::{FoundPath, NavGrid, NavGridChanged};
 use crate::grid::{Cell, Connectivity, Cost, DIAGONAL, STRAIGHT, cost_to_f64};
 use crate::pipeline::repair::cannot_shorten;
-use crate::scenario::{CellRect, ProfileId, Scenario, footprint};
+use crate::scenario::{CellRect, ProfileId, Scenario};
+use crate::shape::GridShape;
 
-/// Octile distance (fixed point) from `cell` to the nearest cell of `rect`.
-fn to_rect(cell: Cell, rect: CellRect) -> Cost {
+/// A lower bound (fixed point) on the cost of the cheapest way from `cell` to the
+/// nearest cell of `rect` on an open map of weight 1: the octile distance on squares,
+/// the king-move distance on hexagons (a hexagonal step moves a tile at most one column
+/// and one row).
+fn to_rect(shape: GridShape, cell: Cell, rect: CellRect) -> Cost {
     let clamp = |v: i32, lo: i32, hi: i32| v.clamp(lo, (hi - 1).max(lo));
     let near = Cell::new(
         clamp(cell.x, rect.min.x, rect.max.x),
         clamp(cell.y, rect.min.y, rect.max.y),
     );
-    Connectivity::Octile.heuristic(cell, near)
+    match shape {
+        GridShape::Square => Connectivity::Octile.heuristic(cell, near),
+        GridShape::Hex(_) => Cost::from(cell.chebyshev(near)) * STRAIGHT,
+    }
 }
 
-/// The anchor cells of an agent of `diameter` whose footprint covers `cell`.
-pub(crate) fn anchors_over(cell: Cell, diameter: u32) -> CellRect {
-    let d = i64::from(diameter.max(1));
-    let (before, after) = ((d - 1) / 2, d / 2);
+/// The anchor cells of an agent of `diameter` whose footprint may cover `cell`: exactly
+/// those on squares, a rectangle holding them on hexagons.
+pub(crate) fn anchors_over(shape: GridShape, cell: Cell, diameter: u32) -> CellRect {
+    let (before, after) = shape.reach(diameter);
     let c = |v: i32, by: i64| {
         (i64::from(v) + by).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     };
@@ -186,14 +193,16 @@ impl Opened {
         let size = grid.size();
         let freed = |a: Cell| {
             !layer.is_blocked(a)
-                && footprint(a, diameter)
+                && layer
+                    .shape()
+                    .footprint(a, diameter)
                     .grow_clip(0, 0, size)
                     .cells()
                     .any(|c| self.set.contains(&c))
         };
         let mut kept: Vec<(u64, Cell)> = Vec::new();
         for &(generation, c) in cells {
-            let anchors = anchors_over(c, diameter).grow_clip(0, 0, size);
+            let anchors = anchors_over(layer.shape(), c, diameter).grow_clip(0, 0, size);
             let mut freed_any = false;
             let mut may_help = false;
             for a in anchors.cells().filter(|&a| !layer.is_blocked(a)) {
@@ -256,7 +265,11 @@ impl Opened {
                 .nearest
                 .entry(key)
                 .or_insert_with(|| layer.nearest_reachable(path.reached, path.requested));
-            let d = |c: Cell| Connectivity::Octile.heuristic(c, path.requested);
+            let d = |c: Cell| {
+                layer
+                    .shape()
+                    .distance(Connectivity::Octile, c, path.requested)
+            };
             return nearest.is_some_and(|n| d(n) < d(path.reached));
         }
         let on = walker.on.unwrap_or(0);
@@ -267,9 +280,10 @@ impl Opened {
         // entering it: its two ends are each one straight step from the cell, so the
         // route costs at least the octile bound through the cell minus two straight steps
         // plus one diagonal.
+        let shape = layer.shape();
         let corner = match walker.connectivity {
-            Connectivity::Octile => (2 * STRAIGHT - DIAGONAL) * min_weight,
-            Connectivity::Cardinal => 0,
+            Connectivity::Octile if shape.is_square() => (2 * STRAIGHT - DIAGONAL) * min_weight,
+            _ => 0,
         };
         let reach = i64::from(walker.diameter / 2);
         let bound = |area: CellRect| {
@@ -283,7 +297,8 @@ impl Opened {
                     (i64::from(area.max.y) + reach) as i32,
                 ),
             };
-            ((to_rect(from, area) + to_rect(goal, area)) * min_weight).saturating_sub(corner)
+            ((to_rect(shape, from, area) + to_rect(shape, goal, area)) * min_weight)
+                .saturating_sub(corner)
         };
         let total = f64::from(path.cost);
         let mut remaining: Option<Cost> = None;
@@ -298,7 +313,7 @@ impl Opened {
             }
             let helps = openings.cells[cells.clone()].iter().any(|&(_, c)| {
                 grid.weight(c, path.profile).is_some()
-                    && bound(anchors_over(c, walker.diameter)) < remaining
+                    && bound(anchors_over(shape, c, walker.diameter)) < remaining
             });
             if helps {
                 return true;

@@ -92,10 +92,7 @@ impl Approach {
             return false;
         };
         self.descent.first().is_some_and(|&c| !layer.is_blocked(c))
-            && self
-                .descent
-                .windows(2)
-                .all(|w| crate::pipeline::repair::step_ok(layer, w[0], w[1]))
+            && self.descent.windows(2).all(|w| layer.can_step(w[0], w[1]))
     }
 }
 

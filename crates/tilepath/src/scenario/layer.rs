@@ -302,6 +302,20 @@ impl Layer {
         self.blocked.moves(self.shape, cell, octile)
     }
 
+    /// True when an agent may step from `a` to `b`: `b` is a neighbour of `a` on the
+    /// layer's grid, both are free, and on squares a diagonal step passes between two
+    /// free cells (no corner cutting). O(1).
+    pub fn can_step(&self, a: Cell, b: Cell) -> bool {
+        let Some(d) =
+            b.x.checked_sub(a.x)
+                .zip(b.y.checked_sub(a.y))
+                .and_then(|(dx, dy)| crate::grid::Direction::from_delta(dx, dy))
+        else {
+            return false;
+        };
+        !self.is_blocked(a) && self.legal_moves(a, true) & (1 << d as u8) != 0
+    }
+
     /// The shape of the grid this layer is of.
     #[inline]
     pub fn shape(&self) -> GridShape {

@@ -23,6 +23,7 @@ mod hex;
 pub use hex::{Hex, HexLayout};
 
 use crate::grid::{Cell, Connectivity, Cost, Direction, STRAIGHT};
+use crate::scenario::CellRect;
 
 /// The shape of a grid's cells: which cells are neighbours and what a step costs.
 ///
@@ -162,6 +163,38 @@ impl GridShape {
             GridShape::Square => ((d - 1) / 2, d / 2),
             GridShape::Hex(_) => (d / 2, d / 2),
         }
+    }
+
+    /// The smallest rectangle of cells holding the footprint of an agent of `diameter`
+    /// standing on `cell`: the footprint itself on squares (see
+    /// [`footprint`](crate::scenario::footprint)), the square of tiles within `d / 2`
+    /// columns and rows of `cell` on hexagons. O(1), never overflows.
+    pub fn footprint(self, cell: Cell, diameter: u32) -> CellRect {
+        match self {
+            GridShape::Square => crate::scenario::footprint(cell, diameter),
+            GridShape::Hex(_) => {
+                let (before, after) = self.reach(diameter);
+                let at = |v: i32, by: i64| {
+                    (i64::from(v) + by).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+                };
+                CellRect {
+                    min: Cell::new(at(cell.x, -before), at(cell.y, -before)),
+                    max: Cell::new(at(cell.x, after + 1), at(cell.y, after + 1)),
+                }
+            }
+        }
+    }
+
+    /// True when the footprint of an agent of `diameter` standing on `anchor` covers
+    /// `cell`: a cell of [`GridShape::footprint`], and on hexagons at most `d / 2` steps
+    /// away.
+    #[inline]
+    pub fn covers(self, anchor: Cell, diameter: u32, cell: Cell) -> bool {
+        self.footprint(anchor, diameter).contains(cell)
+            && match self {
+                GridShape::Square => true,
+                GridShape::Hex(_) => self.steps(anchor, cell) <= Self::hex_radius(diameter),
+            }
     }
 
     /// The radius in steps of a hexagonal agent of `diameter`: `d / 2` (1 and 2 wide

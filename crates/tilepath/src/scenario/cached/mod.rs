@@ -236,8 +236,14 @@ impl CachedScenario {
     /// assert_eq!(finder.path(), &[Cell::new(2, 0), Cell::new(1, 1)]);
     /// ```
     pub fn with_shape(mut self, shape: GridShape) -> Self {
+        self.set_shape(shape);
+        self
+    }
+
+    /// Gives the map the grid shape `shape`, as [`CachedScenario::with_shape`] does.
+    pub fn set_shape(&mut self, shape: GridShape) {
         if shape == self.shape {
-            return self;
+            return;
         }
         self.shape = shape;
         self.clearance = clearance::compute_for(shape, &self.base);
@@ -247,7 +253,6 @@ impl CachedScenario {
         }
         self.id = MapId::fresh();
         self.built_layer(ProfileId::DEFAULT, 1);
-        self
     }
 
     /// The shape of the map's grid ([`GridShape::Square`] unless
