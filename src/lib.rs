@@ -210,7 +210,30 @@
 //! diameter `d` covers a `d × d` square of cells around its anchor cell, the map edge
 //! counting as a wall; [`NavGrid::agent_cell`] and [`NavGrid::agent_center`] are the one
 //! conversion between the two (see [Positions of
-//! agents](components::NavGrid#positions-of-agents) and [`PathRequest::diameter`]).
+//! agents](components::NavGrid#positions-of-agents) and [`PathRequest::diameter`]). On
+//! hexagonal maps it covers the tiles within `d / 2` steps of its tile.
+//!
+//! # Grid shapes
+//!
+//! One pipeline serves every [`GridLayout`](components::GridLayout): the layout places the cells, and its
+//! [shape](shape::GridShape) says which cells are neighbours. Square and isometric cells
+//! have eight neighbours; hexagonal cells have six. Everything else is written once.
+//! What only one shape can do:
+//!
+//! | option | `Square` | `Isometric` | `Hex(_)` |
+//! |---|---|---|---|
+//! | neighbours | 8, no corner cutting | 8, no corner cutting | 6 |
+//! | `Connectivity::Cardinal` | 4 straight moves | 4 straight moves | falls back to the 6 moves |
+//! | wide units, diameter `d` | `d × d` cells | `d × d` cells | tiles within `d / 2` steps |
+//! | goal areas, radius `r` | `(2r + 1)²` cells | `(2r + 1)²` cells | tiles within `r` steps |
+//! | `Algorithm` | all | all | A\*, Dijkstra, best-first; the others run as A\* |
+//! | `Auto` speed-ups: JPS, JPS+ tables, landmark tables | yes | yes | no: A\*, same costs |
+//! | smoothed waypoints | yes | yes | falls back to tile centres |
+//! | steering keeps the footprint off walls | the square footprint | the square footprint | the tile (the layer keeps its disc clear) |
+//! | claims, queue lanes, budgets, re-plans, repairs, shared fields, crowds, [`GridStepper`](steering::GridStepper), gizmos | yes | yes | yes |
+//!
+//! An option in the table that falls back still answers: the request is solved as the
+//! last column says, never refused.
 //!
 //! # Map edits
 //!
@@ -369,8 +392,7 @@
 //!   [`BlocksPath`](tilemap::BlocksPath) or a texture rule for walls,
 //!   [`Terrain`](tilemap::Terrain) or a texture table for terrain; square, isometric
 //!   (diamond and staggered) and hexagonal (all six coordinate systems) tilemaps are
-//!   read. A hexagonal map becomes a [`HexGrid`](components::HexGrid), whose docs say
-//!   which request options hexagons support.
+//!   read, each as its [`GridLayout`](components::GridLayout) ([Grid shapes](#grid-shapes)).
 //!   [`TilePosExt::to_cell_in`](tilemap::TilePosExt::to_cell_in) and
 //!   [`CellExt::to_tile_pos_in`](tilemap::CellExt::to_tile_pos_in) convert between `TilePos` and
 //!   [`Cell`](grid::Cell) (the orphan rule forbids `From`/`TryFrom` impls between two foreign
@@ -413,7 +435,7 @@
 //!
 //! The core is its own crate, [`tilepath`] (dependency: smallvec; optional features `serde`
 //! and `bevy_reflect`). The plugin re-exports it as `bevy_tilepath::tilepath`, its modules as
-//! [`grid`], [`scenario`], [`search`] and [`smoothing`]. The [`prelude`] holds the names a
+//! [`grid`], [`shape`], [`scenario`], [`search`] and [`smoothing`]. The [`prelude`] holds the names a
 //! game writes (the plugin, its settings, requests, results, the map, profiles, unit
 //! components and tilemap markers, including the core's [`Cell`](grid::Cell) and
 //! [`Algorithm`](search::Algorithm)); the core's search API is imported from its modules:
@@ -478,7 +500,7 @@
 //!
 //! | crate | modules | depends on bevy? |
 //! |---|---|---|
-//! | `tilepath` | `grid` (cells, directions, fixed-point octile costs) | no |
+//! | `tilepath` | `grid` (cells, directions, fixed-point octile costs), `shape` (which cells are neighbours: squares or hexagons) | no |
 //! | `tilepath` | `scenario` (trait, `CachedScenario`: bits, clearance, per-diameter layers, components; MovingAI and ASCII readers; generators) | no |
 //! | `tilepath` | `search` (indexed heap, `Pathfinder` engine, one file per algorithm family, validation) | no |
 //! | `tilepath` | `smoothing` (supercover line of sight, string pulling), `crowd` (ORCA avoidance, separation) | no |

@@ -121,9 +121,15 @@ pub(crate) fn resolve<'a>(
             start = layer.nearest_free(from, |_| true).unwrap_or(from);
         }
         label = layer.components().label(start);
-        let r = i64::from(request.options.goal_radius);
+        let radius = request.options.goal_radius;
+        let r = i64::from(radius);
         let area = CellRect::from_cell(requested).grow_clip(r, r, grid.size());
-        partial = label != 0 && !area.cells().any(|c| layer.components().label(c) == label);
+        let in_area = |c: &Cell| layer.shape().steps(*c, requested) <= radius;
+        partial = label != 0
+            && !area
+                .cells()
+                .filter(in_area)
+                .any(|c| layer.components().label(c) == label);
     }
     Ok(Resolved {
         profile,

@@ -11,11 +11,8 @@ use crate::grid::Cell;
 /// stands on in the [`Occupancy`](super::Occupancy), so that two grid-stepping units never hold one cell:
 /// for tick- and turn-based games, instead of [`Steering`](super::Steering).
 ///
-/// On a [`HexGrid`](crate::components::HexGrid) the unit steps to one of the six
-/// neighbouring tiles and holds the tiles within `diameter / 2` steps of its own; the
-/// turns below are the same. A unit pushed off its goal that finds no free way back
-/// within 12 steps asks for a path home ([`Replanning`]) after `4 × patience` ticks.
-/// Wide units can still lock up: in dense two-way traffic through gaps as narrow as
+/// On hexagonal maps the unit steps to one of the six neighbouring tiles and holds the
+/// tiles within `diameter / 2` steps of its own; the turns below are the same. Wide units can still lock up: in dense two-way traffic through gaps as narrow as
 /// they are, and next to crowded goals whose tiles arrived units hold.
 ///
 /// Every run of the plugin's schedule is a tick (put the plugin in your tick schedule

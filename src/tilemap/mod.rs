@@ -26,7 +26,7 @@
 //! | `Square` | `(x, y)` | [`GridLayout::Square`] |
 //! | `Isometric(Diamond)` | `(x, y)` | [`GridLayout::Isometric`] |
 //! | `Isometric(Staggered)` | `(x, x + y)` | [`GridLayout::Isometric`] |
-//! | `Hexagon(_)` | `(x, y)`, a tile of the [`HexGrid`] | – |
+//! | `Hexagon(system)` | `(x, y)` | [`GridLayout::Hex`](crate::components::GridLayout::Hex), one [`HexLayout`](crate::shape::HexLayout) per system |
 //!
 //! On isometric maps a cell is the diamond bevy_ecs_tilemap draws the tile in
 //! (`TilePos::center_in_world`, `TilePos::from_world_pos` agree with
@@ -38,16 +38,9 @@
 //! Units steer in the square grid the diamonds are drawn from (see
 //! [`Steering`](crate::steering::Steering)).
 //!
-//! # Hexagonal maps
-//!
-//! When the primary layer is hexagonal (any of bevy_ecs_tilemap's six
-//! `HexCoordSystem`s), the layers build a [`HexGrid`] instead of a [`NavGrid`], by the
-//! same rules (obstacles OR-ed, the topmost terrain, uncovered tiles blocked). Cell
-//! `(x, y)` is `TilePos { x, y }`; a tile's six neighbours are the ones
-//! bevy_ecs_tilemap's `HexNeighbors` name, and world positions are where it draws the
-//! tiles. Requests are then solved and steered on hexagons (see [`HexGrid`]). Any change
-//! of a hexagonal layer or of one of its tiles reads the layers again (`O(tiles)` that
-//! frame).
+//! On hexagonal maps cell `(x, y)` is the tile `TilePos { x, y }`, its six neighbours
+//! are the tiles bevy_ecs_tilemap's `HexNeighbors` name, and world positions are where
+//! it draws the tiles. What runs on which shape: [Grid shapes](crate#grid-shapes).
 //!
 //! The map has one kind and layout, its primary layer's: a square layer beside an
 //! isometric primary (or the other way round), a square or isometric layer beside a
@@ -80,7 +73,6 @@
 //!
 //! [`MovementProfiles`]: crate::profiles::MovementProfiles
 //! [`GridLayout`]: crate::components::GridLayout
-//! [`HexGrid`]: crate::components::HexGrid
 //! [`GridLayout::Square`]: crate::components::GridLayout::Square
 //! [`GridLayout::Isometric`]: crate::components::GridLayout::Isometric
 //! [`NavGrid::cell_to_world`]: crate::components::NavGrid::cell_to_world
@@ -314,7 +306,7 @@ pub trait TilePosExt {
 
     /// The cell of this tile position on a map of `map_type`: [`TilePosExt::to_cell`],
     /// except on staggered isometric maps. On hexagonal maps it is
-    /// [`TilePosExt::to_cell`], the cell of the [`HexGrid`](crate::components::HexGrid).
+    /// [`TilePosExt::to_cell`].
     fn to_cell_in(self, map_type: TilemapType) -> Cell;
 }
 

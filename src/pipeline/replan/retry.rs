@@ -76,6 +76,7 @@ fn predicted_failure(
     let area = CellRect::from_cell(goal).grow_clip(r, r, grid.size());
     let reachable = area
         .cells()
+        .filter(|&c| layer.shape().steps(c, goal) <= resolved.goal_radius)
         .any(|c| layer.components().label(c) == resolved.label);
     if request.options.nearest_goal || reachable {
         return None;
