@@ -39,7 +39,7 @@ pub(super) fn avoid(
         crowd.standing_responsibility,
     );
     give_way(b, lanes, &avoidance, crowd.standing_responsibility);
-    velocities(grid, settings.max_threads, b, lanes, &avoidance, dt);
+    velocities(grid, space, settings.max_threads, b, lanes, &avoidance, dt);
     for k in 0..b.agents.len() {
         let m = &mut b.movers[b.owners[k]];
         // A unit keeping to its lane makes no headway while it gives way: only its
@@ -67,8 +67,10 @@ pub(super) fn avoid(
 /// read, when it read them), on up to `max_threads` threads
 /// (each agent reads only the others' positions at the start of the frame, so the result
 /// does not depend on the thread count).
+#[allow(clippy::too_many_arguments)]
 fn velocities(
     grid: &NavGrid,
+    space: CellSpace,
     max_threads: usize,
     b: &mut SteerBuffers,
     lanes: &Lanes,
@@ -92,8 +94,11 @@ fn velocities(
         for (j, v) in out.iter_mut().enumerate() {
             let k = first + j;
             let layer = grid.scenario().layer_for(movers[owners[k]].profile, 1);
-            let blocked =
-                |c: Cell| layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c));
+            let blocked = |c: Cell| {
+                space.map_cell(grid, c).is_none_or(|c| {
+                    layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
+                })
+            };
             // The lane scan read this agent's neighbours already (the positions have not
             // changed since): avoidance takes the nearest of them.
             *v = match lanes.neighbours(k, avoidance) {
@@ -273,11 +278,13 @@ pub(super) fn separate(
         crowd.separation_passes,
         |k, c| {
             let profile = movers[owners[k]].profile;
-            layers
+            let layer = layers
                 .iter()
                 .find(|(p, _)| *p == profile)
-                .and_then(|(_, layer)| *layer)
-                .map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
+                .and_then(|(_, layer)| *layer);
+            space.map_cell(grid, c).is_none_or(|c| {
+                layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
+            })
         },
         &mut b.corrections,
     );
