@@ -189,8 +189,9 @@
 //!    (`pipeline::solve`). Each request is *resolved* first (`pipeline::resolve`: profile,
 //!    start, goal, component) into a job (`solve::jobs`); the solver threads and the
 //!    searches suspended until the next frame live in `solve::solvers`, the shared goal
-//!    fields and shared approaches in `solve::fields`. Writes
-//!    [`PathResult`], [`PathSolved`] and [`TilepathStats`].
+//!    fields and shared approaches in `solve::fields`. Every answer, the re-planner's
+//!    repairs included, is written by `pipeline::answer`: [`PathResult`], the request's
+//!    status, [`PathSolved`] and [`TilepathStats`].
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a
 //!    [`Steering`] along its path, marks stalled units [`Replanning`] and arrived ones
 //!    [`Arrived`](steering::Arrived).

@@ -1,6 +1,6 @@
 //! Writing an answer to a path request: the one place that sets [`PathResult`], closes
 //! the [`PathStatus`], removes [`Replanning`], counts the answer in [`TilepathStats`] and
-//! sends [`PathSolved`], for every pipeline stage and map shape that answers.
+//! sends [`PathSolved`], for every pipeline stage that answers.
 
 use bevy::prelude::*;
 
