@@ -232,11 +232,13 @@ impl NavGrid {
 
     #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
     pub(crate) fn from_tilemaps(scenario: CachedScenario, placement: Placement) -> Self {
-        Self {
+        let mut grid = Self {
             source: GridSource::Tilemaps,
             placement,
             ..Self::new(scenario, placement.origin, placement.tile_size)
-        }
+        };
+        grid.reshape();
+        grid
     }
 
     #[cfg_attr(not(feature = "tilemap"), allow(dead_code))]
