@@ -2,9 +2,6 @@
 //! projection and neighbours: cells, optimal paths, and steering that never enters a wall.
 #![cfg(feature = "tilemap")]
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-
 use bevy::prelude::*;
 use bevy_ecs_tilemap::helpers::square_grid::neighbors::SquareDirection;
 use bevy_ecs_tilemap::prelude::*;
@@ -14,7 +11,7 @@ use bevy_tilepath::prelude::{
 };
 use bevy_tilepath::scenario::Scenario;
 
-use crate::common::{app, found_path};
+use crate::common::{app, found_path, oracle};
 
 pub const WIDTH: u32 = 12;
 pub const HEIGHT: u32 = 9;
@@ -122,32 +119,23 @@ fn neighbours(system: IsoCoordSystem, pos: TilePos) -> Vec<(TilePos, f64, Vec<Ti
     out
 }
 
-/// Shortest path cost between two tiles over bevy_ecs_tilemap's neighbours: straight
-/// steps 1, diagonal ones √2 and only between two free tiles.
-fn oracle(system: IsoCoordSystem, from: TilePos, to: TilePos) -> Option<f64> {
-    let mut best: HashMap<TilePos, f64> = HashMap::from([(from, 0.0)]);
-    let mut open = BinaryHeap::from([(Reverse(0u64), from.x, from.y)]);
-    while let Some((Reverse(d), x, y)) = open.pop() {
-        let pos = TilePos::new(x, y);
-        let d = f64::from_bits(d);
-        if pos == to {
-            return Some(d);
-        }
-        if best.get(&pos).is_some_and(|&b| b < d) {
-            continue;
-        }
-        for (n, cost, between) in neighbours(system, pos) {
-            if is_wall(n) || between.iter().any(|&b| is_wall(b)) {
-                continue;
-            }
-            let nd = d + cost;
-            if best.get(&n).is_none_or(|&b| nd < b) {
-                best.insert(n, nd);
-                open.push((Reverse(nd.to_bits()), n.x, n.y));
-            }
-        }
-    }
-    None
+/// Shortest path cost between two tiles over bevy_ecs_tilemap's neighbours, by
+/// [`oracle`]: straight steps 1, diagonal ones √2 and only between two free tiles.
+fn shortest(system: IsoCoordSystem, from: TilePos, to: TilePos) -> Option<f64> {
+    let tile = |c: Cell| TilePos::new(c.x as u32, c.y as u32);
+    let successors = |c: Cell| {
+        neighbours(system, tile(c))
+            .into_iter()
+            .filter(|(n, _, between)| !is_wall(*n) && !between.iter().any(|&b| is_wall(b)))
+            .map(|(n, cost, _)| (Cell::new(n.x as i32, n.y as i32), cost))
+            .collect::<Vec<_>>()
+    };
+    let goal = Cell::new(to.x as i32, to.y as i32);
+    oracle(
+        Cell::new(from.x as i32, from.y as i32),
+        |c| c == goal,
+        successors,
+    )
 }
 
 #[test]
@@ -254,7 +242,7 @@ fn isometric_paths_are_optimal_over_bevy_ecs_tilemap_neighbours_and_steering_avo
                 });
                 assert!(between.iter().all(|&b| !is_wall(b)), "cut corner");
             }
-            let best = oracle(system, from, to).expect("reachable");
+            let best = shortest(system, from, to).expect("reachable");
             assert!(
                 (f64::from(path.cost) - best).abs() < 1e-3,
                 "{system:?} {from:?} -> {to:?}: cost {} but the oracle says {best}",

@@ -2,8 +2,6 @@
 //! fail, terrain edits and profile changes re-plan exactly the paths they concern,
 //! steering speed follows the terrain, tilemap layers combine their terrain.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
 use std::time::Duration;
 
 use bevy::prelude::*;
@@ -17,7 +15,7 @@ use bevy_tilepath::prelude::{
 use bevy_tilepath::scenario::{BitGrid, CachedScenario};
 use bevy_tilepath::search::PathError;
 
-use crate::common::{SolvedLog, TILE, found_path, position, world_of};
+use crate::common::{SolvedLog, TILE, found_path, oracle, position, world_of};
 use bevy_tilepath::prelude::{FrameBudget, TilepathSettings};
 use bevy_tilepath::settings::LandmarkTables;
 
@@ -78,8 +76,8 @@ fn grid(rows: &[String]) -> NavGrid {
 
 /// Independent oracle: the cheapest cost from `start` to `goal` for a one-cell agent on
 /// `rows`, where `weight` gives each character's weight (`None`: blocked; `#` always
-/// is). A step costs its length (1 or √2) × the mean weight of its two cells; a diagonal
-/// step needs both cells beside it passable.
+/// is), by [`oracle`] over these moves: a step costs its length (1 or √2) × the mean
+/// weight of its two cells; a diagonal step needs both cells beside it passable.
 fn cheapest(
     rows: &[String],
     weight: impl Fn(char) -> Option<u32>,
@@ -87,17 +85,11 @@ fn cheapest(
     goal: Cell,
 ) -> Option<f64> {
     let w = |c: Cell| char_at(rows, c).filter(|&ch| ch != '#').and_then(&weight);
-    let mut dist: HashMap<Cell, f64> = HashMap::from([(start, 0.0)]);
-    let mut open = BinaryHeap::from([Reverse((0f64.to_bits(), start))]);
-    while let Some(Reverse((bits, c))) = open.pop() {
-        let d = f64::from_bits(bits);
-        if c == goal {
-            return Some(d);
-        }
-        if d > dist[&c] {
-            continue;
-        }
-        let wc = w(c)? as f64;
+    let successors = |c: Cell| {
+        let Some(wc) = w(c) else {
+            return Vec::new();
+        };
+        let mut steps = Vec::new();
         for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
             let n = Cell::new(c.x + dx, c.y + dy);
             let Some(wn) = w(n).filter(|_| n != c) else {
@@ -112,14 +104,12 @@ fn cheapest(
             } else {
                 1.0
             };
-            let nd = d + len * (wc + wn as f64) / 2.0;
-            if dist.get(&n).is_none_or(|&old| nd < old - 1e-9) {
-                dist.insert(n, nd);
-                open.push(Reverse((nd.to_bits(), n)));
-            }
+            steps.push((n, len * f64::from(wc + wn) / 2.0));
         }
-    }
-    None
+        steps
+    };
+    w(start)?;
+    oracle(start, |c| c == goal, successors)
 }
 
 /// The weights `profile` gives the map characters (for the oracle).
