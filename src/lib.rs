@@ -231,6 +231,7 @@
 //! | `Auto` speed-ups: JPS, JPS+ tables, landmark tables | yes | yes | no: A\*, same costs |
 //! | smoothed waypoints | yes | yes | falls back to tile centres |
 //! | steering keeps the footprint off walls | the square footprint | the square footprint | the tile (the layer keeps its disc clear) |
+//! | crowd avoidance and separation see | units and walls | units and walls | units; each move's step rule keeps off walls |
 //! | claims, queue lanes, budgets, re-plans, repairs, shared fields, crowds, [`GridStepper`](steering::GridStepper), gizmos | yes | yes | yes |
 //!
 //! An option in the table that falls back still answers: the request is solved as the

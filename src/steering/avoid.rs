@@ -62,23 +62,6 @@ impl CellSpace {
         s / self.tile.abs().min_element()
     }
 
-    /// The map cell the crowd's wall queries mean by its cell `c` (a square of the
-    /// plane's lattice): `c` itself on square and isometric maps, the tile under the
-    /// square's centre on hexagonal ones (whose walls the crowd so sees as a raster of
-    /// squares one tile across). `None` off the map.
-    pub(super) fn map_cell(
-        &self,
-        grid: &NavGrid,
-        c: crate::grid::Cell,
-    ) -> Option<crate::grid::Cell> {
-        if grid.layout().shape().is_square() {
-            return Some(c);
-        }
-        let centre =
-            self.corner + (Vec2::new(c.x as f32, c.y as f32) + Vec2::splat(0.5)) * self.tile;
-        grid.plane_agent_cell(centre, 1)
-    }
-
     /// A displacement (or velocity) in cells, in the plane.
     pub(super) fn plane(&self, v: Vector) -> Vec2 {
         Vec2::new(v.x, v.y) * self.tile

@@ -39,7 +39,7 @@ pub(super) fn avoid(
         crowd.standing_responsibility,
     );
     give_way(b, lanes, &avoidance, crowd.standing_responsibility);
-    velocities(grid, space, settings.max_threads, b, lanes, &avoidance, dt);
+    velocities(grid, settings.max_threads, b, lanes, &avoidance, dt);
     for k in 0..b.agents.len() {
         let m = &mut b.movers[b.owners[k]];
         // A unit keeping to its lane makes no headway while it gives way: only its
@@ -67,10 +67,8 @@ pub(super) fn avoid(
 /// read, when it read them), on up to `max_threads` threads
 /// (each agent reads only the others' positions at the start of the frame, so the result
 /// does not depend on the thread count).
-#[allow(clippy::too_many_arguments)]
 fn velocities(
     grid: &NavGrid,
-    space: CellSpace,
     max_threads: usize,
     b: &mut SteerBuffers,
     lanes: &Lanes,
@@ -90,14 +88,13 @@ fn velocities(
     } = b;
     let (crowd, agents, owners, movers) = (&*crowd, &agents[..], &owners[..], &movers[..]);
     let obstacles = grid.scenario().obstacles();
+    let walls = crowd_sees_walls(grid);
     per_agent(max_threads, velocities, scratches, |first, out, scratch| {
         for (j, v) in out.iter_mut().enumerate() {
             let k = first + j;
             let layer = grid.scenario().layer_for(movers[owners[k]].profile, 1);
             let blocked = |c: Cell| {
-                space.map_cell(grid, c).is_none_or(|c| {
-                    layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
-                })
+                walls && layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
             };
             // The lane scan read this agent's neighbours already (the positions have not
             // changed since): avoidance takes the nearest of them.
@@ -265,6 +262,7 @@ pub(super) fn separate(
     b.corrections.resize(b.agents.len(), Vector::ZERO);
     // Each unit out of the walls of its own layer, each profile's looked up once.
     let obstacles = grid.scenario().obstacles();
+    let walls = crowd_sees_walls(grid);
     let (movers, owners) = (&b.movers, &b.owners);
     let mut layers: SmallVec<[(ProfileId, Option<&Layer>); 4]> = SmallVec::new();
     for &owner in owners {
@@ -282,9 +280,7 @@ pub(super) fn separate(
                 .iter()
                 .find(|(p, _)| *p == profile)
                 .and_then(|(_, layer)| *layer);
-            space.map_cell(grid, c).is_none_or(|c| {
-                layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
-            })
+            walls && layer.map_or_else(|| obstacles.get_or(c, true), |l| l.is_blocked(c))
         },
         &mut b.corrections,
     );
@@ -334,4 +330,12 @@ fn hold_back(b: &mut SteerBuffers, space: CellSpace) {
         let m = &mut movers[owners[k]];
         m.end = poses.poses[m.pose].at;
     }
+}
+
+/// Whether the crowd's avoidance and separation read the map's walls: on square and
+/// isometric maps, whose cells are the squares of the steering plane the crowd reasons
+/// in. Hexagonal tiles are not, so there the crowd avoids units only, and the step rule
+/// of each move ([`slide`]) keeps units off walls.
+fn crowd_sees_walls(grid: &NavGrid) -> bool {
+    grid.layout().shape().is_square()
 }

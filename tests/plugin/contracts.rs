@@ -470,7 +470,6 @@ fn worst_overlap(app: &App, units: &[(Entity, u32)]) -> (f32, Option<(Entity, En
 }
 
 #[test]
-#[ignore = "fails: on hexagons some steering units stall beside pillars"]
 fn steering_units_on_hexagons_never_overlap_and_all_arrive() {
     // Units of diameters 1 and 2 crossing an open 24 x 24 map with a few pillars, each to
     // a tile of its own on the other side (as `crowd`'s square crowds).

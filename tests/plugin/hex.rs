@@ -241,7 +241,6 @@ fn tilepath_neighbours(grid: &NavGrid, cell: Cell) -> Vec<TilePos> {
 }
 
 #[test]
-#[ignore = "fails: weighted (profile) paths on hexagons take non-neighbour steps"]
 fn hexagonal_paths_are_optimal_over_bevy_neighbours_replan_and_steer_clear_of_walls() {
     let pairs = [
         (TilePos::new(2, 2), TilePos::new(10, 2)),
