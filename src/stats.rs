@@ -54,7 +54,8 @@ pub struct TilepathStats {
     /// to walk while its request, counted in `replanned`, is planned again.
     pub detoured: usize,
     /// Cells expanded in the last frame: by the slices of searches that ran (finished or
-    /// not) and by shared fields growing. Under
+    /// not, a search answered in the frame counting at least 1, as the budget charges
+    /// it) and by shared fields growing. Under
     /// [`crate::settings::FrameBudget::Expansions`] the budget pays this, plus
     /// `field_charged` and `upkeep_charged`.
     pub expanded: u64,

@@ -32,7 +32,7 @@
 use bevy::prelude::*;
 
 use crate::components::{FoundPath, NavGrid, PathRequest};
-use crate::grid::{Cell, Cost, cost_to_f64, path_length};
+use crate::grid::{Cell, Cost, cost_to_f64};
 use crate::scenario::{Layer, Weights, step_cost};
 use crate::search::{Algorithm, Limits, PathQuery, Pathfinder};
 use crate::smoothing;
@@ -215,7 +215,7 @@ impl Repairer {
                 .iter()
                 .map(|&c| grid.agent_center(c, request.diameter))
                 .collect(),
-            length: path_length(&self.cells) as f32,
+            length: grid.scenario().shape().path_length(&self.cells) as f32,
             cost: cost_to_f64(cost) as f32,
             profile: path.profile,
             generation: grid.generation(),

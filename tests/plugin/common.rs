@@ -20,6 +20,8 @@ use bevy_tilepath::scenario::{BitGrid, CachedScenario, Layer};
 use bevy_tilepath::search::PathError;
 use bevy_tilepath::shape::HexLayout;
 
+use crate::shaped::shortest_on;
+
 pub const TILE: f32 = 16.0;
 pub const SIZE: usize = 64;
 
@@ -248,46 +250,64 @@ pub fn shortest(layer: &Layer, start: Cell, goal: Cell) -> Option<f64> {
 }
 
 /// Asserts `path` is a valid path for the unit on the current grid and, for the optimal
-/// algorithms used here, a shortest one.
+/// algorithms used here, a shortest one, on any layout: each step is one step of the
+/// grid's shape that the layer allows, and the length is the shape's length of the
+/// cells and the oracle's shortest.
 pub fn assert_valid(grid: &NavGrid, path: &FoundPath, start: Cell, unit: &Unit) {
+    let layout = grid.layout();
+    let shape = layout.shape();
     let layer = grid.scenario().layer(unit.diameter).unwrap();
-    assert_eq!(path.cells.first(), Some(&start), "{unit:?}");
-    assert_eq!(path.cells.last(), Some(&unit.goal), "{unit:?}");
+    assert_eq!(path.cells.first(), Some(&start), "{layout:?} {unit:?}");
+    assert_eq!(path.cells.last(), Some(&unit.goal), "{layout:?} {unit:?}");
     for c in &path.cells {
-        assert!(!layer.is_blocked(*c), "{unit:?} crosses blocked {c}");
+        assert!(
+            !layer.is_blocked(*c),
+            "{layout:?} {unit:?} crosses blocked {c}"
+        );
     }
     for w in path.cells.windows(2) {
-        assert!(w[0].is_adjacent(w[1]), "{unit:?}: {} -> {}", w[0], w[1]);
-        if w[0].x != w[1].x && w[0].y != w[1].y {
-            assert!(
-                !layer.is_blocked(Cell::new(w[1].x, w[0].y))
-                    && !layer.is_blocked(Cell::new(w[0].x, w[1].y)),
-                "{unit:?} cuts a corner at {} -> {}",
-                w[0],
-                w[1]
-            );
-        }
+        assert_eq!(
+            shape.steps(w[0], w[1]),
+            1,
+            "{layout:?} {unit:?}: {} -> {} is no step",
+            w[0],
+            w[1]
+        );
+        assert!(
+            layer.can_step(w[0], w[1]),
+            "{layout:?} {unit:?}: {} -> {} is not allowed (a wall or a cut corner)",
+            w[0],
+            w[1]
+        );
     }
-    assert_eq!(path.waypoints.len(), path.cells.len());
+    assert_eq!(path.waypoints.len(), path.cells.len(), "{layout:?}");
     for (cell, waypoint) in path.cells.iter().zip(&path.waypoints) {
         assert_eq!(
             *waypoint,
             grid.agent_center(*cell, unit.diameter),
-            "{unit:?}"
+            "{layout:?} {unit:?}"
         );
     }
-    let best = shortest(layer, start, unit.goal).expect("a found path implies reachability");
+    let walked = shape.path_length(&path.cells);
     assert!(
-        (path.length as f64 - best).abs() < 1e-3,
-        "{unit:?}: length {} vs {best}",
+        (f64::from(path.length) - walked).abs() < 1e-3,
+        "{layout:?} {unit:?}: length {} of cells {walked}",
+        path.length
+    );
+    let best =
+        shortest_on(grid, layer, start, unit.goal).expect("a found path implies reachability");
+    assert!(
+        (f64::from(path.length) - best).abs() < 1e-3,
+        "{layout:?} {unit:?}: length {} vs {best}",
         path.length
     );
 }
 
-/// Asserts every answer is a valid shortest path or a justified failure; returns
-/// (found, failed) counts.
+/// Asserts every answer is a valid shortest path or a justified failure, on any layout
+/// (see [`assert_valid`]); returns (found, failed) counts.
 pub fn assert_answers(app: &mut App, units: &[Unit]) -> (usize, usize) {
     let grid = app.world().resource::<NavGrid>();
+    let layout = grid.layout();
     let (mut found, mut failed) = (0, 0);
     for unit in units {
         let start = grid
@@ -300,21 +320,28 @@ pub fn assert_answers(app: &mut App, units: &[Unit]) -> (usize, usize) {
                 found += 1;
             }
             PathResult::Failed(PathFailure::Search(PathError::StartBlocked { cell, diameter })) => {
-                assert_eq!((*cell, *diameter), (start, unit.diameter));
-                assert!(layer.is_blocked(start));
+                assert_eq!((*cell, *diameter), (start, unit.diameter), "{layout:?}");
+                assert!(layer.is_blocked(start), "{layout:?} {unit:?}");
                 failed += 1;
             }
             PathResult::Failed(PathFailure::Search(PathError::GoalBlocked { cell, diameter })) => {
-                assert_eq!((*cell, *diameter), (unit.goal, unit.diameter));
-                assert!(layer.is_blocked(unit.goal));
+                assert_eq!((*cell, *diameter), (unit.goal, unit.diameter), "{layout:?}");
+                assert!(layer.is_blocked(unit.goal), "{layout:?} {unit:?}");
                 failed += 1;
             }
             PathResult::Failed(PathFailure::Search(PathError::Unreachable)) => {
-                assert!(!layer.is_blocked(start) && !layer.is_blocked(unit.goal));
-                assert_eq!(shortest(layer, start, unit.goal), None, "{unit:?}");
+                assert!(
+                    !layer.is_blocked(start) && !layer.is_blocked(unit.goal),
+                    "{layout:?} {unit:?}"
+                );
+                assert_eq!(
+                    shortest_on(grid, layer, start, unit.goal),
+                    None,
+                    "{layout:?} {unit:?}"
+                );
                 failed += 1;
             }
-            other => panic!("{unit:?}: unexpected {other:?}"),
+            other => panic!("{layout:?} {unit:?}: unexpected {other:?}"),
         }
     }
     (found, failed)

@@ -5,12 +5,12 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_tilepath::components::{PathProgress, PathStatus, Replanning};
+use bevy_tilepath::components::{PathStatus, Replanning};
 #[cfg(feature = "tilemap")]
 use bevy_tilepath::prelude::BlocksPath;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, NavGridChanged, PathRequest, PathResult, Steering, TilepathPlugin,
-    TilepathSettings, TilepathSystems,
+    Arrived, Cell, GridLayout, NavGrid, NavGridChanged, PathRequest, PathResult, Steering,
+    TilepathPlugin, TilepathSettings, TilepathSystems,
 };
 #[cfg(feature = "tilemap")]
 use bevy_tilepath::scenario::Scenario;
@@ -18,17 +18,22 @@ use bevy_tilepath::stats::TilepathStats;
 
 #[cfg(feature = "tilemap")]
 use crate::common::{SIZE, assert_answers, level, results, run_until_answered, spawn_units};
-use crate::common::{
-    SolvedLog, TILE, app, center_of, found_path, minimal_plugins, position, world_of,
-};
+use crate::common::{SolvedLog, TILE, app, found_path, grid_of, minimal_plugins, position, shapes};
 #[cfg(feature = "tilemap")]
 use crate::tilemaps::spawn_tilemap;
-use bevy_tilepath::prelude::{FrameBudget, ReplanSettings, RequestDefaults};
+use bevy_tilepath::prelude::FrameBudget;
 
-/// An open grid of `width × height` cells, `TILE` apart, cell (0, 0) at the origin.
-fn open_grid(width: usize, height: usize) -> NavGrid {
+/// An open grid of `width × height` cells laid out as `layout`, `TILE` apart, cell
+/// (0, 0) at the origin.
+fn open_grid(layout: GridLayout, width: usize, height: usize) -> NavGrid {
     let rows = vec![".".repeat(width); height].join("\n");
-    NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap()
+    grid_of(layout, &rows)
+}
+
+/// World centre of an agent of `diameter` on `cell` of the app's grid.
+fn center(app: &App, cell: Cell, diameter: u32) -> Vec2 {
+    let grid = app.world().resource::<NavGrid>();
+    grid.agent_center(cell, diameter)
 }
 
 #[test]
@@ -168,8 +173,14 @@ fn a_hand_made_grid_is_used_as_is_and_its_edits_and_request_changes_replan() {
 
 #[test]
 fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
+    for layout in shapes() {
+        walking_units_keep_a_path(layout);
+    }
+}
+
+fn walking_units_keep_a_path(layout: GridLayout) {
     let mut app = app();
-    app.insert_resource(open_grid(48, 24));
+    app.insert_resource(open_grid(layout, 48, 24));
     // Two searches per frame: re-plans wait in the queue for several frames (a budget
     // in expansions, so that the run does not depend on the machine's load).
     app.insert_resource(TilepathSettings {
@@ -189,10 +200,11 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
                 avoidance: bevy_tilepath::steering::Avoidance::Off,
                 ..Steering::default()
             };
+            let at = center(&app, start, diameter).extend(1.0);
             let entity = app
                 .world_mut()
                 .spawn((
-                    Transform::from_translation(center_of(start, diameter).extend(1.0)),
+                    Transform::from_translation(at),
                     // Neighbouring goals overlap the footprints of the 2-cell units: no
                     // claims, every unit goes to its own goal.
                     PathRequest::new(goal).diameter(diameter).claim_goal(false),
@@ -227,10 +239,12 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
         for (i, &(entity, diameter, _)) in units.iter().enumerate() {
             let world = app.world();
             let here = position(&app, entity);
-            let cell = grid.agent_cell(here, diameter).expect("on the map");
+            let cell = grid
+                .agent_cell(here, diameter)
+                .unwrap_or_else(|| panic!("{layout:?}: {entity} off the map"));
             assert!(
                 !grid.is_blocked(cell, diameter),
-                "{entity} in a wall at {cell}"
+                "{layout:?}: {entity} in a wall at {cell}"
             );
             if walking[i] && world.get::<PathResult>(entity).unwrap().found().is_none() {
                 frozen += 1;
@@ -243,12 +257,18 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
     }
     assert_eq!(
         frozen, 0,
-        "frames in which a walking unit had no path to follow"
+        "{layout:?}: frames in which a walking unit had no path to follow"
     );
-    assert!(walls > 20, "walls {walls}");
-    assert!(replanning_frames > 10, "{replanning_frames}");
-    assert!(moved_while_replanning > 10, "{moved_while_replanning}");
-    assert!(app.world().resource::<TilepathStats>().total_replanned > 10);
+    assert!(walls > 20, "{layout:?}: walls {walls}");
+    assert!(replanning_frames > 10, "{layout:?}: {replanning_frames}");
+    assert!(
+        moved_while_replanning > 10,
+        "{layout:?}: {moved_while_replanning}"
+    );
+    assert!(
+        app.world().resource::<TilepathStats>().total_replanned > 10,
+        "{layout:?}"
+    );
     let arrived = units
         .iter()
         .filter(|&&(e, d, goal)| {
@@ -257,8 +277,11 @@ fn walking_units_keep_a_path_to_follow_while_map_edits_replan_them() {
                 && grid.agent_cell(position(&app, e), d) == Some(goal)
         })
         .count();
-    println!("walls {walls}, arrived {arrived} of {}", units.len());
-    assert!(arrived >= 15, "arrived {arrived}");
+    println!(
+        "{layout:?}: walls {walls}, arrived {arrived} of {}",
+        units.len()
+    );
+    assert!(arrived >= 15, "{layout:?}: arrived {arrived}");
 }
 
 /// Frees the cells of `standing` and blocks, for every other walking unit, the cell of
@@ -312,10 +335,18 @@ fn move_walls_ahead(
 
 #[test]
 fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
+    for layout in shapes() {
+        only_a_changed_request_requeues(layout);
+    }
+}
+
+fn only_a_changed_request_requeues(layout: GridLayout) {
+    // Names the layout in the output of a failure below.
+    println!("layout {layout:?}");
     let mut app = app();
-    app.insert_resource(open_grid(10, 3));
+    app.insert_resource(open_grid(layout, 10, 3));
     let request = PathRequest::new(Cell::new(9, 0));
-    let start = world_of(Cell::new(0, 0)).extend(0.0);
+    let start = center(&app, Cell::new(0, 0), 1).extend(0.0);
     let unit = app
         .world_mut()
         .spawn((Transform::from_translation(start), request.clone()))
@@ -349,11 +380,19 @@ fn an_equal_request_does_not_requeue_and_a_changed_one_does() {
 
 #[test]
 fn inserting_replanning_plans_the_same_request_again_and_keeps_the_old_path_meanwhile() {
+    for layout in shapes() {
+        replanning_keeps_the_old_path(layout);
+    }
+}
+
+fn replanning_keeps_the_old_path(layout: GridLayout) {
+    // Names the layout in the output of a failure below.
+    println!("layout {layout:?}");
     let mut app = app();
-    app.insert_resource(open_grid(10, 3));
+    app.insert_resource(open_grid(layout, 10, 3));
     let units: Vec<Entity> = (0..2)
         .map(|y| {
-            let start = world_of(Cell::new(0, y)).extend(0.0);
+            let start = center(&app, Cell::new(0, y), 1).extend(0.0);
             app.world_mut()
                 .spawn((
                     Transform::from_translation(start),
@@ -391,10 +430,16 @@ fn inserting_replanning_plans_the_same_request_again_and_keeps_the_old_path_mean
 
 #[test]
 fn removing_the_request_removes_the_plugin_components_and_stops_steering() {
+    for layout in shapes() {
+        a_removed_request_stops_its_unit(layout);
+    }
+}
+
+fn a_removed_request_stops_its_unit(layout: GridLayout) {
     let mut app = app();
-    app.insert_resource(open_grid(20, 3));
+    app.insert_resource(open_grid(layout, 20, 3));
     let spawn = |app: &mut App, goal: Cell| {
-        let start = world_of(Cell::new(0, 1)).extend(0.0);
+        let start = center(app, Cell::new(0, 1), 1).extend(0.0);
         app.world_mut()
             .spawn((
                 Transform::from_translation(start),
@@ -408,10 +453,12 @@ fn removing_the_request_removes_the_plugin_components_and_stops_steering() {
     for _ in 0..20 {
         app.update();
     }
-    assert!(app.world().get::<Arrived>(arrived).is_some());
-    assert!(
-        position(&app, walker).x > world_of(Cell::new(1, 1)).x,
-        "walking"
+    assert!(app.world().get::<Arrived>(arrived).is_some(), "{layout:?}");
+    let grid = app.world().resource::<NavGrid>();
+    assert_ne!(
+        grid.agent_cell(position(&app, walker), 1),
+        Some(Cell::new(0, 1)),
+        "{layout:?}: walking"
     );
     app.world_mut().entity_mut(walker).insert(Replanning);
     for unit in [walker, arrived] {
@@ -432,7 +479,7 @@ fn removing_the_request_removes_the_plugin_components_and_stops_steering() {
     assert_eq!(
         position(&app, walker),
         stopped,
-        "a unit without a request stands still"
+        "{layout:?}: a unit without a request stands still"
     );
 }
 
@@ -457,7 +504,7 @@ fn map_changes_are_announced_to_every_reader_with_the_grid_generation() {
         Update,
         (read_changes::<0>, read_changes::<1>).after(TilepathSystems::Replan),
     );
-    app.insert_resource(open_grid(8, 4));
+    app.insert_resource(open_grid(GridLayout::Square, 8, 4));
     app.update();
     {
         let mut grid = app.world_mut().resource_mut::<NavGrid>();
@@ -495,136 +542,4 @@ fn map_changes_are_announced_to_every_reader_with_the_grid_generation() {
         ]
     );
     assert!(seen[1].area.contains(Cell::new(5, 3)) && seen[1].area.contains(Cell::new(2, 1)));
-}
-
-/// Runs one unit across an open 40 × 7 grid whose re-plans wait many frames (A* under a
-/// budget of 1 expansion per frame), cuts its straight path with a 3-cell wall when it
-/// is 3 cells before it, and returns, until it arrives: the frames it stood still, the
-/// frames it walked a provisional detour, and its final path.
-fn walk_into_a_new_wall(repair_budget: u32) -> (usize, usize, bevy_tilepath::prelude::FoundPath) {
-    let mut app = app();
-    app.insert_resource(open_grid(40, 7));
-    app.insert_resource(TilepathSettings {
-        defaults: RequestDefaults {
-            algorithm: bevy_tilepath::prelude::Algorithm::AStar,
-            ..default()
-        },
-        replan: ReplanSettings {
-            repair_budget,
-            ..default()
-        },
-        ..crate::common::unlimited()
-    });
-    let steering = Steering {
-        speed: 160.0,
-        ..Steering::default()
-    };
-    let unit = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(world_of(Cell::new(0, 3)).extend(0.0)),
-            PathRequest::new(Cell::new(39, 3)),
-            steering,
-        ))
-        .id();
-    let cell_of = |app: &App| {
-        let grid = app.world().resource::<NavGrid>();
-        grid.agent_cell(position(app, unit), 1).unwrap()
-    };
-    let mut frames = 0;
-    while cell_of(&app).x < 17 {
-        app.update();
-        frames += 1;
-        assert!(frames < 200, "never reached x = 17");
-    }
-    app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Expansions(1);
-    let wall = [Cell::new(20, 2), Cell::new(20, 3), Cell::new(20, 4)];
-    app.world_mut()
-        .resource_mut::<NavGrid>()
-        .apply_edits(wall.map(|c| (c, true)));
-    let (mut still, mut provisional) = (0, 0);
-    for frame in 0..2_000 {
-        if app.world().get::<Arrived>(unit).is_some() {
-            return (still, provisional, found_path(&app, unit));
-        }
-        let before = position(&app, unit);
-        app.update();
-        let path = found_path(&app, unit);
-        let world = app.world();
-        let grid = world.resource::<NavGrid>();
-        assert!(
-            !wall.contains(&cell_of(&app)),
-            "frame {frame}: inside the wall"
-        );
-        if path.provisional {
-            provisional += 1;
-            assert!(
-                world.get::<Replanning>(unit).is_some(),
-                "frame {frame}: a provisional path without a pending re-plan"
-            );
-            for w in path.cells.windows(2) {
-                assert!(w[0].is_adjacent(w[1]) && !grid.is_blocked(w[1], 1), "{w:?}");
-            }
-        }
-        if world.get::<Arrived>(unit).is_none() && position(&app, unit) == before {
-            still += 1;
-        }
-    }
-    panic!("the unit never arrived (still {still} frames, provisional {provisional})");
-}
-
-#[test]
-fn a_unit_whose_cut_path_has_no_detour_of_equal_cost_walks_a_provisional_one() {
-    let (still, provisional, path) = walk_into_a_new_wall(16_384);
-    println!("provisional detour: {provisional} frames on it, {still} frames standing");
-    assert!(
-        provisional >= 5,
-        "walked a provisional detour {provisional} frames"
-    );
-    assert_eq!(still, 0, "frames the unit stood still before arriving");
-    // The re-plan's answer replaced the detour before the unit arrived.
-    assert!(!path.provisional);
-    // Without local repairs the same unit waits at the wall for its re-plan.
-    let (still, provisional, _) = walk_into_a_new_wall(0);
-    println!("without repairs: {still} frames standing");
-    assert_eq!(provisional, 0);
-    assert!(still >= 5, "stood still {still} frames without repairs");
-}
-
-/// A unit moved by the game's own code (no `Steering`) stands on cell 6 of its straight
-/// path; a wall then closes cell 4. Returns whether the plugin changed the unit's path.
-fn own_movement_and_a_wall_behind(progress: Option<PathProgress>) -> bool {
-    let mut app = app();
-    app.insert_resource(open_grid(12, 3));
-    let unit = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(world_of(Cell::new(0, 1)).extend(1.0)),
-            PathRequest::new(Cell::new(11, 1)),
-        ))
-        .id();
-    app.update();
-    let before = found_path(&app, unit);
-    assert_eq!(before.cells[6], Cell::new(6, 1));
-    let at = world_of(Cell::new(6, 1)).extend(1.0);
-    let mut entity = app.world_mut().entity_mut(unit);
-    entity.get_mut::<Transform>().unwrap().translation = at;
-    if let Some(progress) = progress {
-        entity.insert(progress);
-    }
-    app.world_mut()
-        .resource_mut::<NavGrid>()
-        .apply_edits([(Cell::new(4, 1), true)]);
-    app.update();
-    found_path(&app, unit) != before
-}
-
-#[test]
-fn the_replanner_reads_where_a_unit_is_from_its_path_progress() {
-    // Without progress the unit's own cell says where it is: the wall is behind it.
-    assert!(!own_movement_and_a_wall_behind(None));
-    // Heading back for waypoint 3 (cell 3): the wall is ahead, and the path is mended.
-    assert!(own_movement_and_a_wall_behind(Some(PathProgress {
-        next_waypoint: 3
-    })));
 }

@@ -8,14 +8,15 @@ use bevy::tasks::ComputeTaskPool;
 use bevy_tilepath::components::PathStatus;
 #[cfg(feature = "tilemap")]
 use bevy_tilepath::prelude::{Cell, NavGrid, PathFailure};
-use bevy_tilepath::prelude::{FrameBudget, PathRequest, PathResult, TilepathSettings};
+use bevy_tilepath::prelude::{FrameBudget, GridLayout, PathRequest, PathResult, TilepathSettings};
 #[cfg(feature = "tilemap")]
 use bevy_tilepath::search::PathError;
 use bevy_tilepath::stats::TilepathStats;
 
-use crate::common::{SolvedLog, app, insert_level_grid, results, run_until_answered, spawn_units};
+use crate::common::{SolvedLog, app, assert_answers, results, run_until_answered, shapes};
 #[cfg(feature = "tilemap")]
-use crate::common::{assert_answers, level};
+use crate::common::{level, spawn_units};
+use crate::shaped::spawn_level_units;
 #[cfg(feature = "tilemap")]
 use crate::tilemaps::spawn_tilemap;
 
@@ -36,34 +37,49 @@ fn thousand_units_on_a_walled_tilemap_get_valid_paths_or_justified_failures() {
     assert_eq!(log.len(), 1000, "one message per answered request");
 }
 
+/// On every layout, 1,000 units on the level get the same answers with one and two
+/// solver threads, and every answer is a valid shortest path or a justified failure.
 #[test]
 fn paths_are_identical_with_one_and_two_solver_threads() {
-    let run = |threads: usize| {
-        let mut app = app();
-        insert_level_grid(&mut app);
-        let units = spawn_units(&mut app, 1000, 13, false, false);
-        let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
-        settings.max_threads = threads;
-        settings.budget = FrameBudget::Time(Duration::MAX);
-        run_until_answered(&mut app, 200);
-        results(&app, &units)
-    };
-    let one = run(1);
-    assert_eq!(
-        ComputeTaskPool::get().thread_num(),
-        2,
-        "the test needs two compute threads"
-    );
-    let two = run(2);
-    assert_eq!(one, two);
-    assert!(one.iter().filter(|r| r.found().is_some()).count() > 400);
+    for layout in shapes() {
+        let run = |threads: usize| {
+            let mut app = app();
+            let units = spawn_level_units(&mut app, layout, 1000, 13, false);
+            let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
+            settings.max_threads = threads;
+            settings.budget = FrameBudget::Time(Duration::MAX);
+            run_until_answered(&mut app, 200);
+            if threads == 1 {
+                // The two runs' answers are compared below: one check covers both.
+                let (found, _) = assert_answers(&mut app, &units);
+                assert!(found > 400, "{layout:?}: found {found}");
+            }
+            results(&app, &units)
+        };
+        let one = run(1);
+        assert_eq!(
+            ComputeTaskPool::get().thread_num(),
+            2,
+            "the test needs two compute threads"
+        );
+        let two = run(2);
+        assert!(
+            one == two,
+            "{layout:?}: the answers differ with two threads"
+        );
+    }
 }
 
 #[test]
 fn the_plugin_keeps_at_most_max_threads_pathfinders() {
+    for layout in shapes() {
+        pathfinders_are_kept_per_thread(layout);
+    }
+}
+
+fn pathfinders_are_kept_per_thread(layout: GridLayout) {
     let mut app = app();
-    insert_level_grid(&mut app);
-    spawn_units(&mut app, 300, 15, false, false);
+    spawn_level_units(&mut app, layout, 300, 15, false);
     app.world_mut().resource_mut::<TilepathSettings>().budget = FrameBudget::Time(Duration::MAX);
     let mut held = Vec::new();
     for threads in [2, 1, 2] {
@@ -76,29 +92,38 @@ fn the_plugin_keeps_at_most_max_threads_pathfinders() {
         }
         app.update();
         let stats = app.world().resource::<TilepathStats>();
-        assert_eq!(stats.solved + stats.failed, 300, "every request answered");
+        assert_eq!(
+            stats.solved + stats.failed,
+            300,
+            "{layout:?}: every request answered"
+        );
         held.push((stats.pathfinders, stats.pathfinder_bytes));
     }
     assert_eq!(
         held.iter().map(|h| h.0).collect::<Vec<_>>(),
         [2, 1, 2],
-        "one pathfinder per allowed solver thread, extras dropped"
+        "{layout:?}: one pathfinder per allowed solver thread, extras dropped"
     );
     assert!(
         held.iter().all(|h| h.1 > 0),
-        "warm pathfinders hold buffers"
+        "{layout:?}: warm pathfinders hold buffers"
     );
     assert!(
         held[1].1 <= held[0].1,
-        "dropping a pathfinder never adds memory: {held:?}"
+        "{layout:?}: dropping a pathfinder never adds memory: {held:?}"
     );
 }
 
 #[test]
 fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
+    for layout in shapes() {
+        oldest_first_one_slice_per_frame(layout);
+    }
+}
+
+fn oldest_first_one_slice_per_frame(layout: GridLayout) {
     let mut app = app();
-    insert_level_grid(&mut app);
-    let units = spawn_units(&mut app, 30, 14, false, false);
+    let units = spawn_level_units(&mut app, layout, 30, 14, false);
     {
         let mut settings = app.world_mut().resource_mut::<TilepathSettings>();
         settings.budget = FrameBudget::Time(Duration::ZERO);
@@ -114,17 +139,23 @@ fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
     while pending(&mut app) > 20 {
         app.update();
         frames += 1;
-        assert!(frames < 300, "no progress");
+        assert!(frames < 300, "{layout:?}: no progress");
         let stats = app.world().resource::<TilepathStats>();
         assert!(
             stats.solved + stats.failed <= 1,
-            "one answer per frame at most"
+            "{layout:?}: one answer per frame at most"
         );
-        assert!(stats.suspended <= 1, "one thread, one suspended search");
+        assert!(
+            stats.suspended <= 1,
+            "{layout:?}: one thread, one suspended search"
+        );
         suspensions += stats.suspended;
     }
-    assert!(suspensions > 0, "some search needed more than one slice");
-    assert!(frames > 10, "10 answers took {frames} frames");
+    assert!(
+        suspensions > 0,
+        "{layout:?}: some search needed more than one slice"
+    );
+    assert!(frames > 10, "{layout:?}: 10 answers took {frames} frames");
 
     // A cap on requests per frame with an ample budget.
     {
@@ -135,28 +166,31 @@ fn a_zero_frame_budget_still_serves_oldest_first_one_slice_per_frame() {
     }
     for expected in [17, 14, 11, 8, 5, 2, 0] {
         app.update();
-        assert_eq!(pending(&mut app), expected);
+        assert_eq!(pending(&mut app), expected, "{layout:?}");
     }
 
     let log = &app.world().resource::<SolvedLog>().0;
-    assert_eq!(log.len(), 30);
+    assert_eq!(log.len(), 30, "{layout:?}");
     let per_frame = |frame: u32| log.iter().filter(|(f, _)| *f == frame).count();
     let frames = frames as u32;
-    assert!((1..=frames).all(|f| per_frame(f) <= 1));
-    assert!((frames + 1..=frames + 6).all(|f| per_frame(f) == 3));
+    assert!((1..=frames).all(|f| per_frame(f) <= 1), "{layout:?}");
+    assert!(
+        (frames + 1..=frames + 6).all(|f| per_frame(f) == 3),
+        "{layout:?}"
+    );
     let tickets: Vec<u64> = log
         .iter()
         .map(|(_, m)| app.world().get::<PathStatus>(m.entity).unwrap().number())
         .collect();
     assert!(
         tickets.windows(2).all(|w| w[0] < w[1]),
-        "served oldest first: {tickets:?}"
+        "{layout:?}: served oldest first: {tickets:?}"
     );
     let served: Vec<Entity> = log.iter().map(|(_, m)| m.entity).collect();
     let spawned: Vec<Entity> = units.iter().map(|u| u.entity).collect();
     assert_eq!(
         served, spawned,
-        "requests spawned in one frame are served in spawn order"
+        "{layout:?}: requests spawned in one frame are served in spawn order"
     );
 }
 

@@ -6,14 +6,14 @@
 use bevy::prelude::*;
 use bevy_tilepath::components::PathStatus;
 use bevy_tilepath::prelude::{
-    Algorithm, Cell, MovementProfile, MovementProfiles, NavGrid, PathFailure, PathRequest,
-    PathResult, TilepathSettings,
+    Algorithm, Cell, GridLayout, MovementProfile, MovementProfiles, NavGrid, PathFailure,
+    PathRequest, PathResult, TilepathSettings,
 };
 use bevy_tilepath::scenario::{CachedScenario, MapEdit};
 use bevy_tilepath::search::PathError;
 use bevy_tilepath::stats::TilepathStats;
 
-use crate::common::{Rng, SolvedLog, TILE, app, center_of};
+use crate::common::{Rng, SolvedLog, TILE, app, shapes};
 use bevy_tilepath::prelude::{FieldSettings, FrameBudget, GroupOrders};
 
 /// The terrain the weighted profile pays 3 for.
@@ -94,6 +94,8 @@ impl Edits {
 /// One case of the matrix.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Case {
+    /// How the cells are laid out (the shape of the grid).
+    pub(crate) layout: GridLayout,
     pub(crate) size: u32,
     /// `FrameBudget::Expansions`.
     pub(crate) budget: u32,
@@ -134,7 +136,8 @@ pub(crate) fn run(case: Case) -> Outcome {
     let mut app = app();
     let map =
         CachedScenario::new(bevy_tilepath::grid::GridSize::new(case.size, case.size)).unwrap();
-    app.insert_resource(NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE)));
+    let grid = NavGrid::new(map, Vec2::ZERO, Vec2::splat(TILE)).with_layout(case.layout);
+    app.insert_resource(grid);
     app.insert_resource(
         MovementProfiles::default().with("mud", MovementProfile::new().with_weight(MUD, 3)),
     );
@@ -162,7 +165,8 @@ pub(crate) fn run(case: Case) -> Outcome {
         .map(|i| {
             let start = Cell::new(centre.x - 6, centre.y - 4 + 2 * i);
             let request = case.work.request(goal);
-            let at = center_of(start, request.diameter).extend(0.0);
+            let grid = app.world().resource::<NavGrid>();
+            let at = grid.agent_center(start, request.diameter).extend(0.0);
             let unit = app
                 .world_mut()
                 .spawn((Transform::from_translation(at), request))
@@ -277,47 +281,59 @@ fn check_answer(app: &App, unit: Entity, outcome: &Result<f32, PathFailure>, cas
     }
 }
 
-/// Every case of the matrix; prints one row per (size, edits, work) with the worst
-/// frames-to-answer per budget.
+/// Every case of the matrix on every layout of [`shapes`] (squares on 64² and 256²
+/// maps, the other layouts on 32² maps); prints one row per (layout, size, edits, work)
+/// with the worst frames-to-answer per budget.
 #[test]
 fn every_request_is_answered_at_any_budget_and_edit_rate() {
     const BUDGETS: [u32; 4] = [0, 1, 64, 1_024];
     println!("starvation matrix: frames until every request was answered (worst wait)");
     println!(
-        "{:>5} {:<11} {:<15} {:>16} {:>16} {:>16} {:>16}",
-        "size", "edits", "work", "budget 0", "budget 1", "budget 64", "budget 1024"
+        "{:<18} {:>5} {:<11} {:<15} {:>16} {:>16} {:>16} {:>16}",
+        "layout", "size", "edits", "work", "budget 0", "budget 1", "budget 64", "budget 1024"
     );
     let mut cases = 0;
     let mut totals = Outcome::default();
-    for size in [64, 256] {
-        for edits in Edits::ALL {
-            for work in Work::ALL {
-                let cells: Vec<String> = BUDGETS
-                    .iter()
-                    .map(|&budget| {
-                        let o = run(Case {
-                            size,
-                            budget,
-                            edits,
-                            work,
-                        });
-                        cases += 1;
-                        totals.checked += o.checked;
-                        totals.fields += o.fields;
-                        totals.approached += o.approached;
-                        totals.whole += o.whole;
-                        format!("{} ({})", o.frames, o.worst_wait)
-                    })
-                    .collect();
-                println!(
-                    "{size:>5} {:<11} {:<15} {:>16} {:>16} {:>16} {:>16}",
-                    format!("{edits:?}"),
-                    format!("{work:?}"),
-                    cells[0],
-                    cells[1],
-                    cells[2],
-                    cells[3]
-                );
+    for layout in shapes() {
+        // The other layouts on a map a quarter the size (the edits' window is the
+        // same), to keep the test short.
+        let sizes: &[u32] = if layout == GridLayout::Square {
+            &[64, 256]
+        } else {
+            &[32]
+        };
+        for &size in sizes {
+            for edits in Edits::ALL {
+                for work in Work::ALL {
+                    let cells: Vec<String> = BUDGETS
+                        .iter()
+                        .map(|&budget| {
+                            let o = run(Case {
+                                layout,
+                                size,
+                                budget,
+                                edits,
+                                work,
+                            });
+                            cases += 1;
+                            totals.checked += o.checked;
+                            totals.fields += o.fields;
+                            totals.approached += o.approached;
+                            totals.whole += o.whole;
+                            format!("{} ({})", o.frames, o.worst_wait)
+                        })
+                        .collect();
+                    println!(
+                        "{:<18} {size:>5} {:<11} {:<15} {:>16} {:>16} {:>16} {:>16}",
+                        format!("{layout:?}"),
+                        format!("{edits:?}"),
+                        format!("{work:?}"),
+                        cells[0],
+                        cells[1],
+                        cells[2],
+                        cells[3]
+                    );
+                }
             }
         }
     }

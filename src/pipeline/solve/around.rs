@@ -3,7 +3,7 @@
 //! [`PathRequest::avoid_units`]: crate::components::PathRequest::avoid_units
 
 use crate::components::{FoundPath, NavGrid};
-use crate::grid::{Cell, cost_to_f64, path_length};
+use crate::grid::{Cell, cost_to_f64};
 use crate::search::{
     AvoidUnits, Limits, PathQuery as SearchQuery, Pathfinder, SearchOptions, UnitCells,
 };
@@ -93,7 +93,7 @@ pub(super) fn around_units(
     path.waypoints.clear();
     path.waypoints
         .extend(waypoints.iter().map(|&c| grid.agent_center(c, diameter)));
-    path.length = path_length(&path.cells) as f32;
+    path.length = map.shape().path_length(&path.cells) as f32;
     path.cost = weights
         .path_cost(&path.cells)
         .map_or(f32::INFINITY, |c| cost_to_f64(c) as f32);

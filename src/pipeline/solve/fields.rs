@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::jobs::{Budget, FieldKey, Job, Work};
 use crate::components::{FoundPath, NavGrid};
-use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64, path_length};
+use crate::grid::{Cell, Cost, STRAIGHT, cost_to_f64};
 use crate::pipeline::resolve::Ends;
 use crate::scenario::{CachedScenario, ProfileId};
 use crate::search::{DistanceField, PathQuery as SearchQuery};
@@ -504,7 +504,7 @@ pub(crate) fn finish(
             .iter()
             .map(|&c| grid.agent_center(c, query.diameter))
             .collect(),
-        length: path_length(cells) as f32,
+        length: map.shape().path_length(cells) as f32,
         cost: cost_to_f64(cost) as f32,
         profile: query.profile,
         generation: grid.generation(),

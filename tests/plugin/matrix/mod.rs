@@ -1,6 +1,10 @@
 //! The bad-input matrix: one table of rows, each a bad input beside healthy units, each
 //! asserting a typed failure or a valid answer and that the healthy units are still served.
 //!
+//! Every row runs on every layout of [`crate::common::shapes`] (square, isometric and
+//! two hexagonal layouts), but the tilemap rows, which build their own tilemaps and run
+//! once.
+//!
 //! A row builds its scene (a map and the bad input; its subject is one unit), runs
 //! frames (with an optional action after the first one, for inputs that go bad while a
 //! search runs), checks the subject's answer, optionally repairs a map-wide bad input
@@ -20,13 +24,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use bevy::prelude::*;
 use bevy_tilepath::components::PathStatus;
-use bevy_tilepath::grid::Connectivity;
+use bevy_tilepath::grid::{Connectivity, GridSize};
 use bevy_tilepath::prelude::{
-    Cell, FoundPath, NavGrid, PathFailure, PathRequest, PathResult, ProfileId,
+    Cell, FoundPath, GridLayout, NavGrid, PathFailure, PathRequest, PathResult, ProfileId,
 };
+use bevy_tilepath::scenario::{BitGrid, CachedScenario};
 use bevy_tilepath::search::validate_path;
 
-use crate::common::{app, bits_of, shortest};
+use crate::common::{app, bits_of, shapes};
+use crate::shaped::shortest_on;
 
 /// Side of a tile of the row maps, in world units.
 pub const TILE: f32 = 16.0;
@@ -86,6 +92,8 @@ pub struct Row {
     pub expect: Expect,
     /// Makes a map-wide bad input usable again before the healthy units are checked.
     pub repair: Option<fn(&mut Scene)>,
+    /// Why the row runs on square maps only (an open finding on the other layouts).
+    pub square_only: Option<&'static str>,
 }
 
 impl Row {
@@ -96,7 +104,14 @@ impl Row {
             during: None,
             expect,
             repair: None,
+            square_only: None,
         }
+    }
+
+    /// Runs the row on square maps only, for the open finding `why`.
+    pub fn square_only(mut self, why: &'static str) -> Self {
+        self.square_only = Some(why);
+        self
     }
 
     pub fn during(mut self, action: fn(&mut Scene, Entity)) -> Self {
@@ -113,6 +128,8 @@ impl Row {
 /// A row's app and where its map lies.
 pub struct Scene {
     pub app: App,
+    /// How the cells of the row's maps are laid out.
+    pub layout: GridLayout,
     /// World centre of cell (0, 0) and cell spacing of the map the units are placed on.
     pub origin: Vec2,
     pub tile: Vec2,
@@ -122,9 +139,10 @@ pub struct Scene {
 }
 
 impl Scene {
-    fn new() -> Self {
+    fn new(layout: GridLayout) -> Self {
         Self {
             app: app(),
+            layout,
             origin: Vec2::ZERO,
             tile: Vec2::splat(TILE),
             plan: HEALTHY.to_vec(),
@@ -138,17 +156,24 @@ impl Scene {
         self.app.insert_resource(grid);
     }
 
-    /// A grid of `walls` placed at [`Scene::origin`] / [`Scene::tile`].
+    /// A grid of `walls` placed at [`Scene::origin`] / [`Scene::tile`], laid out as
+    /// [`Scene::layout`].
     pub fn make_grid(&self, walls: &[Vec<bool>]) -> NavGrid {
-        let map = bevy_tilepath::scenario::CachedScenario::from_bits(bits_of(walls)).unwrap();
-        NavGrid::new(map, self.origin, self.tile)
+        self.place(CachedScenario::from_bits(bits_of(walls)).unwrap())
     }
 
-    /// World centre of an agent of `diameter` anchored at `cell`.
+    /// `map` as a grid placed at [`Scene::origin`] / [`Scene::tile`], laid out as
+    /// [`Scene::layout`].
+    pub fn place(&self, map: CachedScenario) -> NavGrid {
+        NavGrid::new(map, self.origin, self.tile).with_layout(self.layout)
+    }
+
+    /// World centre of an agent of `diameter` anchored at `cell` on a grid placed at
+    /// [`Scene::origin`] / [`Scene::tile`] and laid out as [`Scene::layout`] (whether
+    /// or not such a grid exists).
     pub fn center(&self, cell: Cell, diameter: u32) -> Vec2 {
-        let even = diameter >= 2 && diameter.is_multiple_of(2);
-        let offset = if even { self.tile * 0.5 } else { Vec2::ZERO };
-        self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.tile + offset
+        let one = CachedScenario::from_bits(BitGrid::new(GridSize::new(1, 1), false)).unwrap();
+        self.place(one).agent_center(cell, diameter)
     }
 
     /// Spawns a unit of `diameter` on `cell` with `request`.
@@ -213,6 +238,12 @@ impl Scene {
             Connectivity::Octile,
         );
         assert_eq!(checked, Ok(()), "{unit}: invalid path {path:?}");
+        let walked = grid.layout().shape().path_length(&path.cells);
+        assert!(
+            (f64::from(path.length) - walked).abs() < 1e-3,
+            "{unit}: length {} of cells {walked}",
+            path.length
+        );
         assert!(!path.waypoints.is_empty(), "{path:?}");
         assert!(path.waypoints.iter().all(|w| w.is_finite()), "{path:?}");
         path.clone()
@@ -240,7 +271,7 @@ impl Scene {
             );
             assert_eq!(path.reached, goal, "healthy {unit} d{diameter}");
             assert_eq!(path.start, path.from, "healthy {unit} d{diameter}");
-            let best = shortest(layer, path.start, goal).unwrap();
+            let best = shortest_on(grid, layer, path.start, goal).unwrap();
             assert!(
                 (f64::from(path.length) - best).abs() < 1e-3,
                 "healthy {unit} d{diameter}: length {} vs {best}",
@@ -250,9 +281,10 @@ impl Scene {
     }
 }
 
-/// Runs one row; panics (with the reason) when it does not hold.
-fn run(row: &Row) {
-    let mut scene = Scene::new();
+/// Runs one row on a map laid out as `layout`; panics (with the reason) when it does not
+/// hold.
+fn run(row: &Row, layout: GridLayout) {
+    let mut scene = Scene::new(layout);
     let subject = (row.setup)(&mut scene);
     scene.spawn_healthy();
     scene.app.update();
@@ -297,41 +329,57 @@ fn describe(expect: &Expect) -> String {
 
 #[test]
 fn bad_input_matrix() {
-    let mut rows = Vec::new();
-    rows.extend(inputs::rows());
-    rows.extend(world::rows());
-    rows.extend(walking::rows());
-    rows.extend(huge::rows());
-    rows.extend(loads::rows());
+    // (row, whether it runs on every layout): the tilemap rows build their own maps.
+    let mut rows: Vec<(Row, bool)> = Vec::new();
+    let every = |rows: Vec<Row>| rows.into_iter().map(|r| (r, true));
+    rows.extend(every(inputs::rows()));
+    rows.extend(every(world::rows()));
+    rows.extend(every(walking::rows()));
+    rows.extend(every(huge::rows()));
+    rows.extend(every(loads::rows()));
     #[cfg(feature = "tilemap")]
-    rows.extend(tilemaps::rows());
+    rows.extend(tilemaps::rows().into_iter().map(|r| (r, false)));
+    for (row, every) in &mut rows {
+        *every &= row.square_only.is_none();
+    }
     let mut failed = Vec::new();
-    for row in &rows {
-        let started = std::time::Instant::now();
-        match catch_unwind(AssertUnwindSafe(|| run(row))) {
-            Ok(()) => println!(
-                "  ok   {:<58} {} ({} ms)",
-                row.name,
-                describe(&row.expect),
-                started.elapsed().as_millis()
-            ),
-            Err(panic) => {
-                let reason = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                println!("  FAIL {:<58} {reason}", row.name);
-                failed.push(row.name);
+    let mut runs = 0;
+    for layout in shapes() {
+        for (row, _) in rows
+            .iter()
+            .filter(|(_, every)| *every || layout == GridLayout::Square)
+        {
+            runs += 1;
+            let started = std::time::Instant::now();
+            let name = format!("{layout:?}");
+            match catch_unwind(AssertUnwindSafe(|| run(row, layout))) {
+                Ok(()) => println!(
+                    "  ok   {name:<18} {:<58} {} ({} ms)",
+                    row.name,
+                    describe(&row.expect),
+                    started.elapsed().as_millis()
+                ),
+                Err(panic) => {
+                    let reason = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    println!("  FAIL {name:<18} {:<58} {reason}", row.name);
+                    failed.push(format!("{name}: {}", row.name));
+                }
             }
         }
     }
     assert!(
         failed.is_empty(),
-        "bad-input matrix: {} of {} rows failed: {failed:?}",
+        "bad-input matrix: {} of {runs} runs failed: {failed:?}",
         failed.len(),
-        rows.len()
     );
     assert!(rows.len() >= 40, "{} rows", rows.len());
-    println!("bad-input matrix: {} rows, all passed", rows.len());
+    println!(
+        "bad-input matrix: {} rows, {runs} runs on {} layouts, all passed",
+        rows.len(),
+        shapes().len()
+    );
 }

@@ -191,8 +191,11 @@ pub fn rows() -> Vec<Row> {
             "parented unit (translated, scaled parent)",
             |s| {
                 s.grid();
+                // The child stands at the centre of cell (7, 6): (5, 4) tiles plus
+                // twice (1, 1) on squares.
+                let at = s.center(Cell::new(7, 6), 1) - 2.0 * Vec2::splat(TILE);
                 let parent = s.spawn(
-                    Transform::from_xyz(5.0 * TILE, 4.0 * TILE, 0.0).with_scale(Vec3::splat(2.0)),
+                    Transform::from_translation(at.extend(0.0)).with_scale(Vec3::splat(2.0)),
                 );
                 s.spawn((
                     Transform::from_xyz(TILE, TILE, 1.0),
@@ -246,8 +249,7 @@ pub fn rows() -> Vec<Row> {
             |s| {
                 s.plan = vec![(Cell::new(0, 0), Cell::new(0, 0), 1)];
                 let map = CachedScenario::from_bits(BitGrid::new(GridSize::new(1, 1), false));
-                s.app
-                    .insert_resource(NavGrid::new(map.unwrap(), s.origin, s.tile));
+                s.app.insert_resource(s.place(map.unwrap()));
                 s.unit(Cell::new(0, 0), 1, PathRequest::new(Cell::new(0, 0)))
             },
             Expect::Found,
@@ -257,8 +259,7 @@ pub fn rows() -> Vec<Row> {
             |s| {
                 s.plan = vec![(Cell::new(0, 0), Cell::new(0, 0), 1)];
                 let map = CachedScenario::from_bits(BitGrid::new(GridSize::new(1, 1), false));
-                s.app
-                    .insert_resource(NavGrid::new(map.unwrap(), s.origin, s.tile));
+                s.app.insert_resource(s.place(map.unwrap()));
                 s.unit(
                     Cell::new(0, 0),
                     2,
@@ -276,8 +277,7 @@ pub fn rows() -> Vec<Row> {
                 s.plan = vec![(Cell::new(0, 10), Cell::new(0, 60_000), 1)];
                 let size = GridSize::new(1, 65_536);
                 let map = CachedScenario::from_bits(BitGrid::new(size, false));
-                s.app
-                    .insert_resource(NavGrid::new(map.unwrap(), s.origin, s.tile));
+                s.app.insert_resource(s.place(map.unwrap()));
                 s.unit(Cell::new(0, 0), 1, PathRequest::new(Cell::new(0, 65_535)))
             },
             Expect::Holds("valid path of 65,535 steps", |s, unit| {

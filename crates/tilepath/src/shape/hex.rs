@@ -130,6 +130,35 @@ impl HexLayout {
         }
     }
 
+    /// The number of steps between the tiles `(column, row)` `a` and `b`: the distance
+    /// of their hexagons, computed in `i64` so that any two tiles of the `i32` range
+    /// have one (at most `u32::MAX`). O(1).
+    pub const fn steps(self, a: (i32, i32), b: (i32, i32)) -> u32 {
+        let (aq, ar) = self.axial(a.0 as i64, a.1 as i64);
+        let (bq, br) = self.axial(b.0 as i64, b.1 as i64);
+        let (dq, dr) = (aq - bq, ar - br);
+        let d = (dq.abs() + dr.abs() + (dq + dr).abs()) / 2;
+        if d > u32::MAX as i64 {
+            u32::MAX
+        } else {
+            d as u32
+        }
+    }
+
+    /// [`HexLayout::hex`] in `i64`, as `(q, r)`: no overflow.
+    const fn axial(self, column: i64, row: i64) -> (i64, i64) {
+        const fn ceil(v: i64) -> i64 {
+            v.div_euclid(2) + v.rem_euclid(2)
+        }
+        match self {
+            HexLayout::Row | HexLayout::Column => (column, row),
+            HexLayout::RowEven => (column - ceil(row), row),
+            HexLayout::RowOdd => (column - row.div_euclid(2), row),
+            HexLayout::ColumnEven => (column, row - ceil(column)),
+            HexLayout::ColumnOdd => (column, row - column.div_euclid(2)),
+        }
+    }
+
     /// The tile position `(column, row)` of `hex`: the inverse of [`HexLayout::hex`].
     pub const fn position(self, hex: Hex) -> (i32, i32) {
         match self {
@@ -179,14 +208,34 @@ const fn moves_table() -> [[u8; 4]; 6] {
     table
 }
 
-/// `ceil(v / 2)`, also for negative `v`.
+/// `ceil(v / 2)`, also for negative `v` and `i32::MIN`.
 const fn ceil_half(v: i32) -> i32 {
-    -((-v).div_euclid(2))
+    v.div_euclid(2) + v.rem_euclid(2)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steps_are_the_hex_distance_and_never_overflow() {
+        use crate::grid::Cell;
+        use crate::shape::GridShape;
+        for layout in HexLayout::ALL {
+            let steps = |a: (i32, i32), b: (i32, i32)| {
+                GridShape::Hex(layout).steps(Cell::new(a.0, a.1), Cell::new(b.0, b.1))
+            };
+            for (a, b) in [((-3, 4), (5, -2)), ((0, 0), (7, 7)), ((-1, -1), (2, 3))] {
+                let want = layout.hex(a.0, a.1).distance(layout.hex(b.0, b.1));
+                assert_eq!(steps(a, b), want, "{layout:?}");
+            }
+            let (min, max) = ((i32::MIN, i32::MIN), (i32::MAX, i32::MAX));
+            assert_eq!(steps(min, max), u32::MAX, "{layout:?}");
+            let far = steps((i32::MIN, i32::MAX), (0, 0));
+            assert!(far > i32::MAX as u32, "{layout:?}: {far}");
+            assert_eq!(ceil_half(i32::MIN), i32::MIN / 2, "{layout:?}");
+        }
+    }
 
     #[test]
     fn layouts_convert_both_ways() {

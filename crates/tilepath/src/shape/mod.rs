@@ -104,7 +104,7 @@ impl GridShape {
     pub fn steps(self, a: Cell, b: Cell) -> u32 {
         match self {
             GridShape::Square => a.chebyshev(b),
-            GridShape::Hex(layout) => layout.hex(a.x, a.y).distance(layout.hex(b.x, b.y)),
+            GridShape::Hex(layout) => layout.steps((a.x, a.y), (b.x, b.y)),
         }
     }
 
