@@ -6,7 +6,7 @@
 //!
 //! - [`GridShape::Square`]: all eight (or the four straight ones for
 //!   [`Connectivity::Cardinal`]); a diagonal step needs both straight cells it passes
-//!   between to be free (no corner cutting) and costs [`DIAGONAL`].
+//!   between to be free (no corner cutting) and costs [`DIAGONAL`](crate::grid::DIAGONAL).
 //! - [`GridShape::Hex`]: six of the eight, which six depending on the
 //!   [`HexLayout`] and the parity of the cell's row or column (the tile coordinates of
 //!   bevy_ecs_tilemap's hexagonal maps). Every step costs [`STRAIGHT`] and needs only
@@ -87,8 +87,8 @@ impl GridShape {
         }
     }
 
-    /// The length of one step in `d` in fixed point: [`STRAIGHT`], or [`DIAGONAL`] for a
-    /// square diagonal.
+    /// The length of one step in `d` in fixed point: [`STRAIGHT`], or
+    /// [`DIAGONAL`](crate::grid::DIAGONAL) for a square diagonal.
     #[inline]
     pub const fn step_length(self, d: Direction) -> Cost {
         match self {
