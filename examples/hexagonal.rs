@@ -14,20 +14,17 @@
 //! Nothing here is specific to hexagons but the `TilemapType`: the plugin reads it from
 //! the collision layer and lays the `NavGrid` out as `GridLayout::Hex`.
 
-use std::time::Duration;
-
-use bevy::app::ScheduleRunnerPlugin;
-use bevy::diagnostic::FrameCount;
 use bevy::image::ToExtents;
 use bevy::prelude::*;
 use bevy::render::render_resource::{TextureDimension, TextureFormat};
-use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::*;
 use bevy_tilepath::scenario::TerrainId;
 
-#[path = "support/screenshot.rs"]
-mod screenshot;
+#[path = "support/headless.rs"]
+mod headless;
+
+use headless::{Tally, Walker};
 
 const MAP: TilemapSize = TilemapSize { x: 30, y: 20 };
 /// A regular hexagon: the flat sides 30 apart, the corners 34.6 apart.
@@ -41,13 +38,8 @@ const FOREST: TerrainId = 2;
 const HILLS: TerrainId = 3;
 const RIVER: TerrainId = 4;
 
-/// The settings of a run, from the command line.
-#[derive(Resource, Clone, Debug)]
-struct Options {
-    system: HexCoordSystem,
-    headless: Option<u32>,
-    screenshot: Option<String>,
-}
+/// The settings of a run: the hexagonal layout, from the command line.
+type Options = headless::Options<HexCoordSystem>;
 
 /// A unit: its side, its profile's name and its diameter.
 #[derive(Component, Clone, Copy)]
@@ -57,64 +49,34 @@ struct Unit {
     diameter: u32,
 }
 
-/// What the headless run counts.
-#[derive(Resource, Default)]
-struct Tally {
-    /// Unit-frames spent where the unit's footprint may not stand.
-    in_walls: usize,
-    /// Orders given so far.
-    order: usize,
-    /// Units that had arrived when each next order was given.
-    arrived: Vec<usize>,
-    /// Units arrived now.
-    arrived_now: usize,
+impl Walker for Unit {
+    fn profile(&self) -> &'static str {
+        self.profile
+    }
+
+    fn diameter(&self) -> u32 {
+        self.diameter
+    }
 }
 
 fn main() -> AppExit {
-    let options = parse_options();
-    let mut app = App::new();
-    if options.headless.is_some() {
-        app.add_plugins(MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::ZERO)))
-            .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-                16,
-            )));
-    } else {
-        app.add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                resolution: (1280, 720).into(),
-                title: "bevy_tilepath: hexagonal".into(),
-                ..default()
-            }),
-            ..default()
-        }))
-        .add_plugins((TilemapPlugin, TilepathDebugPlugin))
-        .add_systems(Update, (click_to_move, screenshot));
+    let options = Options::from_args(
+        HexCoordSystem::RowOdd,
+        "--columns",
+        HexCoordSystem::ColumnEven,
+    );
+    let mut app = headless::app(&options, "bevy_tilepath: hexagonal");
+    if options.headless.is_none() {
+        app.add_systems(Update, click_to_move);
     }
     app.add_plugins(TilepathPlugin::default())
         .insert_resource(profiles())
-        .insert_resource(options)
-        .init_resource::<Tally>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (give_orders, check_units).chain());
+        .add_systems(
+            Update,
+            (give_orders, headless::check_units::<HexCoordSystem, Unit>).chain(),
+        );
     app.run()
-}
-
-fn parse_options() -> Options {
-    let mut options = Options {
-        system: HexCoordSystem::RowOdd,
-        headless: None,
-        screenshot: None,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--columns" => options.system = HexCoordSystem::ColumnEven,
-            "--headless" => options.headless = args.next().and_then(|f| f.parse().ok()),
-            "--screenshot" => options.screenshot = args.next(),
-            other => eprintln!("unknown argument {other}"),
-        }
-    }
-    options
 }
 
 fn is_row(system: HexCoordSystem) -> bool {
@@ -234,9 +196,9 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
         tile.insert_if(BlocksPath, || cliff);
         storage.set(&position, tile.id());
     }
-    let grid = grid_size(options.system);
+    let grid = grid_size(options.map);
     let tile_size = TilemapTileSize::new(grid.x, grid.y);
-    let map_type = TilemapType::Hexagon(options.system);
+    let map_type = TilemapType::Hexagon(options.map);
     match images {
         Some(mut images) if options.headless.is_none() => {
             commands.entity(map).insert((
@@ -246,7 +208,7 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
                     grid_size: grid,
                     tile_size,
                     map_type,
-                    texture: TilemapTexture::Single(images.add(hexagon_image(options.system))),
+                    texture: TilemapTexture::Single(images.add(hexagon_image(options.map))),
                     anchor: TilemapAnchor::Center,
                     ..default()
                 },
@@ -303,12 +265,12 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
 
 /// Where tile `(x, y)`'s centre is drawn.
 fn world_of(options: &Options, x: u32, y: u32) -> Vec2 {
-    let grid = grid_size(options.system);
+    let grid = grid_size(options.map);
     TilePos::new(x, y).center_in_world(
         &MAP,
         &grid,
         &TilemapTileSize::new(grid.x, grid.y),
-        &TilemapType::Hexagon(options.system),
+        &TilemapType::Hexagon(options.map),
         &TilemapAnchor::Center,
     )
 }
@@ -334,13 +296,7 @@ fn give_orders(
     mut tally: ResMut<Tally>,
     units: Query<(Entity, &Unit)>,
 ) {
-    let due = (time.elapsed_secs() / ORDER_EVERY) as usize + 1;
-    if tally.order < due {
-        if tally.order > 0 {
-            let arrived = tally.arrived_now;
-            tally.arrived.push(arrived);
-        }
-        tally.order = due;
+    if let Some(due) = tally.order_due(time.elapsed_secs(), ORDER_EVERY) {
         let (west, east) = if due % 2 == 1 {
             ((25, 4), (4, 16))
         } else {
@@ -361,50 +317,6 @@ fn give_orders(
     }
 }
 
-/// Counts units standing where their footprint may not (must stay 0) and arrivals;
-/// ends a headless run with its summary.
-fn check_units(
-    grid: Option<Res<NavGrid>>,
-    profiles: Res<MovementProfiles>,
-    options: Res<Options>,
-    frame: Res<FrameCount>,
-    mut tally: ResMut<Tally>,
-    units: Query<(&Transform, &Unit, Has<Arrived>)>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let Some(grid) = grid else { return };
-    let mut arrived = 0;
-    for (transform, unit, has_arrived) in &units {
-        let profile = profiles.id(unit.profile).unwrap_or_default();
-        let tile = grid.world_to_cell(transform.translation.truncate());
-        let stands = tile.is_some_and(|t| !grid.is_blocked_for(t, unit.diameter, profile));
-        if !stands {
-            tally.in_walls += 1;
-        }
-        arrived += usize::from(has_arrived);
-    }
-    tally.arrived_now = arrived;
-    if let Some(frames) = options.headless
-        && frame.0 >= frames
-    {
-        println!(
-            "{:?}: {} frames, {} units, {} orders, units arrived per order {:?}, \
-             {} unit-frames in walls",
-            options.system,
-            frame.0,
-            units.iter().len(),
-            tally.order,
-            tally.arrived,
-            tally.in_walls
-        );
-        exit.write(if tally.in_walls == 0 {
-            AppExit::Success
-        } else {
-            AppExit::error()
-        });
-    }
-}
-
 /// A left click sends the blue army to the cursor.
 fn click_to_move(
     mut commands: Commands,
@@ -419,14 +331,5 @@ fn click_to_move(
         && let Ok(goal) = camera.viewport_to_world_2d(camera_transform, cursor)
     {
         order(&mut commands, &units, true, goal);
-    }
-}
-
-/// With `--screenshot PATH`, saves a screenshot at frame 240 and exits.
-fn screenshot(mut commands: Commands, frame: Res<FrameCount>, options: Res<Options>) {
-    if frame.0 == 240
-        && let Some(path) = &options.screenshot
-    {
-        screenshot::save_screenshot_and_exit(&mut commands, path.into());
     }
 }

@@ -13,20 +13,17 @@
 //! map type from the collision layer, steers units in the square grid the diamonds are
 //! drawn from, and draws its gizmos as diamonds.
 
-use std::time::Duration;
-
-use bevy::app::ScheduleRunnerPlugin;
-use bevy::diagnostic::FrameCount;
 use bevy::image::ToExtents;
 use bevy::prelude::*;
 use bevy::render::render_resource::{TextureDimension, TextureFormat};
-use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_tilepath::prelude::*;
 use bevy_tilepath::scenario::TerrainId;
 
-#[path = "support/screenshot.rs"]
-mod screenshot;
+#[path = "support/headless.rs"]
+mod headless;
+
+use headless::{Tally, Walker};
 
 const MAP: TilemapSize = TilemapSize { x: 28, y: 28 };
 const GRID: TilemapGridSize = TilemapGridSize { x: 48.0, y: 24.0 };
@@ -37,13 +34,8 @@ const ROAD: TerrainId = 1;
 const FOREST: TerrainId = 2;
 const WATER: TerrainId = 3;
 
-/// The settings of a run, from the command line.
-#[derive(Resource, Clone, Debug, Default)]
-struct Options {
-    map_type: TilemapType,
-    headless: Option<u32>,
-    screenshot: Option<String>,
-}
+/// The settings of a run: the isometric map type, from the command line.
+type Options = headless::Options<TilemapType>;
 
 /// A unit of a squad: its profile's name and its diameter.
 #[derive(Component, Clone, Copy)]
@@ -52,63 +44,34 @@ struct Squad {
     diameter: u32,
 }
 
-/// What the headless run counts.
-#[derive(Resource, Default)]
-struct Tally {
-    /// Unit-frames spent where the unit's footprint may not stand.
-    in_walls: usize,
-    /// Orders given so far.
-    order: usize,
-    /// Units that had arrived when each next order was given.
-    arrived: Vec<usize>,
-    /// Units arrived now.
-    arrived_now: usize,
+impl Walker for Squad {
+    fn profile(&self) -> &'static str {
+        self.profile
+    }
+
+    fn diameter(&self) -> u32 {
+        self.diameter
+    }
 }
 
 fn main() -> AppExit {
-    let options = parse_options();
-    let mut app = App::new();
-    if options.headless.is_some() {
-        app.add_plugins(MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::ZERO)))
-            .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-                16,
-            )));
-    } else {
-        app.add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                resolution: (1280, 720).into(),
-                title: "bevy_tilepath: isometric".into(),
-                ..default()
-            }),
-            ..default()
-        }))
-        .add_plugins((TilemapPlugin, TilepathDebugPlugin))
-        .add_systems(Update, (click_to_move, screenshot));
+    let options = Options::from_args(
+        TilemapType::Isometric(IsoCoordSystem::Diamond),
+        "--staggered",
+        TilemapType::Isometric(IsoCoordSystem::Staggered),
+    );
+    let mut app = headless::app(&options, "bevy_tilepath: isometric");
+    if options.headless.is_none() {
+        app.add_systems(Update, click_to_move);
     }
     app.add_plugins(TilepathPlugin::default())
         .insert_resource(profiles())
-        .insert_resource(options)
-        .init_resource::<Tally>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (give_orders, check_units).chain());
+        .add_systems(
+            Update,
+            (give_orders, headless::check_units::<TilemapType, Squad>).chain(),
+        );
     app.run()
-}
-
-fn parse_options() -> Options {
-    let mut options = Options {
-        map_type: TilemapType::Isometric(IsoCoordSystem::Diamond),
-        ..default()
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--staggered" => options.map_type = TilemapType::Isometric(IsoCoordSystem::Staggered),
-            "--headless" => options.headless = args.next().and_then(|f| f.parse().ok()),
-            "--screenshot" => options.screenshot = args.next(),
-            other => eprintln!("unknown argument {other}"),
-        }
-    }
-    options
 }
 
 /// Infantry walks grass and forest; tanks are fast on roads, slow on grass, and stay out
@@ -204,7 +167,7 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
                     storage,
                     grid_size: GRID,
                     tile_size,
-                    map_type: options.map_type,
+                    map_type: options.map,
                     texture: TilemapTexture::Single(images.add(diamond_image())),
                     anchor: TilemapAnchor::Center,
                     ..default()
@@ -212,7 +175,7 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
                 CollisionLayer::default(),
             ));
             // A staggered map is a band twice as wide as the diamond one.
-            let wide = options.map_type == TilemapType::Isometric(IsoCoordSystem::Staggered);
+            let wide = options.map == TilemapType::Isometric(IsoCoordSystem::Staggered);
             commands.spawn((
                 Camera2d,
                 Projection::Orthographic(OrthographicProjection {
@@ -228,7 +191,7 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
                 GRID,
                 tile_size,
                 Transform::default(),
-                options.map_type,
+                options.map,
                 TilemapAnchor::Center,
                 CollisionLayer::default(),
             ));
@@ -241,7 +204,7 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
             &MAP,
             &GRID,
             &tile_size,
-            &options.map_type,
+            &options.map,
             &TilemapAnchor::Center,
         )
     };
@@ -311,58 +274,8 @@ fn give_orders(
     mut tally: ResMut<Tally>,
     units: Query<(Entity, &Squad)>,
 ) {
-    let due = (time.elapsed_secs() / ORDER_EVERY) as usize + 1;
-    if tally.order < due {
-        if tally.order > 0 {
-            let arrived = tally.arrived_now;
-            tally.arrived.push(arrived);
-        }
-        tally.order = due;
-        order(&mut commands, &units, target(options.map_type, due - 1));
-    }
-}
-
-/// Counts units standing where their footprint may not (must stay 0) and arrivals;
-/// ends a headless run with its summary.
-fn check_units(
-    grid: Option<Res<NavGrid>>,
-    profiles: Res<MovementProfiles>,
-    options: Res<Options>,
-    frame: Res<FrameCount>,
-    mut tally: ResMut<Tally>,
-    units: Query<(&Transform, &Squad, Has<Arrived>)>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let Some(grid) = grid else { return };
-    let mut arrived = 0;
-    for (transform, squad, has_arrived) in &units {
-        let profile = profiles.id(squad.profile).unwrap_or_default();
-        let at = transform.translation.truncate();
-        let cell = grid.agent_cell(at, squad.diameter);
-        if cell.is_none_or(|c| grid.is_blocked_for(c, squad.diameter, profile)) {
-            tally.in_walls += 1;
-        }
-        arrived += usize::from(has_arrived);
-    }
-    tally.arrived_now = arrived;
-    if let Some(frames) = options.headless
-        && frame.0 >= frames
-    {
-        println!(
-            "{:?}: {} frames, {} units, {} orders, units arrived per order {:?}, \
-             {} unit-frames in walls",
-            options.map_type,
-            frame.0,
-            units.iter().len(),
-            tally.order,
-            tally.arrived,
-            tally.in_walls
-        );
-        exit.write(if tally.in_walls == 0 {
-            AppExit::Success
-        } else {
-            AppExit::error()
-        });
+    if let Some(due) = tally.order_due(time.elapsed_secs(), ORDER_EVERY) {
+        order(&mut commands, &units, target(options.map, due - 1));
     }
 }
 
@@ -380,14 +293,5 @@ fn click_to_move(
         && let Ok(goal) = camera.viewport_to_world_2d(camera_transform, cursor)
     {
         order(&mut commands, &units, goal);
-    }
-}
-
-/// With `--screenshot PATH`, saves a screenshot at frame 240 and exits.
-fn screenshot(mut commands: Commands, frame: Res<FrameCount>, options: Res<Options>) {
-    if frame.0 == 240
-        && let Some(path) = &options.screenshot
-    {
-        screenshot::save_screenshot_and_exit(&mut commands, path.into());
     }
 }

@@ -591,7 +591,7 @@
 
 pub use tilepath;
 /// The core's modules: `bevy_tilepath::grid::Cell` and `tilepath::grid::Cell` are one type.
-pub use tilepath::{crowd, grid, hex, scenario, search, shape, smoothing};
+pub use tilepath::{crowd, grid, scenario, search, shape, smoothing};
 
 pub mod components;
 #[cfg(feature = "debug")]

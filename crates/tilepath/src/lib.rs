@@ -273,11 +273,14 @@
 //!
 //! # Hexagonal maps
 //!
-//! [`hex`] holds hexagonal maps apart from the square grids above: a
-//! [`HexMap`](hex::HexMap) in axial coordinates, built from any of bevy_ecs_tilemap's six
-//! hexagonal coordinate systems ([`HexLayout`](hex::HexLayout)), with terrain weights and
-//! a clearance map for agents of any radius, and a [`HexPathfinder`](hex::HexPathfinder)
-//! running A\*, Dijkstra or breadth-first on it, sliced and without allocating once warm.
+//! The same map, pathfinder, fields and carry-over run on hexagons:
+//! [`CachedScenario::with_shape`](scenario::CachedScenario::with_shape) with
+//! [`GridShape::Hex`](shape::GridShape::Hex) lays the `(column, row)` cells out in one of
+//! bevy_ecs_tilemap's six hexagonal coordinate systems ([`HexLayout`](shape::HexLayout)),
+//! and [`shape`] says which six of the eight king moves are neighbours. Every step costs
+//! [`STRAIGHT`](grid::STRAIGHT) times the weights, an agent of diameter `d` covers the
+//! cells within `d / 2` steps, and searches that only square grids support run as A\*
+//! ([`Pathfinder::resolve`](search::Pathfinder::resolve)).
 //!
 //! # Reading and generating maps
 //!
@@ -312,7 +315,6 @@
 
 pub mod crowd;
 pub mod grid;
-pub mod hex;
 mod prefetch;
 pub mod scenario;
 pub mod search;

@@ -1,7 +1,8 @@
 //! The one engine on hexagonal maps, against the independent oracle of `hex_support`
 //! (offset-coordinate neighbour tables, sharing nothing with the crate): every layout,
-//! random weights and obstacles, agents of radius 0 to 2, goal areas, whole and sliced
-//! searches, searches carried over edits and distance fields. A failure prints the map.
+//! random weights and obstacles, agents of radius 0 to 2, goal areas, nearest reachable
+//! goals, whole and sliced searches, searches carried over edits and distance fields. A
+//! failure prints the map.
 
 mod hex_support;
 
@@ -160,6 +161,63 @@ fn check(tiles: &Tiles, seed: u64) {
     }
 }
 
+/// Nearest reachable goals: the search ends on a reachable tile as few steps from the
+/// goal (on the map or off it) as the oracle's nearest, at the oracle's cost to that
+/// tile; with no standable start it fails.
+fn check_nearest(tiles: &Tiles, seed: u64) {
+    let map = cached(tiles);
+    let mut finder = Pathfinder::new();
+    let mut rng = Rng(seed.rotate_left(23) | 1);
+    let hex = |(c, r): (i32, i32)| tiles.layout.hex(c, r);
+    for k in 0..10u32 {
+        let from = rng.tile(tiles);
+        let mut to = rng.tile(tiles);
+        if k % 4 == 3 {
+            // Beyond the map's right edge.
+            to.0 += tiles.columns + 2;
+        }
+        let radius = k % 3;
+        let nearest = tiles.nearest(from, to, radius);
+        for algorithm in [
+            Algorithm::Auto,
+            Algorithm::AStar,
+            Algorithm::Dijkstra,
+            Algorithm::Bfs,
+        ] {
+            let query = PathQuery::new(cell(from), cell(to))
+                .profile(WEIGHED)
+                .diameter(diameter(radius))
+                .algorithm(algorithm)
+                .nearest_start(false)
+                .nearest_goal(true);
+            let context = format!(
+                "{:?} {algorithm:?} nearest goal, radius {radius} {from:?} -> {to:?}\n{}",
+                tiles.layout,
+                tiles.ascii()
+            );
+            let got = finder
+                .find(&map, &query)
+                .map(|s| (s.reached, s.cost, finder.path().to_vec()));
+            let Some((steps, _)) = nearest else {
+                assert!(
+                    matches!(got, Err(PathError::StartBlocked { .. })),
+                    "{context}: {got:?}"
+                );
+                continue;
+            };
+            let (reached, cost, path) = got.unwrap_or_else(|e| panic!("{context}: {e}"));
+            let at = (reached.x, reached.y);
+            assert_eq!(
+                hex(at).distance(hex(to)),
+                steps,
+                "{context}: reached {at:?}"
+            );
+            let expected = tiles.oracle(from, at, radius, false);
+            expect(&map, tiles, &query, Ok((cost, path)), expected, &context);
+        }
+    }
+}
+
 /// A field toward a goal holds the oracle's cost of every tile, before and after edits
 /// carried over; a search suspended before the edits resumes to the new optimum.
 fn check_edits(tiles: &mut Tiles, seed: u64) {
@@ -250,6 +308,11 @@ proptest! {
     }
 
     #[test]
+    fn hexagonal_nearest_goals_are_the_oracles_nearest(layout in 0..6usize, seed in any::<u64>()) {
+        check_nearest(&Tiles::random(HexLayout::ALL[layout], seed), seed);
+    }
+
+    #[test]
     fn hexagonal_edits_carry_fields_and_searches_to_the_new_optimum(
         layout in 0..6usize,
         seed in any::<u64>(),
@@ -278,4 +341,34 @@ fn a_wide_hexagonal_agent_fits_where_its_whole_disc_is_free() {
             }
         }
     }
+}
+
+#[test]
+fn hexagonal_a_star_expands_a_fraction_of_dijkstra_on_an_open_map() {
+    let tiles = Tiles {
+        layout: HexLayout::RowOdd,
+        columns: 40,
+        rows: 30,
+        weights: vec![1; 1200],
+    };
+    let map = cached(&tiles);
+    let mut finder = Pathfinder::new();
+    let query = PathQuery::new(Cell::new(2, 3), Cell::new(37, 25)).profile(WEIGHED);
+    let astar = finder
+        .find(&map, &query.algorithm(Algorithm::AStar))
+        .unwrap();
+    let dijkstra = finder
+        .find(&map, &query.algorithm(Algorithm::Dijkstra))
+        .unwrap();
+    assert_eq!(astar.cost, dijkstra.cost);
+    assert_eq!(
+        astar.cost,
+        fixed(tiles.oracle((2, 3), (37, 25), 0, false).unwrap())
+    );
+    assert!(
+        astar.expanded * 4 < dijkstra.expanded,
+        "A* {} vs Dijkstra {}",
+        astar.expanded,
+        dijkstra.expanded
+    );
 }

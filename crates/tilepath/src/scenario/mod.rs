@@ -56,7 +56,6 @@ pub(crate) use bitgrid::window;
 pub use cached::{
     CachedScenario, EDIT_LOG_CAP, LandmarkBuild, LoggedEdit, MapChange, MapEdit, StaleBuild,
 };
-pub(crate) use cached::{EditLog, MapId, Stamped};
 pub use clearance::CLEARANCE_CAP;
 pub use components::Components;
 pub use error::{MapError, checked_size};

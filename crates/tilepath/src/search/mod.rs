@@ -48,7 +48,6 @@ mod uninformed;
 mod units;
 mod validate;
 
-pub(crate) use carry::MAX_FORGOTTEN;
 pub use field::DistanceField;
 pub use heap::IndexedHeap;
 pub use options::SearchOptions;

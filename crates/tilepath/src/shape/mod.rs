@@ -87,8 +87,8 @@ impl GridShape {
         }
     }
 
-    /// The length of one step in `d` in fixed point: [`STRAIGHT`], or [`DIAGONAL`](crate::grid::DIAGONAL) for a
-    /// square diagonal.
+    /// The length of one step in `d` in fixed point: [`STRAIGHT`], or
+    /// [`DIAGONAL`](crate::grid::DIAGONAL) for a square diagonal.
     #[inline]
     pub const fn step_length(self, d: Direction) -> Cost {
         match self {

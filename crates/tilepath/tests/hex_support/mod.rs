@@ -1,13 +1,13 @@
-//! The independent hexagonal oracle of the hex tests: tiles in offset coordinates with
-//! Red Blob Games' neighbour tables, sharing nothing with the crate's axial code, and a
-//! Dijkstra, a breadth-first search and a nearest-goal search over them.
+//! The independent hexagonal oracle of the hexagonal tests (`shapes`): tiles in offset
+//! coordinates with Red Blob Games' neighbour tables, sharing nothing with the crate's
+//! axial code, and a Dijkstra and a nearest-goal search over them.
 
 #![allow(dead_code)]
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use tilepath::hex::{HexLayout, HexMap};
+use tilepath::shape::HexLayout;
 
 /// A small xorshift generator: the random maps and the edits of the hex tests.
 pub struct Rng(pub u64);
@@ -181,21 +181,6 @@ impl Tiles {
             })
             .collect::<Vec<_>>()
             .join("\n")
-    }
-
-    pub fn map(&self) -> HexMap {
-        HexMap::from_layout(
-            self.layout,
-            self.columns as u32,
-            self.rows as u32,
-            |c, r| self.weight((c as i32, r as i32)),
-        )
-        .unwrap()
-    }
-    /// Sets the weight of tile `(c, r)` on the tiles and on `map`.
-    pub fn set(&mut self, map: &mut HexMap, (c, r): (i32, i32), weight: u8) {
-        self.weights[(r * self.columns + c) as usize] = weight;
-        map.set_weights([(self.layout.hex(c, r), weight)]);
     }
 
     /// The cheapest cost (half steps) between `from` and every tile an agent of `radius`

@@ -14,28 +14,16 @@ pub struct LoggedEdit {
     pub terrain: bool,
 }
 
-/// An entry of an [`EditLog`]: it knows the map generation its edit produced.
-pub(crate) trait Stamped: Copy {
-    /// The generation of the map after the batch this edit belonged to.
-    fn generation(&self) -> u64;
-}
-
-impl Stamped for LoggedEdit {
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-}
-
-/// The cell edits of the last [`EDIT_LOG_CAP`] or more changes, in order: square
-/// cells ([`LoggedEdit`]) on a cached map, hexagons on a hexagonal one.
+/// The cell edits ([`LoggedEdit`]) of the last [`EDIT_LOG_CAP`] or more changes, in
+/// order.
 ///
 /// A search suspended on generation `g` asks for the edits after `g` to carry its
 /// state over to the edited map instead of starting over. The log reaches back to
 /// `floor`: registering a profile (which may change every layer at once) and dropping
 /// old entries raise it.
-#[derive(Clone, Debug)]
-pub(crate) struct EditLog<E> {
-    entries: Vec<E>,
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EditLog {
+    entries: Vec<LoggedEdit>,
     /// Edits after this generation are all in `entries`.
     floor: u64,
 }
@@ -44,22 +32,13 @@ pub(crate) struct EditLog<E> {
 /// so the log holds at most about 200 KB).
 pub const EDIT_LOG_CAP: usize = 4096;
 
-impl<E> Default for EditLog<E> {
-    fn default() -> Self {
-        Self {
-            entries: Vec::new(),
-            floor: 0,
-        }
-    }
-}
-
-impl<E: Stamped> EditLog<E> {
+impl EditLog {
     /// Records `edit`, made by the batch that produces its generation.
-    pub(crate) fn record(&mut self, edit: E) {
+    pub(crate) fn record(&mut self, edit: LoggedEdit) {
         if self.entries.len() >= 2 * EDIT_LOG_CAP {
             let cut = self.entries.len() - EDIT_LOG_CAP;
             // Queries since a generation before the last dropped edit's are incomplete.
-            self.floor = self.floor.max(self.entries[cut - 1].generation());
+            self.floor = self.floor.max(self.entries[cut - 1].generation);
             self.entries.drain(..cut);
         }
         self.entries.push(edit);
@@ -73,13 +52,11 @@ impl<E: Stamped> EditLog<E> {
     }
 
     /// The edits after `generation`, or `None` when the log does not reach back that far.
-    pub(crate) fn since(&self, generation: u64) -> Option<&[E]> {
+    pub(crate) fn since(&self, generation: u64) -> Option<&[LoggedEdit]> {
         if generation < self.floor {
             return None;
         }
-        let first = self
-            .entries
-            .partition_point(|e| e.generation() <= generation);
+        let first = self.entries.partition_point(|e| e.generation <= generation);
         Some(&self.entries[first..])
     }
 }

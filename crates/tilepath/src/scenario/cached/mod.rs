@@ -9,8 +9,8 @@ mod tests;
 
 pub use edit::{MapChange, MapEdit};
 pub use landmark_build::{LandmarkBuild, StaleBuild};
+pub(crate) use log::EditLog;
 pub use log::{EDIT_LOG_CAP, LoggedEdit};
-pub(crate) use log::{EditLog, Stamped};
 
 use super::bitgrid::BitGrid;
 use super::clearance;
@@ -81,7 +81,7 @@ pub struct CachedScenario {
     profiles: Vec<Option<ProfileSlot>>,
     generation: u64,
     /// The cells edited in the last generations, for searches that carry over edits.
-    log: EditLog<LoggedEdit>,
+    log: EditLog,
     /// Which map object this is (a clone gets its own).
     id: MapId,
     /// Whether the first `Auto` query on a weighted layer builds its landmark table
