@@ -108,17 +108,16 @@ pub(crate) struct SlotBuffers {
 }
 
 impl SlotBuffers {
-    fn claim(&mut self, rect: CellRect, size: GridSize) {
-        let rect = rect.grow_clip(0, 0, size);
-        for c in rect.cells() {
+    /// Claims the on-map cells of the footprint of an agent of `diameter` on `anchor`.
+    fn claim(&mut self, shape: GridShape, anchor: Cell, diameter: u32, size: GridSize) {
+        for c in footprint(shape, anchor, diameter, size) {
             self.claimed[size.index(c)] = self.stamp;
         }
     }
 
-    fn is_claimed(&self, rect: CellRect, size: GridSize) -> bool {
-        let rect = rect.grow_clip(0, 0, size);
-        rect.cells()
-            .any(|c| self.claimed[size.index(c)] == self.stamp)
+    /// True when a cell of that footprint is claimed already.
+    fn is_claimed(&self, shape: GridShape, anchor: Cell, diameter: u32, size: GridSize) -> bool {
+        footprint(shape, anchor, diameter, size).any(|c| self.claimed[size.index(c)] == self.stamp)
     }
 }
 
@@ -179,7 +178,7 @@ pub(crate) fn claim_goals(
         if let Some(claimed) = ticket.claimed_cell()
             && request.claim_goal
         {
-            buffers.claim(shape.footprint(claimed, request.diameter), size);
+            buffers.claim(shape, claimed, request.diameter, size);
         }
     }
     buffers.claimants.sort_unstable_by_key(|c| {
@@ -217,7 +216,7 @@ pub(crate) fn claim_goals(
             let cell = buffers.rings.cell(next);
             let fits = !layer.is_blocked(cell)
                 && components.label(cell) == c.label
-                && !buffers.is_claimed(shape.footprint(cell, c.diameter), size);
+                && !buffers.is_claimed(shape, cell, c.diameter, size);
             if fits {
                 claimed = Some(cell);
                 break;
@@ -225,7 +224,7 @@ pub(crate) fn claim_goals(
             next += 1;
         }
         if let Some(cell) = claimed {
-            buffers.claim(shape.footprint(cell, c.diameter), size);
+            buffers.claim(shape, cell, c.diameter, size);
             buffers.given[k] = Some(cell);
         }
     }
@@ -300,4 +299,19 @@ fn claimant(
             .distance(Connectivity::Octile, resolved.start, resolved.requested),
         start: resolved.start,
     })
+}
+
+/// The on-map cells of the footprint of an agent of `diameter` on `anchor`: its square,
+/// or on hexagons the tiles within `diameter / 2` steps.
+fn footprint(
+    shape: GridShape,
+    anchor: Cell,
+    diameter: u32,
+    size: GridSize,
+) -> impl Iterator<Item = Cell> {
+    shape
+        .footprint(anchor, diameter)
+        .clip(size)
+        .cells()
+        .filter(move |&c| shape.covers(anchor, diameter, c))
 }

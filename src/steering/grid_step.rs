@@ -100,7 +100,9 @@ fn begin_turn(
     entity: Entity,
     unit: Standing,
 ) -> Turn {
-    let Ok((_, stepper, result, _, _, mut progress, arrived, _, _)) = units.get_mut(entity) else {
+    let Ok((_, stepper, result, size, _, mut progress, arrived, replanning, _)) =
+        units.get_mut(entity)
+    else {
         return Turn::Rest;
     };
     let (Some(result), Some(at)) = (result, unit.anchor) else {
@@ -123,6 +125,18 @@ fn begin_turn(
             return Turn::Rest;
         }
         progress.waited += 1;
+        // Pushed further off (it made room twice, or its way back is held): after
+        // `4 × patience` ticks it asks for a path home from where it stands.
+        let patience = stepper.patience.max(1);
+        if shape.steps(at, home) > 1
+            && progress.waited > 4 * patience
+            && !replanning
+            && size.request.is_some()
+        {
+            commands.entity(entity).insert(Replanning);
+            progress.waited = 0;
+            return Turn::Rest;
+        }
         let back = progress.waited > stepper.patience
             && shape.steps(at, home) == 1
             && occupancy.is_free_for(home, unit.diameter, entity)

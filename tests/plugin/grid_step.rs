@@ -96,10 +96,22 @@ fn grid_steppers_never_share_a_cell_and_every_one_arrives() {
 }
 
 #[test]
-#[ignore = "fails: a hexagonal stepper that made room stands 7+ steps from its path end"]
 fn grid_steppers_never_share_a_tile_and_every_one_arrives_on_hexagons() {
     for layout in &shapes()[2..] {
-        for seed in [3, 11, 19, 27] {
+        for seed in [3, 11] {
+            crossing(*layout, seed);
+        }
+    }
+}
+
+/// Seeds 19 and 27 jam on `Hex(RowOdd)`: units meet head-on in the one-tile gaps of
+/// the level's walls and neither gives way (36 and 46 of 48 arrive). Right of way in
+/// narrow passages is issue 48's work; this test is its reproduction.
+#[test]
+#[ignore = "issue 48: head-on traffic in one-tile gaps jams (Hex(RowOdd) seeds 19, 27)"]
+fn grid_steppers_get_through_one_tile_gaps_both_ways_on_hexagons() {
+    for layout in &shapes()[2..] {
+        for seed in [19, 27] {
             crossing(*layout, seed);
         }
     }
@@ -198,9 +210,9 @@ fn crossing(layout: bevy_tilepath::prelude::GridLayout, seed: u64) {
             units.len(),
             "{layout:?} seed {seed}: units still on their way"
         );
-        // Every path ends on the unit's goal (on squares; on hexagons a claim may move it,
-        // see the test's report); a unit that made room for others after it arrived
-        // stands at most 6 cells away from it.
+        // Every path ends on the unit's goal (their footprints do not overlap, so no
+        // claim moves one); a unit that made room for others after it arrived stands at
+        // most 6 cells away from it.
         // Units that made room for others after they arrived walk back.
         for tick in 0..60 {
             app.update();
@@ -211,22 +223,14 @@ fn crossing(layout: bevy_tilepath::prelude::GridLayout, seed: u64) {
             let path = crate::common::found_path(&app, e);
             assert_eq!(path.requested, goal);
             assert_eq!(path.cells.last(), Some(&path.reached));
-            let hex = !shape.is_square();
-            if hex && path.reached != goal {
-                println!(
-                    "{layout:?} seed {seed}: {e} asked {goal}, claimed {}",
-                    path.reached
-                );
-            } else {
-                assert_eq!(
-                    path.cells.last(),
-                    Some(&goal),
-                    "{layout:?} seed {seed}: {e} from {} asked {} reached {}",
-                    path.from,
-                    path.requested,
-                    path.reached
-                );
-            }
+            assert_eq!(
+                path.cells.last(),
+                Some(&goal),
+                "{layout:?} seed {seed}: {e} from {} asked {} reached {}",
+                path.from,
+                path.requested,
+                path.reached
+            );
             assert!(
                 shape.steps(at, path.reached) <= 6,
                 "{layout:?} seed {seed}: {e} at {at}, path end {}",
