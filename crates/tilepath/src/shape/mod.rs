@@ -280,4 +280,21 @@ mod tests {
         assert_eq!(hex.step_length(Direction::SouthWest), STRAIGHT);
         assert_eq!(octile_cost(1, 1), DIAGONAL);
     }
+
+    #[test]
+    fn steps_are_the_hex_distance_and_never_overflow() {
+        for layout in HexLayout::ALL {
+            let steps = |a: (i32, i32), b: (i32, i32)| {
+                GridShape::Hex(layout).steps(Cell::new(a.0, a.1), Cell::new(b.0, b.1))
+            };
+            for (a, b) in [((-3, 4), (5, -2)), ((0, 0), (7, 7)), ((-1, -1), (2, 3))] {
+                let want = layout.hex(a.0, a.1).distance(layout.hex(b.0, b.1));
+                assert_eq!(steps(a, b), want, "{layout:?}");
+            }
+            let (min, max) = ((i32::MIN, i32::MIN), (i32::MAX, i32::MAX));
+            assert_eq!(steps(min, max), u32::MAX, "{layout:?}");
+            let far = steps((i32::MIN, i32::MAX), (0, 0));
+            assert!(far > i32::MAX as u32, "{layout:?}: {far}");
+        }
+    }
 }
