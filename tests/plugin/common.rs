@@ -13,8 +13,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
-    Algorithm, Cell, FoundPath, GridLayout, MapEdit, NavGrid, PathFailure, PathGoal, PathRequest,
-    PathResult, PathSolved, Steering, TilepathPlugin, TilepathSettings,
+    Cell, FoundPath, GridLayout, MapEdit, NavGrid, PathFailure, PathResult, PathSolved,
+    TilepathPlugin, TilepathSettings,
 };
 use bevy_tilepath::scenario::{BitGrid, CachedScenario, Layer};
 use bevy_tilepath::search::PathError;
@@ -170,8 +170,8 @@ pub struct Unit {
     pub goal: Cell,
 }
 
-/// Spawns `n` units with random starts (free for their diameter when `free_starts`),
-/// goals and diameters; the goals of every seventh unit are world positions.
+/// Spawns `n` units on the square 64x64 [`level`] (whose grid the test inserts itself,
+/// placed like [`insert_level_grid`]): see [`crate::shaped::spawn_units_at`].
 pub fn spawn_units(
     app: &mut App,
     n: usize,
@@ -179,49 +179,8 @@ pub fn spawn_units(
     free_starts: bool,
     steering: bool,
 ) -> Vec<Unit> {
-    let walls = level();
-    let map = CachedScenario::from_bits(bits_of(&walls)).unwrap();
-    let mut rng = Rng(seed);
-    let mut units = Vec::with_capacity(n);
-    for i in 0..n {
-        let diameter = if i % 5 == 4 { 2 } else { 1 };
-        let algorithm = [Algorithm::AStar, Algorithm::Jps, Algorithm::Dijkstra][i % 3];
-        let start = loop {
-            let c = Cell::new(rng.below(SIZE) as i32, rng.below(SIZE) as i32);
-            if !free_starts || !map.layer(diameter).unwrap().is_blocked(c) {
-                break c;
-            }
-        };
-        let goal = Cell::new(rng.below(SIZE) as i32, rng.below(SIZE) as i32);
-        let offset = Vec2::new(rng.below(7) as f32 - 3.0, rng.below(7) as f32 - 3.0);
-        let target: PathGoal = if i % 7 == 0 {
-            (center_of(goal, diameter) + offset).into()
-        } else {
-            goal.into()
-        };
-        let mut unit = app.world_mut().spawn((
-            Transform::from_translation((center_of(start, diameter) + offset).extend(1.0)),
-            // Exact goals: these scenes check every answer against the oracle, failures
-            // included.
-            PathRequest::new(target)
-                .algorithm(algorithm)
-                .diameter(diameter)
-                .exact(),
-        ));
-        if steering {
-            unit.insert(Steering {
-                speed: 48.0,
-                arrival_radius: 8.0,
-                ..Steering::default()
-            });
-        }
-        units.push(Unit {
-            entity: unit.id(),
-            diameter,
-            goal,
-        });
-    }
-    units
+    let grid = level_grid(GridLayout::Square);
+    crate::shaped::spawn_units_at(app, &grid, n, seed, free_starts, steering)
 }
 
 pub fn run_until_answered(app: &mut App, max_frames: usize) -> usize {

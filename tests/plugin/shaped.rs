@@ -17,13 +17,27 @@ pub fn shortest_on(grid: &NavGrid, layer: &Layer, start: Cell, goal: Cell) -> Op
     oracle(start, |c| c == goal, moves(grid.layout(), layer, |_| 1.0))
 }
 
-/// Inserts `grid` and spawns `n` units on it as [`crate::common::spawn_units`] does on
-/// the square level: random starts (free for their diameter when `free_starts`), goals
-/// and diameters, every seventh goal a world position; every position is the grid's
-/// own ([`NavGrid::agent_center`]), a few world units off the centre.
+/// Inserts `grid` and spawns `n` units on it ([`spawn_units_at`]).
 pub fn spawn_units_on(
     app: &mut App,
     grid: NavGrid,
+    n: usize,
+    seed: u64,
+    free_starts: bool,
+    steering: bool,
+) -> Vec<Unit> {
+    let units = spawn_units_at(app, &grid, n, seed, free_starts, steering);
+    app.insert_resource(grid);
+    units
+}
+
+/// Spawns `n` units on `grid` (not inserted): random starts (free for their diameter
+/// when `free_starts`), goals and diameters (every fifth unit two cells wide), A*, JPS
+/// and Dijkstra in turn, every seventh goal a world position; every position is the
+/// grid's own ([`NavGrid::agent_center`]), a few world units off the centre.
+pub fn spawn_units_at(
+    app: &mut App,
+    grid: &NavGrid,
     n: usize,
     seed: u64,
     free_starts: bool,
@@ -72,7 +86,6 @@ pub fn spawn_units_on(
             goal,
         });
     }
-    app.insert_resource(grid);
     units
 }
 
