@@ -6,6 +6,10 @@ use super::grid::NavGrid;
 use super::placement::{GridLayout, Placement};
 use crate::grid::Cell;
 
+/// How far from the map, in tiles beyond its width plus height, a position may lie before
+/// [`NavGrid::agent_cell_anywhere`] moves it nearer.
+const FAR_TILES: f64 = 1.0e6;
+
 impl NavGrid {
     /// The same grid with its cells laid out as `layout` (same origin and tile size).
     pub fn with_layout(mut self, layout: GridLayout) -> Self {
@@ -116,6 +120,38 @@ impl NavGrid {
             && (cell.x as i64) < i64::from(size.width)
             && (cell.y as i64) < i64::from(size.height);
         on_map.then_some(cell)
+    }
+
+    /// The anchor cell of an agent of `diameter` whose centre is at the finite world
+    /// position `p`, on the map or not. A position more than [`FAR_TILES`] tiles from
+    /// the map is first moved toward the map's centre along the line between them, to
+    /// that distance: the cells nearest it lie in the same direction, and every
+    /// projection stays finite. `None` only when `p` is not finite.
+    pub(crate) fn agent_cell_anywhere(&self, p: Vec2, diameter: u32) -> Option<Cell> {
+        if !p.is_finite() {
+            return None;
+        }
+        let size = self.size();
+        let centre =
+            self.cell_to_world(Cell::new((size.width / 2) as i32, (size.height / 2) as i32));
+        let tile = f64::from(self.tile_size().abs().max_element()).max(f64::MIN_POSITIVE);
+        let span = f64::from(size.width) + f64::from(size.height);
+        let reach = (span + FAR_TILES) * tile;
+        let (dx, dy) = (
+            f64::from(p.x) - f64::from(centre.x),
+            f64::from(p.y) - f64::from(centre.y),
+        );
+        let length = dx.hypot(dy);
+        let p = if length > reach {
+            let k = reach / length;
+            Vec2::new(
+                (f64::from(centre.x) + dx * k) as f32,
+                (f64::from(centre.y) + dy * k) as f32,
+            )
+        } else {
+            p
+        };
+        self.plane_agent_cell_anywhere(self.placement.plane_of(p), diameter)
     }
 
     /// The anchor cell of an agent of `diameter` centred at the plane position `plane`,

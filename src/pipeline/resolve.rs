@@ -104,7 +104,7 @@ pub(crate) fn resolve<'a>(
         PathGoal::Cell(_) => return Err(off_map),
         PathGoal::World(p) if !p.is_finite() => return Err(PathFailure::InvalidGoal),
         PathGoal::World(p) if request.options.nearest_goal => grid
-            .plane_agent_cell_anywhere(grid.world_to_plane(p), diameter)
+            .agent_cell_anywhere(p, diameter)
             .ok_or(PathFailure::InvalidGoal)?,
         PathGoal::World(p) => grid.agent_cell(p, diameter).ok_or(off_map)?,
     };

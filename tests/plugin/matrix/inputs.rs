@@ -99,11 +99,7 @@ pub fn rows() -> Vec<Row> {
             "largest finite world goal",
             |s| going(s, Vec2::new(f32::MAX, -f32::MAX), false),
             Expect::Partial,
-        )
-        // OPEN: on isometric and hexagonal grids this finite goal fails with
-        // `InvalidGoal` (documented as "NaN or infinite"): its steering-plane position
-        // overflows to infinity in `resolve`, so no nearest cell is found.
-        .square_only("isometric and hexagonal: InvalidGoal for a finite goal"),
+        ),
         Row::new(
             "cell goal off the map",
             |s| going(s, Cell::new(-5, 40), false),

@@ -92,8 +92,6 @@ pub struct Row {
     pub expect: Expect,
     /// Makes a map-wide bad input usable again before the healthy units are checked.
     pub repair: Option<fn(&mut Scene)>,
-    /// Why the row runs on square maps only (an open finding on the other layouts).
-    pub square_only: Option<&'static str>,
 }
 
 impl Row {
@@ -104,14 +102,7 @@ impl Row {
             during: None,
             expect,
             repair: None,
-            square_only: None,
         }
-    }
-
-    /// Runs the row on square maps only, for the open finding `why`.
-    pub fn square_only(mut self, why: &'static str) -> Self {
-        self.square_only = Some(why);
-        self
     }
 
     pub fn during(mut self, action: fn(&mut Scene, Entity)) -> Self {
@@ -339,9 +330,6 @@ fn bad_input_matrix() {
     rows.extend(every(loads::rows()));
     #[cfg(feature = "tilemap")]
     rows.extend(tilemaps::rows().into_iter().map(|r| (r, false)));
-    for (row, every) in &mut rows {
-        *every &= row.square_only.is_none();
-    }
     let mut failed = Vec::new();
     let mut runs = 0;
     for layout in shapes() {
