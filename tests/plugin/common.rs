@@ -341,6 +341,24 @@ pub fn grid_of(layout: GridLayout, text: &str) -> NavGrid {
     grid
 }
 
+/// √3 / 2: a regular hexagon's width over its height (pointy top).
+const HALF_SQRT_3: f32 = 0.866_025_4;
+
+/// `text` as a grid laid out as `layout`, cell (0, 0) at the origin. Hexagons are
+/// regular, neighbouring centres `TILE` apart (so that a unit one tile wide touches its
+/// neighbours); other layouts are `TILE` squares.
+pub fn regular_grid_of(layout: GridLayout, text: &str) -> NavGrid {
+    let size = match layout {
+        GridLayout::Hex(HexLayout::Row | HexLayout::RowEven | HexLayout::RowOdd) => {
+            Vec2::new(TILE, TILE / HALF_SQRT_3)
+        }
+        GridLayout::Hex(_) => Vec2::new(TILE / HALF_SQRT_3, TILE),
+        _ => Vec2::splat(TILE),
+    };
+    let map = CachedScenario::from_ascii(text).unwrap();
+    NavGrid::new(map, Vec2::ZERO, size).with_layout(layout)
+}
+
 /// The 64x64 [`level`] as a grid laid out as `layout` (see [`grid_of`]).
 pub fn level_grid(layout: GridLayout) -> NavGrid {
     let map = CachedScenario::from_bits(bits_of(&level())).unwrap();

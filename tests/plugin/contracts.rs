@@ -1,42 +1,21 @@
 //! The contracts every grid shape keeps, each checked on hexagons (and on squares where
 //! it is cheap): off-map goals and blocked starts fall back to the nearest tile, a
 //! replaced grid re-plans the paths through its walls, expansion budgets hold per frame,
-//! re-plans are targeted, and steering crowds keep apart.
-
-use std::collections::HashMap;
+//! re-plans are targeted (crowds: `crowd.rs`, on every shape).
 
 use bevy::prelude::*;
 use bevy_tilepath::components::Replanning;
-use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{
-    Algorithm, Arrived, Cell, FrameBudget, GridLayout, NavGrid, PathRequest, PathResult, Steering,
-    TilepathSettings,
+    Algorithm, Cell, FrameBudget, GridLayout, NavGrid, PathRequest, PathResult, TilepathSettings,
 };
-use bevy_tilepath::scenario::{CachedScenario, CellRect};
+use bevy_tilepath::scenario::CellRect;
 use bevy_tilepath::shape::HexLayout;
 use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{
-    SolvedLog, TILE, app, found_path, hex_neighbours, moves, oracle, run_until_answered, shapes,
+    SolvedLog, app, found_path, hex_neighbours, moves, oracle, regular_grid_of, run_until_answered,
+    shapes,
 };
-
-/// √3 / 2: a regular hexagon's width over its height (pointy top).
-const HALF_SQRT_3: f32 = 0.866_025_4;
-
-/// `text` as a grid laid out as `layout`, cell (0, 0) at the origin. Hexagons are
-/// regular, neighbouring centres `TILE` apart (so that a unit one tile wide touches its
-/// neighbours); other layouts are `TILE` squares.
-fn grid(layout: GridLayout, text: &str) -> NavGrid {
-    let size = match layout {
-        GridLayout::Hex(HexLayout::Row | HexLayout::RowEven | HexLayout::RowOdd) => {
-            Vec2::new(TILE, TILE / HALF_SQRT_3)
-        }
-        GridLayout::Hex(_) => Vec2::new(TILE / HALF_SQRT_3, TILE),
-        _ => Vec2::splat(TILE),
-    };
-    let map = CachedScenario::from_ascii(text).unwrap();
-    NavGrid::new(map, Vec2::ZERO, size).with_layout(layout)
-}
 
 /// Square, isometric and the six hexagonal layouts.
 fn every_layout() -> Vec<GridLayout> {
@@ -112,7 +91,7 @@ fn an_off_map_goal_plans_to_the_nearest_reachable_tile_on_every_shape() {
     let (start, goal) = (Cell::new(1, 4), Cell::new(13, 0));
     for layout in shapes() {
         let mut app = app();
-        let grid = grid(layout, POCKET);
+        let grid = regular_grid_of(layout, POCKET);
         let layer = grid.scenario().layer(1).unwrap().clone();
         app.insert_resource(grid);
         let unit = spawn(&mut app, start, 1, PathRequest::new(goal));
@@ -175,7 +154,7 @@ fn a_unit_in_a_wall_plans_from_the_nearest_free_tile_on_every_shape() {
     let (inside, goal) = (Cell::new(4, 2), Cell::new(9, 4));
     for layout in shapes() {
         let mut app = app();
-        let grid = grid(layout, BLOCK);
+        let grid = regular_grid_of(layout, BLOCK);
         let layer = grid.scenario().layer(1).unwrap().clone();
         app.insert_resource(grid);
         let unit = spawn(&mut app, inside, 1, PathRequest::new(goal));
@@ -231,7 +210,7 @@ const WALLED: &str = "
 fn a_grid_replaced_by_one_of_the_same_generation_replans_every_path_through_its_walls() {
     for layout in every_layout() {
         let mut app = app();
-        app.insert_resource(grid(layout, OPEN));
+        app.insert_resource(regular_grid_of(layout, OPEN));
         let units: Vec<Entity> = (0..5)
             .map(|y| {
                 spawn(
@@ -244,7 +223,7 @@ fn a_grid_replaced_by_one_of_the_same_generation_replans_every_path_through_its_
             .collect();
         run_until_answered(&mut app, 10);
         let old = app.world().resource::<NavGrid>().generation();
-        let walled = grid(layout, WALLED);
+        let walled = regular_grid_of(layout, WALLED);
         assert_eq!(walled.generation(), old, "{layout:?}: the same generation");
         app.insert_resource(walled);
         for frame in 1..=3 {
@@ -317,7 +296,7 @@ fn hexagonal_searches_never_expand_more_than_the_frame_budget() {
         let layout = GridLayout::Hex(layout);
         for budget in 1..100u32 {
             let mut app = app();
-            app.insert_resource(grid(layout, BUDGET_MAP));
+            app.insert_resource(regular_grid_of(layout, BUDGET_MAP));
             app.world_mut().resource_mut::<TilepathSettings>().budget =
                 FrameBudget::Expansions(budget);
             let units: Vec<(Entity, Algorithm, Cell, Cell)> = ends
@@ -391,7 +370,7 @@ fn an_edit_far_from_a_path_replans_nothing_and_a_cut_path_is_replanned_on_hexago
         GridLayout::Hex(HexLayout::ColumnEven),
     ] {
         let mut app = app();
-        app.insert_resource(grid(layout, &text));
+        app.insert_resource(regular_grid_of(layout, &text));
         let north = spawn(
             &mut app,
             Cell::new(2, 2),
@@ -448,95 +427,5 @@ fn an_edit_far_from_a_path_replans_nothing_and_a_cut_path_is_replanned_on_hexago
         assert!(answers(&app, south) > counts.1, "{layout:?}");
         assert_eq!(answers(&app, north), counts.0, "{layout:?}");
         assert_eq!(found_path(&app, north), before.0, "{layout:?}");
-    }
-}
-
-/// The worst overlap, in tiles of the steering plane, of two units' discs (diameter in
-/// tiles) at the moment.
-fn worst_overlap(app: &App, units: &[(Entity, u32)]) -> (f32, Option<(Entity, Entity)>) {
-    let grid = app.world().resource::<NavGrid>();
-    let tile = grid.plane_tile_size().x;
-    let at = |e: Entity| grid.world_to_plane(crate::common::position(app, e));
-    let mut worst = (0.0, None);
-    for (i, &(a, da)) in units.iter().enumerate() {
-        for &(b, db) in &units[i + 1..] {
-            let gap = at(a).distance(at(b)) / tile - (da + db) as f32 * 0.5;
-            if -gap > worst.0 {
-                worst = (-gap, Some((a, b)));
-            }
-        }
-    }
-    worst
-}
-
-#[test]
-fn steering_units_on_hexagons_never_overlap_and_all_arrive() {
-    // Units of diameters 1 and 2 crossing an open 24 x 24 map with a few pillars, each to
-    // a tile of its own on the other side (as `crowd`'s square crowds).
-    let mut rows = vec![vec!['.'; 24]; 24];
-    for &(x, y) in &[(6, 6), (17, 6), (6, 17), (17, 17), (12, 12)] {
-        rows[y][x] = '#';
-    }
-    let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-    let text = text.join("\n");
-    for layout in [HexLayout::RowOdd, HexLayout::ColumnEven] {
-        for seed in [1u64, 2] {
-            let mut app = app();
-            app.insert_resource(grid(GridLayout::Hex(layout), &text));
-            let mut rng = crate::common::Rng(seed);
-            let mut units = Vec::new();
-            for i in 0..24 {
-                let d = if i % 4 == 3 { 2 } else { 1 };
-                let row = 1 + 2 * (i % 11);
-                let (sx, gx) = if i % 2 == 0 {
-                    (1 + 3 * (i / 11), 21)
-                } else {
-                    (21 - 3 * (i / 11), 2)
-                };
-                let goal = Cell::new(gx, 1 + rng.below(21) as i32);
-                let unit = spawn(&mut app, Cell::new(sx, row), d, PathRequest::new(goal));
-                app.world_mut().entity_mut(unit).insert(Steering::default());
-                units.push((unit, d));
-            }
-            let mut worst = 0.0f32;
-            let mut done = None;
-            for frame in 1..=4_000 {
-                app.update();
-                let (overlap, pair) = worst_overlap(&app, &units);
-                if frame > 1 && overlap > OVERLAP_TOLERANCE {
-                    let grid = app.world().resource::<NavGrid>();
-                    let cells: Vec<Cell> = units
-                        .iter()
-                        .filter_map(|&(e, d)| grid.agent_cell(crate::common::position(&app, e), d))
-                        .collect();
-                    print(grid, 1, &cells);
-                    panic!("{layout:?} seed {seed}, frame {frame}: {pair:?} overlap by {overlap}");
-                }
-                worst = worst.max(overlap);
-                if units
-                    .iter()
-                    .all(|&(e, _)| app.world().get::<Arrived>(e).is_some())
-                {
-                    done = Some(frame);
-                    break;
-                }
-            }
-            println!("{layout:?} seed {seed}: arrived at {done:?}, worst overlap {worst:.4}");
-            let grid = app.world().resource::<NavGrid>();
-            let mut stuck = HashMap::new();
-            for &(e, d) in &units {
-                if app.world().get::<Arrived>(e).is_none() {
-                    stuck.insert(e, grid.agent_cell(crate::common::position(&app, e), d));
-                }
-            }
-            if !stuck.is_empty() {
-                let cells: Vec<Cell> = stuck.values().flatten().copied().collect();
-                print(grid, 1, &cells);
-            }
-            assert!(
-                stuck.is_empty(),
-                "{layout:?} seed {seed}: still walking {stuck:?}"
-            );
-        }
     }
 }

@@ -1,13 +1,14 @@
-//! Crowds of steering units: a corridor's mouth without deadlock, no overlap in random
-//! crowds, standing units that make room.
+//! Crowds of steering units on every grid shape: a corridor's mouth without deadlock, no
+//! overlap in random crowds, standing units that make room, the same positions on one
+//! and two threads. Distances are measured in the steering plane, in its tiles.
 
 use bevy::prelude::*;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
+    Arrived, Cell, GridLayout, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
 };
 
-use crate::common::{Rng, TILE, app, center_of, unlimited};
+use crate::common::{Rng, TILE, app, position, regular_grid_of, shapes, unlimited};
 
 /// The issue's reproduction: a one-cell corridor, four rows long, between two open rows.
 const MOUTH: &str = "
@@ -19,7 +20,19 @@ const MOUTH: &str = "
     .......
 ";
 
-fn spawn(app: &mut App, at: Vec2, goal: Cell, diameter: u32) -> Entity {
+/// An app on `text` laid out as `layout` (regular hexagons).
+fn app_on(layout: GridLayout, text: &str) -> App {
+    let mut app = app();
+    app.insert_resource(regular_grid_of(layout, text));
+    app
+}
+
+fn grid(app: &App) -> &NavGrid {
+    app.world().resource::<NavGrid>()
+}
+
+/// Spawns a steering unit of `diameter` centred at the world position `at`.
+fn spawn_at(app: &mut App, at: Vec2, goal: Cell, diameter: u32) -> Entity {
     app.world_mut()
         .spawn((
             Transform::from_translation(at.extend(1.0)),
@@ -27,6 +40,18 @@ fn spawn(app: &mut App, at: Vec2, goal: Cell, diameter: u32) -> Entity {
             Steering::default(),
         ))
         .id()
+}
+
+/// Spawns a steering unit of `diameter` on `cell`.
+fn spawn(app: &mut App, cell: Cell, goal: Cell, diameter: u32) -> Entity {
+    let at = grid(app).agent_center(cell, diameter);
+    spawn_at(app, at, goal, diameter)
+}
+
+/// Where `unit` stands in the steering plane, in plane tiles.
+fn plane_at(app: &App, unit: Entity) -> Vec2 {
+    let grid = grid(app);
+    grid.world_to_plane(position(app, unit)) / grid.plane_tile_size().x
 }
 
 fn all_arrived(app: &App, units: &[Entity]) -> bool {
@@ -43,57 +68,84 @@ fn frames_to_arrive(app: &mut App, units: &[Entity], limit: usize) -> Option<usi
     })
 }
 
-#[test]
-fn two_units_at_the_mouth_of_a_one_cell_corridor_both_get_through() {
-    let grid = || NavGrid::from_ascii(MOUTH, Vec2::ZERO, Vec2::splat(TILE)).unwrap();
-    let start = center_of(Cell::new(2, 0), 1);
-    let mut lone = app();
-    lone.insert_resource(grid());
-    let unit = spawn(&mut lone, start, Cell::new(1, 5), 1);
-    let alone = frames_to_arrive(&mut lone, &[unit], 3_600).expect("a lone unit gets through");
-
-    let mut app = app();
-    app.insert_resource(grid());
-    let a = spawn(
-        &mut app,
-        start - Vec2::new(0.1 * TILE, 0.0),
-        Cell::new(1, 5),
-        1,
-    );
-    let b = spawn(
-        &mut app,
-        start + Vec2::new(0.1 * TILE, 0.0),
-        Cell::new(3, 5),
-        1,
-    );
-    let both = frames_to_arrive(&mut app, &[a, b], 3_600);
-    println!("alone {alone} frames, both {both:?}");
-    let both = both.expect("the two units deadlocked at the corridor's mouth");
-    assert!(
-        both <= 2 * alone,
-        "both through in {both} frames, alone {alone}"
-    );
+/// Prints the map with `marked` cells as `*` and walls as `#`.
+fn print(grid: &NavGrid, marked: &[Cell]) {
+    let size = grid.size();
+    for y in 0..size.height as i32 {
+        let row: String = (0..size.width as i32)
+            .map(|x| match Cell::new(x, y) {
+                c if marked.contains(&c) => '*',
+                c if grid.is_blocked(c, 1) => '#',
+                _ => '.',
+            })
+            .collect();
+        println!("{row}");
+    }
 }
 
-/// The worst overlap (tiles) of two units' discs (diameter in tiles) at the moment.
+#[test]
+fn two_units_at_the_mouth_of_a_one_cell_corridor_both_get_through() {
+    for layout in shapes() {
+        let mut lone = app_on(layout, MOUTH);
+        let start = grid(&lone).agent_center(Cell::new(2, 0), 1);
+        let unit = spawn_at(&mut lone, start, Cell::new(1, 5), 1);
+        let alone = frames_to_arrive(&mut lone, &[unit], 3_600)
+            .unwrap_or_else(|| panic!("{layout:?}: a lone unit gets through"));
+
+        let mut app = app_on(layout, MOUTH);
+        let nudge = Vec2::new(0.1 * TILE, 0.0);
+        let a = spawn_at(&mut app, start - nudge, Cell::new(1, 5), 1);
+        let b = spawn_at(&mut app, start + nudge, Cell::new(3, 5), 1);
+        let both = frames_to_arrive(&mut app, &[a, b], 3_600);
+        println!("{layout:?}: alone {alone} frames, both {both:?}");
+        let both =
+            both.unwrap_or_else(|| panic!("{layout:?}: the two units deadlocked at the mouth"));
+        // One after the other: twice the lone walk, and half a second for the gap
+        // between them.
+        assert!(
+            both <= 2 * alone + 30,
+            "{layout:?}: both through in {both} frames, alone {alone}"
+        );
+    }
+}
+
+/// The worst overlap (plane tiles) of two units' discs (diameter in tiles) at the moment.
 fn worst_overlap(app: &App, units: &[(Entity, u32)]) -> (f32, Option<(Entity, Entity)>) {
-    let at = |e: Entity| {
-        app.world()
-            .get::<Transform>(e)
-            .unwrap()
-            .translation
-            .truncate()
-    };
     let mut worst = (0.0, None);
     for (i, &(a, da)) in units.iter().enumerate() {
         for &(b, db) in &units[i + 1..] {
-            let gap = at(a).distance(at(b)) / TILE - (da + db) as f32 * 0.5;
+            let gap = plane_at(app, a).distance(plane_at(app, b)) - (da + db) as f32 * 0.5;
             if -gap > worst.0 {
                 worst = (-gap, Some((a, b)));
             }
         }
     }
     worst
+}
+
+/// Prints every unit that has not arrived and the map with their cells marked.
+fn show_stuck(app: &App, units: &[(Entity, u32)]) -> Vec<Entity> {
+    let grid = grid(app);
+    let mut stuck = Vec::new();
+    let mut cells = Vec::new();
+    for &(e, d) in units {
+        if app.world().get::<Arrived>(e).is_some() {
+            continue;
+        }
+        let goal = app
+            .world()
+            .get::<PathResult>(e)
+            .and_then(|r| r.found())
+            .map(|f| f.cells.last().copied());
+        let at = grid.agent_cell(position(app, e), d);
+        println!("{e} d{d} at {at:?} goal {goal:?}");
+        stuck.push(e);
+        cells.extend(at);
+    }
+    if !stuck.is_empty() {
+        print(grid, &cells);
+    }
+    stuck
 }
 
 #[test]
@@ -106,127 +158,87 @@ fn steering_units_of_random_crowds_never_overlap_and_all_arrive() {
     }
     let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
     let map = text.join("\n");
-    for seed in [1u64, 2, 3] {
-        let mut app = app();
-        app.insert_resource(NavGrid::from_ascii(&map, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
-        let mut rng = Rng(seed);
-        let mut units = Vec::new();
-        for i in 0..24 {
-            let d = if i % 4 == 3 { 2 } else { 1 };
-            // Starts on the left, goals on the right (or the other way), spaced out.
-            let row = 1 + 2 * (i % 11);
-            let left = i % 2 == 0;
-            let (sx, gx) = if left {
-                (1 + 3 * (i / 11), 21)
-            } else {
-                (21 - 3 * (i / 11), 2)
-            };
-            let start = Cell::new(sx, row);
-            let goal = Cell::new(gx, 1 + rng.below(21) as i32);
-            units.push((spawn(&mut app, center_of(start, d), goal, d), d));
-        }
-        let mut worst = 0.0f32;
-        let mut done = None;
-        for frame in 1..=4_000 {
-            app.update();
-            let (overlap, pair) = worst_overlap(&app, &units);
-            if frame > 1 {
-                assert!(
-                    overlap <= OVERLAP_TOLERANCE,
-                    "seed {seed}, frame {frame}: {pair:?} overlap by {overlap} tiles"
-                );
+    for layout in shapes() {
+        for seed in [1u64, 2, 3] {
+            let mut app = app_on(layout, &map);
+            let mut rng = Rng(seed);
+            let mut units = Vec::new();
+            for i in 0..24 {
+                let d = if i % 4 == 3 { 2 } else { 1 };
+                // Starts on the left, goals on the right (or the other way), spaced out.
+                let row = 1 + 2 * (i % 11);
+                let (sx, gx) = if i % 2 == 0 {
+                    (1 + 3 * (i / 11), 21)
+                } else {
+                    (21 - 3 * (i / 11), 2)
+                };
+                let goal = Cell::new(gx, 1 + rng.below(21) as i32);
+                units.push((spawn(&mut app, Cell::new(sx, row), goal, d), d));
             }
-            worst = worst.max(overlap);
             let entities: Vec<Entity> = units.iter().map(|u| u.0).collect();
-            if all_arrived(&app, &entities) {
-                done = Some(frame);
-                break;
+            let mut worst = 0.0f32;
+            let mut done = None;
+            for frame in 1..=4_000 {
+                app.update();
+                let (overlap, pair) = worst_overlap(&app, &units);
+                if frame > 1 && overlap > OVERLAP_TOLERANCE {
+                    show_stuck(&app, &units);
+                    panic!("{layout:?} seed {seed}, frame {frame}: {pair:?} overlap by {overlap}");
+                }
+                worst = worst.max(overlap);
+                if all_arrived(&app, &entities) {
+                    done = Some(frame);
+                    break;
+                }
             }
+            println!("{layout:?} seed {seed}: all arrived at {done:?}, worst overlap {worst:.4}");
+            let stuck = show_stuck(&app, &units);
+            assert!(
+                stuck.is_empty(),
+                "{layout:?} seed {seed}: still walking {stuck:?}"
+            );
         }
-        println!("seed {seed}: all arrived at frame {done:?}, worst overlap {worst:.4} tiles");
-        let stuck: Vec<_> = units
-            .iter()
-            .filter(|(e, _)| app.world().get::<Arrived>(*e).is_none())
-            .map(|(e, _)| {
-                (
-                    *e,
-                    app.world()
-                        .get::<PathResult>(*e)
-                        .and_then(|r| r.found())
-                        .map(|p| p.requested),
-                )
-            })
-            .collect();
-        if !stuck.is_empty() {
-            for &(e, d) in &units {
-                let p = app
-                    .world()
-                    .get::<Transform>(e)
-                    .unwrap()
-                    .translation
-                    .truncate()
-                    / TILE;
-                let goal = app
-                    .world()
-                    .get::<PathResult>(e)
-                    .and_then(|r| r.found())
-                    .map(|f| f.cells.last().copied());
-                println!(
-                    "{e} d{d} at {p:?} goal {goal:?} arrived {}",
-                    app.world().get::<Arrived>(e).is_some()
-                );
-            }
-        }
-        assert!(stuck.is_empty(), "seed {seed}: still walking {stuck:?}");
     }
 }
 
 #[test]
 fn a_standing_unit_steps_aside_for_a_walking_one_and_stays_still_after() {
     let rows = vec![".".repeat(12); 5].join("\n");
-    let mut app = app();
-    app.insert_resource(NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
-    // A unit that has arrived stands in the middle of the walker's straight line.
-    let idle = spawn(&mut app, center_of(Cell::new(6, 2), 1), Cell::new(6, 2), 1);
-    let walker = spawn(&mut app, center_of(Cell::new(1, 2), 1), Cell::new(11, 2), 1);
-    let done = frames_to_arrive(&mut app, &[walker], 600);
-    assert!(
-        done.is_some(),
-        "the walker never got past the standing unit"
-    );
-    let at = |app: &App| {
-        app.world()
-            .get::<Transform>(idle)
-            .unwrap()
-            .translation
-            .truncate()
-    };
-    let pushed = at(&app);
-    assert!(
-        pushed.distance(center_of(Cell::new(6, 2), 1)) > 0.2 * TILE,
-        "it never moved"
-    );
-    // Once the walker is through, the standing unit keeps still (no jitter).
-    for _ in 0..120 {
-        app.update();
+    for layout in shapes() {
+        let mut app = app_on(layout, &rows);
+        // A unit that has arrived stands in the middle of the walker's straight line
+        // (columns 1, 5 and 9 are in line on column hexagons too).
+        let idle = spawn(&mut app, Cell::new(5, 2), Cell::new(5, 2), 1);
+        let walker = spawn(&mut app, Cell::new(1, 2), Cell::new(9, 2), 1);
+        let home = plane_at(&app, idle);
+        let done = frames_to_arrive(&mut app, &[walker], 600);
+        assert!(
+            done.is_some(),
+            "{layout:?}: the walker never got past the standing unit"
+        );
+        let pushed = plane_at(&app, idle);
+        assert!(pushed.distance(home) > 0.2, "{layout:?}: it never moved");
+        // Once the walker is through, the standing unit keeps still (no jitter).
+        for _ in 0..120 {
+            app.update();
+        }
+        let after = plane_at(&app, idle);
+        assert!(
+            after.distance(pushed) < 0.05,
+            "{layout:?}: {pushed} -> {after} tiles"
+        );
     }
-    assert!(
-        at(&app).distance(pushed) < 0.05 * TILE,
-        "{pushed} -> {}",
-        at(&app)
-    );
 }
 
 /// Positions (bits) of every unit after `frames` frames of a crowd of 1,200 units
-/// crossing an open map, avoidance on `threads` solver threads.
-fn crowd_trace(threads: usize, frames: usize) -> Vec<[u32; 2]> {
-    let mut app = app();
+/// crossing an open map laid out as `layout`, avoidance on `threads` solver threads.
+fn crowd_trace(layout: GridLayout, threads: usize, frames: usize) -> Vec<[u32; 2]> {
+    let rows = vec![".".repeat(80); 80].join("\n");
+    let mut app = app_on(layout, &rows);
     app.insert_resource(TilepathSettings {
         max_threads: threads,
         ..unlimited()
     });
-    let rows = vec![".".repeat(80); 80].join("\n");
-    app.insert_resource(NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
     let mut units = Vec::new();
     for i in 0..1_200i32 {
         // Two blocks of 600 walking through each other.
@@ -236,15 +248,25 @@ fn crowd_trace(threads: usize, frames: usize) -> Vec<[u32; 2]> {
         } else {
             (Cell::new(50 + x, 11 + y * 3), Cell::new(5 + x, 11 + y * 3))
         };
-        units.push(spawn(&mut app, center_of(start, 1), goal, 1));
+        units.push(spawn(&mut app, start, goal, 1));
     }
+    let first: Vec<Vec2> = units.iter().map(|&e| position(&app, e)).collect();
     for _ in 0..frames {
         app.update();
     }
+    let moved = units
+        .iter()
+        .zip(&first)
+        .filter(|&(&e, &p)| position(&app, e) != p)
+        .count();
+    assert!(
+        moved > 1_000,
+        "{layout:?}: the crowd hardly moved ({moved})"
+    );
     units
         .iter()
         .map(|&e| {
-            let p = app.world().get::<Transform>(e).unwrap().translation;
+            let p = position(&app, e);
             [p.x.to_bits(), p.y.to_bits()]
         })
         .collect()
@@ -252,36 +274,36 @@ fn crowd_trace(threads: usize, frames: usize) -> Vec<[u32; 2]> {
 
 #[test]
 fn avoidance_gives_the_same_positions_on_one_and_two_threads() {
-    let one = crowd_trace(1, 40);
-    let two = crowd_trace(2, 40);
-    let moved = one.iter().filter(|p| p[0] != 0).count();
-    assert!(moved > 1_000, "the crowd hardly moved");
-    assert_eq!(one, two, "positions differ between 1 and 2 threads");
+    for layout in shapes() {
+        let one = crowd_trace(layout, 1, 40);
+        let two = crowd_trace(layout, 2, 40);
+        assert_eq!(
+            one, two,
+            "{layout:?}: positions differ between 1 and 2 threads"
+        );
+    }
 }
 
-/// Two groups of `columns` × 4 units filling a corridor four cells wide, each sent to the
-/// other group's place: the frames until all arrived (at most `limit`).
-fn head_on(columns: i32, limit: usize) -> Option<usize> {
+/// Two groups of `columns` × 4 units filling a corridor four cells wide laid out as
+/// `layout`, each sent to the other group's place: the frames until all arrived (at
+/// most `limit`).
+fn head_on(layout: GridLayout, columns: i32, limit: usize) -> Option<usize> {
     let length = 2 * columns + 16;
     let rows = vec![".".repeat(length as usize); 4].join("\n");
-    let mut app = app();
-    app.insert_resource(NavGrid::from_ascii(&rows, Vec2::ZERO, Vec2::splat(TILE)).unwrap());
+    let mut app = app_on(layout, &rows);
     let shift = length - 4 - columns;
     let mut units = Vec::new();
     for x in 2..2 + columns {
         for y in 0..4 {
             let (west, east) = (Cell::new(x, y), Cell::new(x + shift, y));
-            units.push(spawn(&mut app, center_of(west, 1), east, 1));
-            units.push(spawn(&mut app, center_of(east, 1), west, 1));
+            units.push((spawn(&mut app, west, east, 1), 1));
+            units.push((spawn(&mut app, east, west, 1), 1));
         }
     }
-    let frames = frames_to_arrive(&mut app, &units, limit);
+    let entities: Vec<Entity> = units.iter().map(|u| u.0).collect();
+    let frames = frames_to_arrive(&mut app, &entities, limit);
     if frames.is_none() {
-        for &e in &units {
-            let at = app.world().get::<Transform>(e).unwrap().translation / TILE;
-            let arrived = app.world().get::<Arrived>(e).is_some();
-            println!("{e}: at ({:.2}, {:.2}), arrived {arrived}", at.x, at.y);
-        }
+        show_stuck(&app, &units);
     }
     frames
 }
@@ -289,12 +311,14 @@ fn head_on(columns: i32, limit: usize) -> Option<usize> {
 #[test]
 fn two_groups_filling_a_corridor_pass_each_other_head_on() {
     // 2 × 8 units; the walk alone takes 24 tiles at 4 tiles/s: 6 s, 375 frames.
-    let frames = head_on(2, 3_750);
-    println!("all arrived after {frames:?} frames");
-    assert!(
-        frames.is_some(),
-        "the two groups deadlocked in the corridor"
-    );
+    for layout in shapes() {
+        let frames = head_on(layout, 2, 3_750);
+        println!("{layout:?}: all arrived after {frames:?} frames");
+        assert!(
+            frames.is_some(),
+            "{layout:?}: the two groups deadlocked in the corridor"
+        );
+    }
 }
 
 /// 160 units pushing through a one-cell gap pack against the wall: separation alone
@@ -309,35 +333,38 @@ fn a_crowd_jammed_at_a_one_cell_gap_never_overlaps() {
         }
     }
     let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-    let mut app = app();
-    app.insert_resource(
-        NavGrid::from_ascii(&text.join("\n"), Vec2::ZERO, Vec2::splat(TILE)).unwrap(),
-    );
-    let mut units = Vec::new();
-    for x in 2..12 {
-        for y in 4..20 {
-            let goal = Cell::new(x + 24, y);
-            units.push((spawn(&mut app, center_of(Cell::new(x, y), 1), goal, 1), 1));
+    let text = text.join("\n");
+    for layout in shapes() {
+        let mut app = app_on(layout, &text);
+        let mut units = Vec::new();
+        for x in 2..12 {
+            for y in 4..20 {
+                let goal = Cell::new(x + 24, y);
+                units.push((spawn(&mut app, Cell::new(x, y), goal, 1), 1));
+            }
         }
-    }
-    let mut worst = 0.0f32;
-    for frame in 1..=3_000 {
-        app.update();
-        let (overlap, pair) = worst_overlap(&app, &units);
-        assert!(
-            overlap <= OVERLAP_TOLERANCE,
-            "frame {frame}: {pair:?} overlap by {overlap} tiles\n{}",
-            text.join("\n")
+        let mut worst = 0.0f32;
+        for frame in 1..=3_000 {
+            app.update();
+            let (overlap, pair) = worst_overlap(&app, &units);
+            assert!(
+                overlap <= OVERLAP_TOLERANCE,
+                "{layout:?} frame {frame}: {pair:?} overlap by {overlap} tiles\n{text}"
+            );
+            worst = worst.max(overlap);
+        }
+        let grid = grid(&app);
+        let through = units
+            .iter()
+            .filter(|(e, _)| {
+                grid.world_to_cell(position(&app, *e))
+                    .is_some_and(|c| c.x > 20)
+            })
+            .count();
+        println!(
+            "{layout:?}: worst overlap {worst:.4} tiles, {through} of {} units through the gap",
+            units.len()
         );
-        worst = worst.max(overlap);
+        assert!(through > 0, "{layout:?}: nobody got through the gap");
     }
-    let through = units
-        .iter()
-        .filter(|(e, _)| app.world().get::<Transform>(*e).unwrap().translation.x > 21.0 * TILE)
-        .count();
-    println!(
-        "worst overlap {worst:.4} tiles, {through} of {} units through the gap",
-        units.len()
-    );
-    assert!(through > 0, "nobody got through the gap");
 }
