@@ -4,8 +4,9 @@ use bevy::prelude::*;
 
 use super::Steering;
 use super::walls::Lattice;
-use crate::components::{NavGrid, Placement};
-use crate::scenario::Weights;
+use crate::components::{FoundPath, NavGrid, Placement};
+use crate::grid::Cell;
+use crate::scenario::{Layer, Weights};
 
 /// How much slower than its top speed a unit moves, per plane position: the weight of its
 /// anchor cell under its profile (1 off the map, where the profile is unknown and on
@@ -117,4 +118,40 @@ pub(super) fn follow(
         }
     }
     (at, false)
+}
+
+/// The waypoint a unit standing on cell `here` heads for first on a path it was just
+/// given. A path is planned from where its unit stood when it was asked for; a unit that
+/// walked on meanwhile joins it where it is instead of walking back:
+///
+/// - past the last waypoint on `here`, when one is;
+/// - else, on a path of one waypoint per cell, at the last cell one legal step
+///   ([`Layer::can_step`]) from `here`;
+/// - else at waypoint 0: the path's start, which is where a unit on a cell blocked
+///   for it walks first (see [`FoundPath::start`]).
+///
+/// O(path length).
+pub(super) fn rejoin(
+    path: &FoundPath,
+    here: Option<Cell>,
+    layer: Option<&Layer>,
+    grid: &NavGrid,
+    diameter: u32,
+) -> usize {
+    let Some(here) = here else {
+        return 0;
+    };
+    let last = path.waypoints.len().saturating_sub(1);
+    let on_here = |w: &Vec2| grid.agent_cell(*w, diameter) == Some(here);
+    if let Some(k) = path.waypoints.iter().rposition(on_here) {
+        return (k + 1).min(last);
+    }
+    let (Some(layer), true) = (layer, path.waypoints.len() == path.cells.len()) else {
+        return 0;
+    };
+    if layer.is_blocked(here) {
+        return 0;
+    }
+    let next_to = |c: &Cell| layer.shape().steps(here, *c) == 1 && layer.can_step(here, *c);
+    path.cells.iter().rposition(next_to).unwrap_or(0)
 }

@@ -6,7 +6,7 @@ use bevy::transform::helper::TransformHelper;
 
 use super::avoid::CellSpace;
 use super::crowd::{avoid, separate};
-use super::follow::{Slowness, Waypoints, follow};
+use super::follow::{Slowness, Waypoints, follow, rejoin};
 use super::frame::{Mover, SteerBuffers, Units, slide};
 use super::lanes::Lanes;
 use super::pose::{Poses, write_position};
@@ -133,12 +133,9 @@ fn plan_moves(
             Some((PathResult::Found(path), changed)) => {
                 mover.escape = path.cells.first().copied().unwrap_or(mover.escape);
                 if changed {
-                    // A unit that does not stand on the path's first cell (its own cell
-                    // was blocked, so the path starts at the nearest free one) walks
-                    // there first.
-                    let on_first =
-                        grid.plane_agent_cell(pos, diameter) == path.cells.first().copied();
-                    progress.restart(if on_first { 1 } else { 0 });
+                    let here = grid.plane_agent_cell(pos, diameter);
+                    let layer = grid.scenario().layer_for(path.profile, diameter);
+                    progress.restart(rejoin(path, here, layer, grid, diameter));
                     mover.next = progress.next;
                     if arrived {
                         commands.entity(entity).remove::<Arrived>();

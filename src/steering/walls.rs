@@ -3,8 +3,12 @@
 use bevy::prelude::*;
 
 use crate::components::NavGrid;
-use crate::grid::{Cell, Connectivity};
+use crate::grid::{Cell, Connectivity, Direction};
 use crate::scenario::Layer;
+
+/// The share of [`Walls::hex_wall_gap`]'s least distance that a hexagonal unit keeps
+/// from a blocked tile's centre: a margin for rounding.
+const HEX_WALL_MARGIN: f32 = 0.95;
 
 /// The rectangle (inclusive corners) of anchor cells that a one-tile square centred on
 /// `p` overlaps, with a small tolerance so that touching edges do not count. A unit
@@ -65,9 +69,7 @@ impl Walls<'_> {
             return false;
         }
         if !shape.is_square() {
-            // A hexagonal footprint is the disc around its tile, which the layer keeps
-            // clear wherever the tile is free.
-            return true;
+            return self.clear_of_hex_walls(target, from, to);
         }
         let (was_lo, was_hi) = overlapped(&self.lattice, from);
         let (lo, hi) = overlapped(&self.lattice, to);
@@ -81,27 +83,98 @@ impl Walls<'_> {
         })
     }
 
-    /// One small move with sliding: the full step, else its x part, else its y part (each
+    /// Whether a hexagonal unit's centre at `to`, in anchor tile `target`, keeps its
+    /// distance from each blocked neighbour of that tile: no nearer to its centre than
+    /// from `from`, or no nearer than [`Walls::hex_wall_gap`]. A unit that walks its path
+    /// is so never refused; one that heads into a wall stops short of it instead of
+    /// pressing its disc in.
+    fn clear_of_hex_walls(&self, target: Cell, from: Vec2, to: Vec2) -> bool {
+        let (grid, layer) = (self.grid, self.layer);
+        let shape = layer.shape();
+        let centre = grid.plane_agent_center(target, self.diameter);
+        Direction::ALL.into_iter().all(|d| {
+            let w = target.step(d);
+            if !shape.is_neighbour(target, d) || !layer.is_blocked(w) {
+                return true;
+            }
+            let wall = grid.plane_agent_center(w, self.diameter);
+            let now = to.distance(wall);
+            now >= from.distance(wall) || now >= self.hex_wall_gap(target, centre, w, wall)
+        })
+    }
+
+    /// How near the centre `wall` of tile `w` a unit comes that walks, inside tile
+    /// `target` (centre `centre`), the straight line between that tile and a neighbour
+    /// of both: the least distance from `wall` to the half of such a line inside
+    /// `target`, less a margin. On regular hexagons √3 / 2 of a tile.
+    fn hex_wall_gap(&self, target: Cell, centre: Vec2, w: Cell, wall: Vec2) -> f32 {
+        let shape = self.layer.shape();
+        let mut gap = f32::INFINITY;
+        for d in Direction::ALL {
+            let n = target.step(d);
+            if shape.is_neighbour(target, d) && shape.steps(n, w) == 1 {
+                let half = (self.grid.plane_agent_center(n, self.diameter) - centre) * 0.5;
+                let t = ((wall - centre).dot(half) / half.length_squared()).clamp(0.0, 1.0);
+                gap = gap.min(wall.distance(centre + half * t));
+            }
+        }
+        gap * HEX_WALL_MARGIN
+    }
+
+    /// On hexagons, `step` without the part of it that heads for the centres of the
+    /// blocked neighbours of the unit's tile: a move along the walls. `None` on squares
+    /// and off the map.
+    fn along_hex_walls(&self, from: Vec2, step: Vec2) -> Option<Vec2> {
+        let (grid, layer) = (self.grid, self.layer);
+        let shape = layer.shape();
+        if shape.is_square() {
+            return None;
+        }
+        let cell = grid.plane_agent_cell(from, self.diameter)?;
+        let mut along = step;
+        for d in Direction::ALL {
+            if shape.is_neighbour(cell, d) && layer.is_blocked(cell.step(d)) {
+                let wall = grid.plane_agent_center(cell.step(d), self.diameter);
+                let toward = (wall - from).normalize_or_zero();
+                along -= toward * along.dot(toward).max(0.0);
+            }
+        }
+        Some(along)
+    }
+
+    /// One small move with sliding: the full step, else (on hexagons) the step along
+    /// the walls, else its x part, else its y part (each
     /// only when it is at least a fifth of the step), else a step of the same length
     /// toward the centre of the unit's anchor cell (which lines a unit up with a
-    /// corridor it could not enter off-centre), else none.
+    /// corridor it could not enter off-centre; on hexagons only when that is not
+    /// against the step), else none.
     pub(super) fn slide(&self, from: Vec2, step: Vec2) -> Vec2 {
         let length = step.length();
         let useful = |part: f32| part.abs() >= 0.2 * length;
-        let mut candidates = [None; 4];
+        let mut candidates = [None; 5];
         candidates[0] = Some(from + step);
+        if let Some(along) = self.along_hex_walls(from, step)
+            && useful(along.length())
+        {
+            candidates[1] = Some(from + along);
+        }
         if useful(step.x) {
-            candidates[1] = Some(from + Vec2::new(step.x, 0.0));
+            candidates[2] = Some(from + Vec2::new(step.x, 0.0));
         }
         if useful(step.y) {
-            candidates[2] = Some(from + Vec2::new(0.0, step.y));
+            candidates[3] = Some(from + Vec2::new(0.0, step.y));
         }
         if let Some(cell) = self.grid.plane_agent_cell(from, self.diameter)
             && !self.layer.is_blocked(cell)
         {
             let centre = self.grid.plane_agent_center(cell, self.diameter);
             let to_centre = centre - from;
-            candidates[3] = Some(from + to_centre.clamp_length_max(length));
+            // On hexagons a unit stopped short of a wall would otherwise step back to
+            // its centre and forward again, frame after frame.
+            let back = !self.layer.shape().is_square() && to_centre.dot(step) < 0.0;
+            if !back {
+                candidates[4] = Some(from + to_centre.clamp_length_max(length));
+            }
         }
         for candidate in candidates.into_iter().flatten() {
             if candidate != from && self.may_move(from, candidate) {

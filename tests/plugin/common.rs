@@ -359,6 +359,46 @@ pub fn regular_grid_of(layout: GridLayout, text: &str) -> NavGrid {
     NavGrid::new(map, Vec2::ZERO, size).with_layout(layout)
 }
 
+/// The axes of a test written along rows: cell `(x, y)` is itself, except on column
+/// hexagons, whose straight lines (the paths without equal-cost alternatives) run along
+/// columns: there it is `(y, x)`.
+#[derive(Clone, Copy)]
+pub struct Along(bool);
+
+impl Along {
+    pub fn of(layout: GridLayout) -> Self {
+        use HexLayout::{Column, ColumnEven, ColumnOdd};
+        Self(matches!(
+            layout,
+            GridLayout::Hex(Column | ColumnEven | ColumnOdd)
+        ))
+    }
+
+    /// The cell at `x` along the test's rows and `y` across them.
+    pub fn cell(self, x: i32, y: i32) -> Cell {
+        if self.0 {
+            Cell::new(y, x)
+        } else {
+            Cell::new(x, y)
+        }
+    }
+
+    /// How far along the test's rows `cell` lies.
+    pub fn x(self, cell: Cell) -> i32 {
+        if self.0 { cell.y } else { cell.x }
+    }
+
+    /// The ASCII map of an open grid `width` cells along the rows, `height` across.
+    pub fn open(self, width: usize, height: usize) -> String {
+        let (w, h) = if self.0 {
+            (height, width)
+        } else {
+            (width, height)
+        };
+        vec![".".repeat(w); h].join("\n")
+    }
+}
+
 /// The 64x64 [`level`] as a grid laid out as `layout` (see [`grid_of`]).
 pub fn level_grid(layout: GridLayout) -> NavGrid {
     let map = CachedScenario::from_bits(bits_of(&level())).unwrap();
