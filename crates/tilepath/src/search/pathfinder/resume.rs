@@ -256,7 +256,11 @@ impl Pathfinder {
             return false;
         }
         // Unit-cost searches count steps; the weights scale them by the uniform weight.
-        let scale = weights.uniform().map_or(1, Cost::from);
+        // Weighted searches (on hexagons even when uniform) count the weights already.
+        let scale = match weights.uniform() {
+            Some(w) if weights.unit_steps() => Cost::from(w),
+            _ => 1,
+        };
         let searched = self.state.g(self.state.index(last)) * scale;
         weights.path_cost_and_length(path).0 == Some(searched)
     }
