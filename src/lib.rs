@@ -308,15 +308,17 @@
 //!   time per frame.
 //! - Map edits do not throw that work away. The core map logs its recent cell edits
 //!   ([`CachedScenario::edits_since`](scenario::CachedScenario::edits_since)), and a
-//!   suspended A\* or Dijkstra search resumed on an edited map is carried over them: nodes
-//!   whose way ran through a cell blocked since (or a diagonal whose corner closed) are
+//!   suspended A\* or Dijkstra search resumed on an edited map is carried over them, on
+//!   every grid shape, obstacle and terrain edits alike: nodes whose way ran through a cell
+//!   blocked since, a diagonal whose corner closed or a step whose cost changed are
 //!   forgotten with every node found through them, each forgotten free node takes the best
-//!   cost its closed neighbours offer, and closed nodes next to freed cells relax their moves
-//!   again, reopening closed nodes that get cheaper (A\* with a consistent heuristic stays
-//!   exact with reopening). The path found is checked against the map before it is answered.
-//!   Shared fields are carried over the same way
+//!   cost its closed neighbours offer, and closed nodes next to edited cells relax their
+//!   moves again, reopening closed nodes that get cheaper (A\* with a consistent heuristic
+//!   stays exact with reopening). The path found is checked against the map before it is
+//!   answered. Shared fields are carried over the same way
 //!   ([`DistanceField::carry_over`](search::DistanceField::carry_over)). JPS and JPS+
-//!   searches, terrain edits, resized maps and new profiles start over. Edits that cut the
+//!   searches, terrain edits that change a profile's smallest weight (the scale of A\*'s
+//!   heuristic), resized maps and new profiles start over. Edits that cut the
 //!   way of more than 16,384 cells of a search or field (a wall next to its start or goal)
 //!   start it over in slices too, because repairing it would take one long step outside any
 //!   budget. A [`NavGrid`] inserted in place of another is a new map

@@ -298,9 +298,9 @@ pub enum GroupOrders {
 pub struct FieldSettings {
     /// At most this many fields are kept (least recently used dropped first); 0 turns
     /// shared fields off, as [`GroupOrders::PerUnit`] does. A field holds about 13 bytes
-    /// per map cell; it is carried over obstacle edits, exactly
-    /// (`DistanceField::carry_over`), and dropped on terrain edits or when the map, its
-    /// placement or the profiles change. 4 by default.
+    /// per map cell; it is carried over obstacle and terrain edits, exactly
+    /// (`DistanceField::carry_over`), and dropped when the map, its placement or the
+    /// profiles change. 4 by default.
     pub max_fields: usize,
     /// A field grows for a goal once at least this many requests taken in one frame
     /// share it (see [`GroupOrders::SharedFields`]). 8 by default.

@@ -247,7 +247,7 @@
 //! A [`DistanceField`](search::DistanceField) is one exact Dijkstra from a goal, grown in
 //! slices, from which every unit sent to that goal reads its own optimal path in
 //! O(path length). [`DistanceField::carry_over`](search::DistanceField::carry_over) brings
-//! it up to date after obstacle edits, as `resume` does for a search, and
+//! it up to date after obstacle and terrain edits, as `resume` does for a search, and
 //! [`Pathfinder::find_guided`](search::Pathfinder::find_guided) uses it as an exact lower
 //! bound for searches to cells near its goal.
 //!

@@ -258,7 +258,7 @@ fn check_edits(tiles: &mut Tiles, seed: u64) {
             tiles.ascii()
         );
         let costs = tiles.costs_from(goal, 0);
-        // Terrain edits start a field over; obstacle edits carry it.
+        // Edits carry the field over, but for a blocked goal (never edited here).
         if !field.carry_over(&map) {
             field = DistanceField::new(&map, cell(goal), WEIGHED, 1).unwrap();
         }

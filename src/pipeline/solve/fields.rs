@@ -77,8 +77,8 @@ impl Fields {
     }
 
     /// Brings every field up to date with the edits of `map` (exactly, see
-    /// `DistanceField::carry_over`), and drops those that cannot be (terrain or profile
-    /// changes, too many edits since).
+    /// `DistanceField::carry_over`), and drops those that cannot be (a profile change,
+    /// a blocked goal, too many edits since).
     pub(crate) fn carry_over(&mut self, map: &CachedScenario) {
         let dropped = &mut self.dropped;
         self.entries.retain_mut(|e| {

@@ -1,24 +1,39 @@
-//! Carrying a growing search over obstacle edits: the three passes that a suspended A* and a distance field share.
+//! Carrying a growing search over map edits: the three passes that a suspended A* and a distance field share.
 //!
 //! A search that grows from a root (A*'s start, a field's goal) labels cells with a cost
-//! and the direction of the neighbour that cost came from; some labels are final (closed,
-//! settled), the others wait in an open list. After cells of the map were blocked or
-//! freed, [`carry_over`] brings those labels to what the same search would know on the
-//! new map, without starting over:
+//! and the direction of the neighbour that cost came from (its parent); some labels are
+//! final (closed, settled), the others wait in an open list. After cells of the map were
+//! blocked or freed, or given another terrain (their weight changed), [`carry_over`]
+//! brings those labels to what the same search would know on the new map, without
+//! starting over. The passes read the grid's shape through the layer's legal moves and
+//! the step costs, so they are the same on squares and on hexagons.
 //!
-//! 1. *Broken ways.* A labelled cell that is now blocked, or whose move toward the
-//!    neighbour its cost came from is no longer legal (a corner closed), lost its way;
-//!    so did every cell whose chain of such moves runs through it. They are forgotten
+//! 1. *Broken ways.* Near an edit, a label whose cell is now blocked, whose move from
+//!    its parent is no longer legal (a corner closed), or whose cost is no longer its
+//!    parent's cost plus the step between them on the new map (the step got dearer or
+//!    cheaper, or the parent lost its label or was reached more cheaply since) lost its
+//!    way; so did every cell whose chain of parents runs through it. They are forgotten
 //!    (unlabelled, out of the open list), found by following the directions backwards,
 //!    O(their count).
 //! 2. *Re-seeding.* Each forgotten free cell takes the best cost its final neighbours
-//!    offer, as their expansion would have given it, and is opened.
-//! 3. *New moves.* Freed cells and freed corners add moves that final cells never made:
-//!    every final cell near an edit offers its moves on the new map again. A cell that
-//!    was final may so be opened again: the search must allow that from then on.
+//!    offer on the new map, as their expansion would have given it, and is opened.
+//! 3. *New moves.* Freed cells, freed corners and cheaper steps add moves that final
+//!    cells never made: every final cell near an edit offers its moves on the new map
+//!    again, and a neighbour reached more cheaply is opened, final before or not. The
+//!    search must allow a final cell to open again from then on.
 //!
-//! Afterwards every label's cost is that of a way on the new map and every final cell
-//! has relaxed every move it has there, which is what the search's exactness rests on.
+//! "Near" is [`MapChange::moves_area`] of each edited cell: the cells whose freedom may
+//! change and their neighbours. A step's cost reads the weights of its two ends only, so
+//! it changes only for moves to or from an edited cell, both ends of which lie there.
+//!
+//! Exactness, on either shape: a label far from every edit kept its legal move and its
+//! step cost, and pass 1 checked those near the edits, so afterwards every label's cost
+//! is the cost of its chain of parents on the new map, a way there; and every final cell
+//! has offered every move it has on the new map (far from the edits its moves and their
+//! costs are the ones it offered when it was expanded; near them pass 3 offered them
+//! again; a neighbour that lost its label took the best offer again in pass 2). That is
+//! what the exactness of Dijkstra and of A* with a consistent heuristic rests on, once
+//! final cells may open again; the heuristic must be the one the search started with.
 //! O(e (d + 3)²) for e edited cells and diameter d, plus the forgotten cells, plus
 //! O(log n) per cell opened. The work is done at once, so it stops when more than
 //! [`MAX_FORGOTTEN`] labels would be forgotten (a wall near the root can cut the way of
@@ -49,9 +64,10 @@ pub(crate) trait Labels {
 }
 
 /// Runs the three passes of the module docs over `labels` for the cells of `edited`
-/// (blocked or freed since the labels were made), on `layer` as it is now. `step(from,
-/// to, d)` is the cost of the move from cell id `from` to its neighbour `to` in
-/// direction `d`; `octile` allows diagonal moves; `forgotten` is scratch. Returns false,
+/// (blocked, freed or given another terrain since the labels were made), on `layer` as
+/// it is now. `step(from, to, d)` is the cost of the move from cell id `from` to its
+/// neighbour `to` in direction `d` on the map as it is now; `octile` allows diagonal
+/// moves; `forgotten` is scratch. Returns false,
 /// with the labels half carried over (start the search over), when more than
 /// [`MAX_FORGOTTEN`] labels lost their way.
 #[must_use]
@@ -70,7 +86,8 @@ pub(crate) fn carry_over<L: Labels>(
             .clone()
             .map(move |cell| MapChange::moves_area(layer.shape(), cell, layer.diameter(), size))
     };
-    // 1. Broken ways, and everything found through them.
+    // 1. Broken ways (a blocked cell, an illegal or repriced move from the parent), and
+    // everything found through them.
     forgotten.clear();
     for area in areas() {
         for c in area.cells() {
@@ -78,7 +95,10 @@ pub(crate) fn carry_over<L: Labels>(
             let Some(way) = labels.way(i) else {
                 continue;
             };
-            if layer.is_blocked(c) || layer.legal_moves(c, octile) & (1 << way as u8) == 0 {
+            if layer.is_blocked(c)
+                || layer.legal_moves(c, octile) & (1 << way as u8) == 0
+                || !costs_its_parents(labels, &step, i, id(c.step(way)), way)
+            {
                 labels.forget(i);
                 forgotten.push(i);
             }
@@ -122,7 +142,7 @@ pub(crate) fn carry_over<L: Labels>(
             labels.offer(i, g, way);
         }
     }
-    // 3. New moves of final labels.
+    // 3. New moves, and cheaper steps, of final labels.
     for area in areas() {
         for c in area.cells() {
             let i = id(c);
@@ -139,4 +159,18 @@ pub(crate) fn carry_over<L: Labels>(
         }
     }
     true
+}
+
+/// True when the label of cell `i` costs exactly its parent `p`'s label plus the step
+/// from `p` to `i` (in direction `way.opposite()`) as the map is now.
+#[inline]
+fn costs_its_parents<L: Labels>(
+    labels: &L,
+    step: &impl Fn(u32, u32, Direction) -> Cost,
+    i: u32,
+    p: u32,
+    way: Direction,
+) -> bool {
+    let through = labels.cost(p).map(|g| g + step(p, i, way.opposite()));
+    through.is_some() && through == labels.cost(i)
 }

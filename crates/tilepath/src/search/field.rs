@@ -25,7 +25,8 @@ const UNKNOWN: Cost = Cost::MAX >> 1;
 /// of heap positions and 16 bytes per open cell); about 13 bytes per cell, 3.3 MiB at
 /// 512 × 512.
 /// A field is tied to the map generation it was built on ([`DistanceField::generation`]);
-/// after obstacle edits [`DistanceField::carry_over`] brings it up to date, exactly.
+/// after obstacle and terrain edits [`DistanceField::carry_over`] brings it up to date,
+/// exactly.
 ///
 /// ```
 /// use tilepath::prelude::*;
@@ -272,24 +273,27 @@ impl DistanceField {
             + self.open.memory_bytes()
     }
 
-    /// Brings the field up to date with the obstacle edits of `map` since it was built
-    /// (or last carried over), keeping its distances exact, instead of building it again;
-    /// returns false, leaving the field as it was, when that cannot be done: the map was
-    /// resized, a terrain or profile changed, the map no longer lists its edits
-    /// ([`CachedScenario::edits_since`]) or the goal is now blocked. It also returns
-    /// false, with the field half carried over, when the edits cut the way of more than
-    /// 16,384 cells (a wall near the goal): repairing that much at once costs about what
-    /// growing it again does, and growing goes in slices. Either way, build a new one.
+    /// Brings the field up to date with the obstacle and terrain edits of `map` since it
+    /// was built (or last carried over), keeping its distances exact, instead of
+    /// building it again; returns false, leaving the field as it was, when that cannot
+    /// be done: the map was resized, a profile was registered, the map no longer lists
+    /// its edits ([`CachedScenario::edits_since`]) or the goal is now blocked. It also
+    /// returns false, with the field half carried over, when the edits cut the way of
+    /// more than 16,384 cells (a wall near the goal): repairing that much at once costs
+    /// about what growing it again does, and growing goes in slices. Either way, build a
+    /// new one.
     ///
-    /// The same three passes as a suspended A* search carried over edits: cells whose way
-    /// to the goal ran through a cell blocked since (or a diagonal no longer legal) are
-    /// forgotten with every cell found through them; each forgotten free cell takes the
-    /// best cost its settled neighbours offer; settled cells next to freed cells relax
-    /// their moves again, and a settled cell reached more cheaply is opened again. The
-    /// field then grows on from there ([`DistanceField::grow`]); see
-    /// [`DistanceField::distance`] for which costs are final meanwhile. O(e (d + 3)²) for
-    /// e edited cells and diameter d, plus the forgotten cells, plus O(log n) per cell
-    /// opened.
+    /// The same three passes as a suspended A* search carried over edits, on either grid
+    /// shape: near each edited cell, cells whose way to the goal ran through a cell
+    /// blocked since, a move no longer legal, or a step whose cost changed (a terrain
+    /// painted over) are forgotten with every cell found through them; each forgotten
+    /// free cell takes the best cost its settled neighbours offer; settled cells near the
+    /// edits relax their moves again, and a settled cell reached more cheaply is opened
+    /// again. The field then grows on from there ([`DistanceField::grow`]); see
+    /// [`DistanceField::distance`] for which costs are final meanwhile. A field has no
+    /// heuristic, so a terrain edit that changes the profile's smallest weight is carried
+    /// too. O(e (d + 3)²) for e edited cells and diameter d, plus the forgotten cells,
+    /// plus O(log n) per cell opened.
     ///
     /// ```
     /// use tilepath::prelude::*;
@@ -325,7 +329,7 @@ impl DistanceField {
         ) else {
             return false;
         };
-        if edits.iter().any(|e| e.terrain) || layer.is_blocked(self.goal) {
+        if layer.is_blocked(self.goal) {
             return false;
         }
         let mut labels = Labels {

@@ -14,7 +14,7 @@
 //!   state struct for the buffers only it needs, taking the shared state explicitly.
 //!   `jps` holds online JPS and, in `jps::plus`, JPS+, which reads the jump table a
 //!   [`Layer`](crate::scenario::Layer) keeps ([`JumpTable`](crate::scenario::JumpTable)).
-//! - `carry`: the three passes that carry a growing search's labels over obstacle edits,
+//! - `carry`: the three passes that carry a growing search's labels over map edits,
 //!   behind a small `Labels` trait that A\* and the distance field implement; no
 //!   algorithm.
 //! - `ends`: a query's ends on a layer (bounds, blocked starts and goals moved to the

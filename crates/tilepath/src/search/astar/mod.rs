@@ -267,14 +267,17 @@ fn heuristic<'g>(
     }
 }
 
-/// Carries a search suspended on an earlier map over the obstacle edits of `edited`
-/// (cells whose obstacle bit changed since; the step costs must be unchanged), so that
-/// resuming it on `layer` answers exactly as a fresh search would, in cost: the three
-/// passes of [`carry`](super::carry) over the seen nodes (broken ways forgotten,
-/// forgotten nodes re-seeded from closed ones, closed nodes near freed cells relaxed
+/// Carries a search suspended on an earlier map over the edits of `edited` (cells whose
+/// obstacle bit or terrain changed since), so that resuming it on `layer` answers
+/// exactly as a fresh search would, in cost: the three passes of
+/// [`carry`](super::carry) over the seen nodes (broken or repriced ways forgotten,
+/// forgotten nodes re-seeded from closed ones, closed nodes near the edits relaxed
 /// again), after which a closed node reached more cheaply is opened again (`reopen`),
-/// which A* with a consistent heuristic allows. The caller still checks the path it
-/// returns against the map.
+/// which A* with a consistent heuristic allows. `costs` are the step costs of the map as
+/// it is now, and must be of the same kind (unit or weighted) and have the same
+/// [`StepCosts::heuristic_scale`] as those the search started with: the open nodes keep
+/// the keys that heuristic gave them. The caller still checks the path it returns
+/// against the map.
 ///
 /// Needs the heap open list (keys may drop below the last one popped, which the radix
 /// queue cannot take) and no landmark guide. O(e (d + 3)²) for e edited cells and

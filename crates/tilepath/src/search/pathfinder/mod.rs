@@ -129,6 +129,8 @@ struct Suspended {
     guide: Option<Frozen>,
     /// It runs with its layer's landmark table.
     table: bool,
+    /// How it counts costs ([`Pathfinder::cost_scale`]).
+    scale: Option<u8>,
 }
 
 /// How the current search fared with map edits (see [`Pathfinder::resume`]).
@@ -392,6 +394,7 @@ impl Pathfinder {
                     size: map.size(),
                     guide: guide.and_then(|g| g.frozen()),
                     table: guide.is_some_and(|g| g.has_table()),
+                    scale: Self::cost_scale(&weights),
                 });
                 Ok(Progress::Suspended {
                     expanded: self.state.expanded(),
@@ -458,6 +461,15 @@ impl Pathfinder {
             Algorithm::Auto | Algorithm::Jps | Algorithm::JpsPlus => Algorithm::AStar,
             other => other,
         }
+    }
+
+    /// How a search with `weights` counts costs: `None` on the unit-cost engine
+    /// ([`Weights::unit_steps`]), otherwise the smallest weight, the scale of its
+    /// heuristic. A terrain edit can change it (the map's cheapest or last differing
+    /// terrain painted over); a suspended search is carried over edits only while it is
+    /// unchanged.
+    fn cost_scale(weights: &Weights<'_>) -> Option<u8> {
+        (!weights.unit_steps()).then(|| weights.min())
     }
 
     /// Runs the query's algorithm on its own state and the shared one: the unit-cost

@@ -19,8 +19,12 @@ impl Pathfinder {
     /// the edits where that is exact, and starts over otherwise:
     ///
     /// - A* and Dijkstra on the heap open list ([`OpenList::IndexedHeap`]), unguided,
-    ///   carry over obstacle edits that the map can still list
-    ///   ([`CachedScenario::edits_since`]) when the query's ends settle as before: the
+    ///   on either grid shape, carry over obstacle and terrain edits that the map can
+    ///   still list ([`CachedScenario::edits_since`]) when the query's ends settle as
+    ///   before and the profile's weights keep the kind and heuristic scale the search
+    ///   started with (uniform or not, the same smallest weight of the terrain on the
+    ///   map): nodes near each edited cell whose move from their parent is gone or
+    ///   costs another amount are forgotten with the nodes found through them, the
     ///   closed nodes around each edited cell relax their moves on the new map again and
     ///   closed nodes reached more cheaply are reopened. The path found is checked on
     ///   the map of that moment (free cells, legal moves, the cost the search gave it);
@@ -29,8 +33,9 @@ impl Pathfinder {
     ///   Edits that cut the way of more than 16,384 nodes (a wall next to the start of a
     ///   large search) start it over instead: repairing that much at once would cost a
     ///   frame.
-    /// - Anything else starts over: terrain edits (step costs changed), a resized map or
-    ///   a registered profile, another map object ([`CachedScenario::id`]), JPS and JPS+
+    /// - Anything else starts over: terrain edits that change the weights' kind or
+    ///   smallest weight (the heuristic must stay the one the search started with), a
+    ///   resized map or a registered profile, another map object ([`CachedScenario::id`]), JPS and JPS+
     ///   (their jumps read the map), the radix open list, guided searches (by a field or
     ///   by the layer's landmark table: edits may change the table). An exact
     ///   search ([`Algorithm::Auto`], [`Algorithm::Jps`], [`Algorithm::JpsPlus`],
@@ -180,10 +185,12 @@ impl Pathfinder {
             Algorithm::Dijkstra => Mode::Dijkstra,
             _ => return None,
         };
-        let edits = map.edits_since(suspended.generation)?;
-        if edits.iter().any(|e| e.terrain) {
+        // The costs and heuristic must stay those the open nodes were keyed with (this
+        // also keeps `resolve`'s choice, which reads only whether the weights are uniform).
+        if Self::cost_scale(&weights) != suspended.scale {
             return None;
         }
+        let edits = map.edits_since(suspended.generation)?;
         // The ends must settle as they did: a start or goal blocked since, or a goal
         // that became reachable since, makes it another query.
         let settled = ends::settle(layer, &suspended.original).ok()?;
@@ -256,7 +263,11 @@ impl Pathfinder {
             return false;
         }
         // Unit-cost searches count steps; the weights scale them by the uniform weight.
-        let scale = weights.uniform().map_or(1, Cost::from);
+        // Weighted searches (on hexagons even when uniform) count the weights already.
+        let scale = match weights.uniform() {
+            Some(w) if weights.unit_steps() => Cost::from(w),
+            _ => 1,
+        };
         let searched = self.state.g(self.state.index(last)) * scale;
         weights.path_cost_and_length(path).0 == Some(searched)
     }
