@@ -1,6 +1,6 @@
 //! What the tilemap examples (`hexagonal`, `isometric`) share: their command line, the
 //! app with or without a window, and the headless tally of units standing where their
-//! footprint may not and of arrivals per order.
+//! footprint may not, of units overlapping and of arrivals per order.
 //!
 //! The command line: `--headless FRAMES` runs without a window for `FRAMES` frames of
 //! 16 ms and prints the tally; `--screenshot PATH` saves a screenshot at frame 240 and
@@ -14,6 +14,7 @@ use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::*;
 
 #[path = "screenshot.rs"]
@@ -67,6 +68,10 @@ pub trait Walker: Component {
 pub struct Tally {
     /// Unit-frames spent where the unit's footprint may not stand.
     in_walls: usize,
+    /// Pair-frames of two units overlapping by more than the crowd's tolerance.
+    overlaps: usize,
+    /// The worst overlap seen, in tiles of the steering plane.
+    worst_overlap: f32,
     /// Orders given so far.
     order: usize,
     /// Units that had arrived when each next order was given.
@@ -119,8 +124,9 @@ pub fn app<M: Clone + Debug + Send + Sync + 'static>(options: &Options<M>, title
     app
 }
 
-/// Counts units `U` standing where their footprint may not (must stay 0) and arrivals;
-/// ends a headless run with its summary, with an error when a unit stood in a wall.
+/// Counts units `U` standing where their footprint may not and pairs of them overlapping
+/// by more than [`OVERLAP_TOLERANCE`] (both must stay 0), and arrivals; ends a headless
+/// run with its summary, with an error when a unit stood in a wall or two overlapped.
 pub fn check_units<M: Debug + Send + Sync + 'static, U: Walker>(
     grid: Option<Res<NavGrid>>,
     profiles: Res<MovementProfiles>,
@@ -132,6 +138,22 @@ pub fn check_units<M: Debug + Send + Sync + 'static, U: Walker>(
 ) {
     let Some(grid) = grid else { return };
     let mut arrived = 0;
+    let tile = grid.plane_tile_size().x;
+    let shape = grid.layout().shape();
+    let discs: Vec<(Vec2, f32)> = units
+        .iter()
+        .map(|(t, u, _)| {
+            let at = grid.world_to_plane(t.translation.truncate()) / tile;
+            (at, shape.body_radius(u.diameter()) as f32)
+        })
+        .collect();
+    for (i, &(a, ra)) in discs.iter().enumerate() {
+        for &(b, rb) in &discs[i + 1..] {
+            let overlap = ra + rb - a.distance(b);
+            tally.worst_overlap = tally.worst_overlap.max(overlap);
+            tally.overlaps += usize::from(overlap > OVERLAP_TOLERANCE);
+        }
+    }
     for (transform, unit, has_arrived) in &units {
         let profile = profiles.id(unit.profile()).unwrap_or_default();
         let at = transform.translation.truncate();
@@ -147,15 +169,17 @@ pub fn check_units<M: Debug + Send + Sync + 'static, U: Walker>(
     {
         println!(
             "{:?}: {} frames, {} units, {} orders, units arrived per order {:?}, \
-             {} unit-frames in walls",
+             {} unit-frames in walls, {} overlapping pair-frames (worst {:.3} tiles)",
             options.map,
             frame.0,
             units.iter().len(),
             tally.order,
             tally.arrived,
-            tally.in_walls
+            tally.in_walls,
+            tally.overlaps,
+            tally.worst_overlap
         );
-        exit.write(if tally.in_walls == 0 {
+        exit.write(if tally.in_walls == 0 && tally.overlaps == 0 {
             AppExit::Success
         } else {
             AppExit::error()

@@ -28,6 +28,8 @@ pub(super) struct CellSpace {
     tile: Vec2,
     /// Size of the map, in cells.
     size: crate::grid::GridSize,
+    /// The shape of its cells.
+    shape: crate::shape::GridShape,
 }
 
 impl CellSpace {
@@ -37,12 +39,18 @@ impl CellSpace {
             corner: grid.plane_agent_center(crate::grid::Cell::new(0, 0), 1) - tile * 0.5,
             tile,
             size: grid.size(),
+            shape: grid.layout().shape(),
         }
     }
 
     /// Size of the map, in cells.
     pub(super) fn size(&self) -> crate::grid::GridSize {
         self.size
+    }
+
+    /// The shape of the map's cells.
+    pub(super) fn shape(&self) -> crate::shape::GridShape {
+        self.shape
     }
 
     /// A plane position in cells.

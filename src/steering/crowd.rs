@@ -12,6 +12,7 @@ use crate::crowd::{AvoidanceSettings, CrowdAgent, OVERLAP_TOLERANCE, Vector};
 use crate::grid::{Cell, GridSize};
 use crate::scenario::{Layer, ProfileId};
 use crate::settings::TilepathSettings;
+use crate::shape::GridShape;
 
 /// Reciprocal avoidance between the units that take part ([`Avoidance::Reciprocal`]):
 /// each unit's wanted move becomes the one the crowd allows.
@@ -214,7 +215,7 @@ fn fill_agents(
             position: space.point(position),
             velocity: space.vector(velocity),
             preferred: space.vector(m.wanted / dt),
-            radius: crowd_radius(m.diameter, space.size()),
+            radius: crowd_radius(m.diameter, space.size(), space.shape()),
             max_speed: space.speed(m.max_step.max(m.wanted.length()) / dt),
             responsibility: if m.following {
                 1.0
@@ -229,13 +230,13 @@ fn fill_agents(
     }
 }
 
-/// The radius in cells the crowd gives a unit of `diameter` on a map of `size`: half its
-/// diameter, at most as wide as covers the whole map from anywhere on it (twice its
-/// width plus height), so that the walls the crowd reads around a unit are bounded by
-/// the map, not by the diameter. O(1).
-fn crowd_radius(diameter: u32, size: GridSize) -> f32 {
-    let cover = 2 * (u64::from(size.width) + u64::from(size.height)) + 2;
-    u64::from(diameter.max(1)).min(cover) as f32 * 0.5
+/// The radius in cells the crowd gives a unit of `diameter` on a map of `size` and
+/// `shape`: its [`GridShape::body_radius`], at most as wide as covers the whole map from
+/// anywhere on it (its width plus height), so that the walls the crowd reads around a
+/// unit are bounded by the map, not by the diameter. O(1).
+fn crowd_radius(diameter: u32, size: GridSize, shape: GridShape) -> f32 {
+    let cover = u64::from(size.width) + u64::from(size.height) + 1;
+    shape.body_radius(diameter).min(cover as f64) as f32
 }
 
 /// Hard separation: units that still overlap after their moves are pushed apart

@@ -109,12 +109,15 @@ fn two_units_at_the_mouth_of_a_one_cell_corridor_both_get_through() {
     }
 }
 
-/// The worst overlap (plane tiles) of two units' discs (diameter in tiles) at the moment.
+/// The worst overlap (plane tiles) of two units' bodies (discs of their shape's
+/// `body_radius`, diameter in tiles) at the moment.
 fn worst_overlap(app: &App, units: &[(Entity, u32)]) -> (f32, Option<(Entity, Entity)>) {
+    let shape = grid(app).layout().shape();
+    let body = |d: u32| shape.body_radius(d) as f32;
     let mut worst = (0.0, None);
     for (i, &(a, da)) in units.iter().enumerate() {
         for &(b, db) in &units[i + 1..] {
-            let gap = plane_at(app, a).distance(plane_at(app, b)) - (da + db) as f32 * 0.5;
+            let gap = plane_at(app, a).distance(plane_at(app, b)) - body(da) - body(db);
             if -gap > worst.0 {
                 worst = (-gap, Some((a, b)));
             }

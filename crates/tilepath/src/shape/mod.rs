@@ -197,6 +197,24 @@ impl GridShape {
             }
     }
 
+    /// The radius, in tiles, of the disc an agent of `diameter` fills for crowds: half
+    /// its diameter, shrunk where needed so that two agents on cells whose footprints
+    /// share no cell never overlap. On squares that is half the diameter. Hexagonal
+    /// footprints of radius `r` ([`GridShape::hex_radius`]) may stand `n = 2r + 1`
+    /// steps apart, and the least distance between tiles `n` steps apart is
+    /// `√(3n² + 1) / 2`: a tile and its six neighbours (diameter 3) get ≈ 1.32, not
+    /// 1.5. A diameter of 0 is treated as 1.
+    pub fn body_radius(self, diameter: u32) -> f64 {
+        let half = f64::from(diameter.max(1)) * 0.5;
+        match self {
+            GridShape::Square => half,
+            GridShape::Hex(_) => {
+                let n = 2.0 * f64::from(Self::hex_radius(diameter)) + 1.0;
+                half.min((3.0 * n * n + 1.0).sqrt() / 4.0)
+            }
+        }
+    }
+
     /// The radius in steps of a hexagonal agent of `diameter`: `d / 2` (1 and 2 wide
     /// agents differ only on squares).
     #[inline]
@@ -242,6 +260,44 @@ const fn table(corner_rule: bool) -> [u8; 512] {
 mod tests {
     use super::*;
     use crate::grid::{DIAGONAL, octile_cost};
+
+    #[test]
+    fn hex_bodies_never_overlap_on_disjoint_footprints() {
+        // Axial hexagons of unit spacing (regular, pointy top): centre of (q, r).
+        let centre = |q: i32, r: i32| {
+            (
+                f64::from(q) + 0.5 * f64::from(r),
+                f64::from(r) * 0.75f64.sqrt(),
+            )
+        };
+        let steps = |q: i32, r: i32| (q.abs() + r.abs() + (q + r).abs()) / 2;
+        let shape = GridShape::Hex(HexLayout::RowOdd);
+        for diameter in 1..=9u32 {
+            let radius = GridShape::hex_radius(diameter) as i32;
+            // Footprints of radius r on hexagons k steps apart are disjoint iff k > 2r.
+            let mut least = f64::INFINITY;
+            for q in -20..=20 {
+                for r in -20..=20 {
+                    if steps(q, r) > 2 * radius {
+                        let (x, y) = centre(q, r);
+                        least = least.min(x.hypot(y));
+                    }
+                }
+            }
+            let body = shape.body_radius(diameter);
+            let half = f64::from(diameter) * 0.5;
+            assert!(
+                2.0 * body <= least + 1e-9,
+                "d {diameter}: {body} vs {least}"
+            );
+            assert!(
+                (body - half).abs() < 1e-9 || (2.0 * body - least).abs() < 1e-9,
+                "d {diameter}: {body} is neither half the diameter nor the bound {least}"
+            );
+        }
+        assert_eq!(GridShape::Square.body_radius(3), 1.5);
+        assert_eq!(GridShape::Square.body_radius(0), 0.5);
+    }
 
     #[test]
     fn hex_neighbours_are_the_six_axial_neighbours_in_every_layout() {
