@@ -2,7 +2,7 @@
 
 use super::MapError;
 use crate::grid::{Cell, GridSize};
-use crate::shape::GridShape;
+use crate::shape::{Shape, Squares};
 
 /// A bit per cell, row by row; bit `x` of a row lives in word `x / 64` at bit `x % 64`
 /// (least significant first). Padding bits past the row end are kept set, so a scan
@@ -133,13 +133,13 @@ impl BitGrid {
     #[inline]
     pub(crate) fn legal_moves(&self, cell: Cell, octile: bool) -> u8 {
         debug_assert!(self.size.contains(cell));
-        self.moves(GridShape::Square, cell, octile)
+        self.moves(Squares, cell, octile)
     }
 
     /// The moves allowed from the on-grid `cell` of a grid of `shape` (see
-    /// [`GridShape`]): one 3x3 bit read and a table lookup.
+    /// [`GridShape`](crate::shape::GridShape)): one 3x3 bit read and a table lookup.
     #[inline]
-    pub(crate) fn moves(&self, shape: GridShape, cell: Cell, octile: bool) -> u8 {
+    pub(crate) fn moves(&self, shape: impl Shape, cell: Cell, octile: bool) -> u8 {
         debug_assert!(self.size.contains(cell));
         let around = self.neighbourhood(cell.x as u32, cell.y as u32);
         shape.legal(around, cell, octile)

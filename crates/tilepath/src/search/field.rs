@@ -4,7 +4,8 @@ use super::carry;
 use super::heap::IndexedHeap;
 use super::query::PathError;
 use crate::grid::{Cell, Cost, Direction, GridSize};
-use crate::scenario::{CachedScenario, ProfileId};
+use crate::scenario::{CachedScenario, Layer, ProfileId, Weights};
+use crate::shape::{GridShape, Hexagons, Shape, Squares};
 
 /// Flag bit of a settled distance (its value is final).
 const SETTLED: Cost = 1 << 63;
@@ -181,6 +182,20 @@ impl DistanceField {
         ) else {
             return true;
         };
+        match layer.shape() {
+            GridShape::Square => self.settle(Squares, layer, weights, budget),
+            GridShape::Hex(layout) => self.settle(Hexagons(layout), layer, weights, budget),
+        }
+    }
+
+    /// [`DistanceField::grow`] on the layer's shape `shape`, decided once per call.
+    fn settle(
+        &mut self,
+        shape: impl Shape,
+        layer: &Layer,
+        weights: Weights<'_>,
+        budget: u32,
+    ) -> bool {
         let w = self.size.width as i32;
         for _ in 0..budget {
             let Some(i) = self.open.pop() else {
@@ -191,7 +206,7 @@ impl DistanceField {
             self.dist[i as usize] = d | SETTLED;
             self.expanded += 1;
             let c = self.size.cell(i as usize);
-            let mut moves = layer.legal_moves(c, true);
+            let mut moves = layer.moves_on(shape, c, true);
             while moves != 0 {
                 let k = moves.trailing_zeros() as usize;
                 moves &= moves - 1;

@@ -18,8 +18,10 @@
 //! landmark tables, evasion, depth-first searches, smoothing) says so where it is
 //! chosen ([`crate::search::Algorithm`]).
 
+mod fixed;
 mod hex;
 
+pub(crate) use fixed::{Hexagons, Shape, Squares};
 pub use hex::{Hex, HexLayout};
 
 use crate::grid::{Cell, Connectivity, Cost, Direction, STRAIGHT};
@@ -72,21 +74,6 @@ impl GridShape {
         self.neighbours(cell) & (1 << d as u8) != 0
     }
 
-    /// The moves allowed from a cell whose 3 × 3 block of blocked bits is `around` (bit
-    /// `3 (dy + 1) + dx + 1` holds the cell at offset `(dx, dy)`), for the connectivity
-    /// `octile` (square grids only). O(1): a table lookup and a mask.
-    #[inline(always)]
-    pub(crate) fn legal(self, around: u16, cell: Cell, octile: bool) -> u8 {
-        let around = usize::from(around & 0x1ff);
-        match self {
-            GridShape::Square => {
-                let moves = SQUARE_LEGAL[around];
-                if octile { moves } else { moves & 0x55 }
-            }
-            GridShape::Hex(layout) => FREE[around] & layout.moves(cell),
-        }
-    }
-
     /// The length of one step in `d` in fixed point: [`STRAIGHT`], or
     /// [`DIAGONAL`](crate::grid::DIAGONAL) for a square diagonal.
     #[inline]
@@ -103,8 +90,8 @@ impl GridShape {
     #[inline]
     pub fn steps(self, a: Cell, b: Cell) -> u32 {
         match self {
-            GridShape::Square => a.chebyshev(b),
-            GridShape::Hex(layout) => layout.steps((a.x, a.y), (b.x, b.y)),
+            GridShape::Square => Squares.steps(a, b),
+            GridShape::Hex(layout) => Hexagons(layout).steps(a, b),
         }
     }
 
@@ -113,8 +100,8 @@ impl GridShape {
     #[inline]
     pub fn distance(self, connectivity: Connectivity, a: Cell, b: Cell) -> Cost {
         match self {
-            GridShape::Square => connectivity.heuristic(a, b),
-            GridShape::Hex(_) => Cost::from(self.steps(a, b)) * STRAIGHT,
+            GridShape::Square => Squares.distance(connectivity, a, b),
+            GridShape::Hex(layout) => Hexagons(layout).distance(connectivity, a, b),
         }
     }
 
@@ -130,15 +117,9 @@ impl GridShape {
         radius: u32,
     ) -> Cost {
         match self {
-            GridShape::Square => {
-                let r = i64::from(radius);
-                let clamp =
-                    |v: i32, g: i32| i64::from(v).clamp(i64::from(g) - r, i64::from(g) + r) as i32;
-                let near = Cell::new(clamp(cell.x, goal.x), clamp(cell.y, goal.y));
-                connectivity.heuristic(cell, near)
-            }
-            GridShape::Hex(_) => {
-                Cost::from(self.steps(cell, goal).saturating_sub(radius)) * STRAIGHT
+            GridShape::Square => Squares.distance_to_area(connectivity, cell, goal, radius),
+            GridShape::Hex(layout) => {
+                Hexagons(layout).distance_to_area(connectivity, cell, goal, radius)
             }
         }
     }

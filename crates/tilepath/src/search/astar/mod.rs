@@ -21,7 +21,7 @@ use super::query::{OpenList, PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Cost, Direction};
 use crate::scenario::Layer;
-use crate::shape::GridShape;
+use crate::shape::{GridShape, Hexagons, Shape, Squares};
 use jumps::{jump_from, natural};
 use open::{Heap, Queue, Radix};
 
@@ -62,7 +62,9 @@ fn priority(mode: Mode, g: Cost, h: Cost) -> (Cost, Cost) {
 /// On octile grids most successors qualify, which saves most heap operations.
 ///
 /// The open list is the query's [`OpenList`], except in greedy mode, whose keys are not
-/// monotone, which always runs on the heap. A resumed search must keep its query.
+/// monotone, which always runs on the heap. A resumed search must keep its query. The
+/// layer's shape and the open list are decided here, once: the loop is compiled for
+/// each ([`Shape`]).
 ///
 /// # Errors
 ///
@@ -79,16 +81,39 @@ pub(crate) fn search(
     resume: bool,
     guide: Option<Landmark<'_>>,
 ) -> Result<Step, PathError> {
-    if query.open_list == OpenList::Radix && mode != Mode::Greedy {
-        search_on::<Radix>(s, a, layer, query, mode, costs, resume, guide)
-    } else {
-        search_on::<Heap>(s, a, layer, query, mode, costs, resume, guide)
+    match layer.shape() {
+        GridShape::Square => search_in(Squares, s, a, layer, query, mode, costs, resume, guide),
+        GridShape::Hex(layout) => {
+            let shape = Hexagons(layout);
+            search_in(shape, s, a, layer, query, mode, costs, resume, guide)
+        }
     }
 }
 
-/// [`search`] on the open list `Q`.
+/// [`search`] on the grid shape `shape` (the layer's).
+#[allow(clippy::too_many_arguments)]
+fn search_in(
+    shape: impl Shape,
+    s: &mut SearchState,
+    a: &mut AStarState,
+    layer: &Layer,
+    query: &PathQuery,
+    mode: Mode,
+    costs: impl StepCosts,
+    resume: bool,
+    guide: Option<Landmark<'_>>,
+) -> Result<Step, PathError> {
+    if query.open_list == OpenList::Radix && mode != Mode::Greedy {
+        search_on::<Radix>(shape, s, a, layer, query, mode, costs, resume, guide)
+    } else {
+        search_on::<Heap>(shape, s, a, layer, query, mode, costs, resume, guide)
+    }
+}
+
+/// [`search`] on the grid shape `shape` (the layer's) and the open list `Q`.
 #[allow(clippy::too_many_arguments)]
 fn search_on<Q: Queue>(
+    shape: impl Shape,
     s: &mut SearchState,
     a: &mut AStarState,
     layer: &Layer,
@@ -103,7 +128,6 @@ fn search_on<Q: Queue>(
     let start_i = s.index(query.start);
     let octile = query.options.connectivity == Connectivity::Octile;
     let shortcut = mode == Mode::AStar;
-    let shape = layer.shape();
     let h = heuristic(shape, query, costs.heuristic_scale(), guide);
     let offsets = s.step_offsets();
     if !resume {
@@ -159,16 +183,16 @@ fn search_on<Q: Queue>(
         // mode that reads it).
         let f = a.key;
         debug_assert!(!shortcut || f == s.g(i) + h(c));
+        let moves = layer.moves_on(shape, c, octile);
         let Some(bits) = interior else {
             expand_all::<Q>(
-                s, a, layer, i, c, octile, reopen, mode, shortcut, f, &costs, &h, offsets,
+                s, a, i, c, moves, reopen, mode, shortcut, f, &costs, &h, offsets,
             );
             continue;
         };
         // Jumping: `i`'s directions, then those of closed nodes that gained an
         // arrival direction at the same g (their new successors have f >= the f being
         // expanded, so the order stays valid).
-        let moves = layer.legal_moves(c, octile);
         let first = match a.arrivals[i as usize] {
             m if m != 0 && !bits.rows.get_or(c, true) => natural(m) & moves,
             _ => moves,
@@ -183,16 +207,16 @@ fn search_on<Q: Queue>(
     Err(s.not_found())
 }
 
-/// Expands node `i` (at cell `c`) into every legal move: plain A*, Dijkstra or greedy.
+/// Expands node `i` (at cell `c`) into each move of `moves` (its legal moves): plain
+/// A*, Dijkstra or greedy.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn expand_all<Q: Queue>(
     s: &mut SearchState,
     a: &mut AStarState,
-    layer: &Layer,
     i: u32,
     c: Cell,
-    octile: bool,
+    moves: u8,
     reopen: bool,
     mode: Mode,
     shortcut: bool,
@@ -233,7 +257,6 @@ fn expand_all<Q: Queue>(
             Q::lower(s, a, ni, k, t);
         }
     };
-    let moves = layer.legal_moves(c, octile);
     // Straight moves first, then diagonals (even then odd direction indices).
     for mut part in [moves & 0x55, moves & 0xAA] {
         while part != 0 {
@@ -250,7 +273,7 @@ fn expand_all<Q: Queue>(
 /// so consistent; with a landmark `guide` (only ever given for radius 0), the larger of
 /// that and the landmark bound, consistent too.
 fn heuristic<'g>(
-    shape: GridShape,
+    shape: impl Shape + 'g,
     query: &PathQuery,
     scale: Cost,
     guide: Option<Landmark<'g>>,

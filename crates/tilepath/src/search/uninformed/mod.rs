@@ -3,7 +3,9 @@
 //! None of them uses path costs to choose what to expand next. They exist as teaching
 //! references and baselines: BFS is the only one with a guarantee (fewest steps), DFS
 //! answers "is there some path inside this square" with a small stack, and IDDFS
-//! grows that square until the answer is yes.
+//! grows that square until the answer is yes. Square grids only (on hexagons
+//! [`Pathfinder::resolve`](super::Pathfinder::resolve) runs A\* instead), so their loops
+//! read square moves ([`Squares`]).
 
 use std::collections::VecDeque;
 
@@ -12,6 +14,7 @@ use super::query::{PathError, PathQuery};
 use super::state::SearchState;
 use crate::grid::{Cell, Connectivity, Direction};
 use crate::scenario::Layer;
+use crate::shape::Squares;
 
 /// Buffers of the uninformed searches besides the shared state, each allocated when
 /// the search that needs it first runs and kept: the BFS queue and per-cell levels
@@ -78,7 +81,7 @@ pub(crate) fn bfs(
         let c = s.cell(i);
         let g = s.g(i);
         let depth = u.depth[i as usize] + 1;
-        let mut moves = layer.legal_moves(c, octile);
+        let mut moves = layer.moves_on(Squares, c, octile);
         while moves != 0 {
             let d = Direction::ALL[moves.trailing_zeros() as usize];
             moves &= moves - 1;
@@ -221,7 +224,7 @@ fn bounded_dfs(
     u.stack.push((start_i, 0));
     while let Some(&(i, first)) = u.stack.last() {
         let c = s.cell(i);
-        let moves = layer.legal_moves(c, octile);
+        let moves = layer.moves_on(Squares, c, octile);
         let mut k = first;
         let mut next = None;
         let mut step = Direction::East;
