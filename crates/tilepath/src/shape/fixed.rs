@@ -7,8 +7,9 @@
 //! compiled once per shape with the shape's rules inlined. [`GridShape`]'s methods
 //! answer through these two, so each rule is written once.
 
-use super::{FREE, GridShape, HexLayout, SQUARE_LEGAL};
-use crate::grid::{Cell, Connectivity, Cost, STRAIGHT};
+use super::hex::HexLayout;
+use super::kind::GridShape;
+use crate::grid::{Cell, Connectivity, Cost, Direction, STRAIGHT};
 
 /// The rules of a grid shape that a search reads per node. Every method is O(1).
 pub(crate) trait Shape: Copy {
@@ -146,6 +147,39 @@ impl Shape for GridShape {
     ) -> Cost {
         GridShape::distance_to_area(self, connectivity, cell, goal, radius)
     }
+}
+
+/// Octile legal moves for every 3 × 3 block of blocked bits: a step onto a free cell,
+/// a diagonal only when both straight cells it passes between are free.
+static SQUARE_LEGAL: [u8; 512] = table(true);
+/// The directions whose target is free, for every 3 × 3 block of blocked bits.
+static FREE: [u8; 512] = table(false);
+
+const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
+    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
+}
+
+const fn table(corner_rule: bool) -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut around = 0;
+    while around < 512 {
+        let mut moves = 0u8;
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = Direction::ALL[d].delta();
+            let corners = !corner_rule
+                || dx == 0
+                || dy == 0
+                || (free_in(around, dx, 0) && free_in(around, 0, dy));
+            if free_in(around, dx, dy) && corners {
+                moves |= 1 << d;
+            }
+            d += 1;
+        }
+        table[around] = moves;
+        around += 1;
+    }
+    table
 }
 
 #[cfg(test)]

@@ -20,36 +20,14 @@
 
 mod fixed;
 mod hex;
+mod kind;
 
 pub(crate) use fixed::{Hexagons, Shape, Squares};
 pub use hex::{Hex, HexLayout};
+pub use kind::GridShape;
 
 use crate::grid::{Cell, Connectivity, Cost, Direction, STRAIGHT};
 use crate::scenario::CellRect;
-
-/// The shape of a grid's cells: which cells are neighbours and what a step costs.
-///
-/// ```
-/// use tilepath::grid::{Cell, Direction};
-/// use tilepath::shape::{GridShape, HexLayout};
-///
-/// let hex = GridShape::Hex(HexLayout::RowOdd);
-/// // On an even row of odd-offset rows the two diagonals toward +x are not neighbours.
-/// assert_eq!(hex.neighbours(Cell::new(2, 2)).count_ones(), 6);
-/// assert!(!hex.is_neighbour(Cell::new(2, 2), Direction::NorthEast));
-/// assert_eq!(hex.steps(Cell::new(0, 0), Cell::new(3, 0)), 3);
-/// assert_eq!(GridShape::Square.steps(Cell::new(0, 0), Cell::new(3, 3)), 3);
-/// ```
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GridShape {
-    /// Square cells with eight neighbours. The default.
-    #[default]
-    Square,
-    /// Hexagonal cells with six neighbours, laid out as the tile positions of `HexLayout`.
-    Hex(HexLayout),
-}
 
 impl GridShape {
     /// True for [`GridShape::Square`].
@@ -202,39 +180,6 @@ impl GridShape {
     pub const fn hex_radius(diameter: u32) -> u32 {
         if diameter == 0 { 0 } else { diameter / 2 }
     }
-}
-
-/// Octile legal moves for every 3 × 3 block of blocked bits: a step onto a free cell,
-/// a diagonal only when both straight cells it passes between are free.
-static SQUARE_LEGAL: [u8; 512] = table(true);
-/// The directions whose target is free, for every 3 × 3 block of blocked bits.
-static FREE: [u8; 512] = table(false);
-
-const fn free_in(around: usize, dx: i32, dy: i32) -> bool {
-    (around >> (3 * (dy + 1) + dx + 1)) & 1 == 0
-}
-
-const fn table(corner_rule: bool) -> [u8; 512] {
-    let mut table = [0u8; 512];
-    let mut around = 0;
-    while around < 512 {
-        let mut moves = 0u8;
-        let mut d = 0;
-        while d < 8 {
-            let (dx, dy) = Direction::ALL[d].delta();
-            let corners = !corner_rule
-                || dx == 0
-                || dy == 0
-                || (free_in(around, dx, 0) && free_in(around, 0, dy));
-            if free_in(around, dx, dy) && corners {
-                moves |= 1 << d;
-            }
-            d += 1;
-        }
-        table[around] = moves;
-        around += 1;
-    }
-    table
 }
 
 #[cfg(test)]
