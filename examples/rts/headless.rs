@@ -29,8 +29,10 @@ pub struct HeadlessConfig {
     /// After `frames`, keep simulating (without new orders) at most this many frames
     /// until every reachable order is completed.
     pub settle_frames: u64,
-    /// Solve every pending request in the frame it is queued (no time budget), which
-    /// makes the run independent of the machine's speed.
+    /// Solve every pending request in the frame it is queued (an expansion budget no
+    /// request reaches, not a time budget), which makes the run independent of the
+    /// machine's speed: background landmark tables are installed a fixed number of
+    /// frames after their build began, as under any expansion budget.
     pub unbounded_solving: bool,
 }
 
@@ -171,7 +173,7 @@ pub fn headless_app(config: &HeadlessConfig) -> App {
     .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_TIME));
     if config.unbounded_solving {
         app.world_mut().resource_mut::<TilepathSettings>().budget =
-            FrameBudget::Time(Duration::MAX);
+            FrameBudget::Expansions(u32::MAX);
     }
     app.finish();
     app.cleanup();
