@@ -157,19 +157,27 @@ impl GridShape {
     }
 
     /// The radius, in tiles, of the disc an agent of `diameter` fills for crowds: half
-    /// its diameter, shrunk where needed so that two agents on cells whose footprints
-    /// share no cell never overlap. On squares that is half the diameter. Hexagonal
-    /// footprints of radius `r` ([`GridShape::hex_radius`]) may stand `n = 2r + 1`
-    /// steps apart, and the least distance between tiles `n` steps apart is
-    /// `√(3n² + 1) / 2`: a tile and its six neighbours (diameter 3) get ≈ 1.32, not
-    /// 1.5. A diameter of 0 is treated as 1.
+    /// its diameter, shrunk where needed so that two agents of any diameters standing on
+    /// cells whose footprints share no cell never overlap. On squares that is half the
+    /// diameter. On hexagons an agent of radius `r ≥ 1` ([`GridShape::hex_radius`]) gets
+    /// at most `D(r + 1) − ½`, where `D(n)` is the least distance between tiles `n`
+    /// steps apart (`n √3 / 2` for even `n`, `√(3n² + 1) / 2` for odd): a tile and its
+    /// six neighbours (diameter 3) get √3 − ½ ≈ 1.23, so that such an agent and a
+    /// one-tile agent two steps away just touch. A diameter of 0 is treated as 1.
     pub fn body_radius(self, diameter: u32) -> f64 {
         let half = f64::from(diameter.max(1)) * 0.5;
+        let r = Self::hex_radius(diameter);
         match self {
             GridShape::Square => half,
+            GridShape::Hex(_) if r == 0 => half,
             GridShape::Hex(_) => {
-                let n = 2.0 * f64::from(Self::hex_radius(diameter)) + 1.0;
-                half.min((3.0 * n * n + 1.0).sqrt() / 4.0)
+                let n = f64::from(r) + 1.0;
+                let least = if (r + 1).is_multiple_of(2) {
+                    n * 3f64.sqrt() / 2.0
+                } else {
+                    (3.0 * n * n + 1.0).sqrt() / 2.0
+                };
+                half.min(least - 0.5)
             }
         }
     }
@@ -198,29 +206,30 @@ mod tests {
         };
         let steps = |q: i32, r: i32| (q.abs() + r.abs() + (q + r).abs()) / 2;
         let shape = GridShape::Hex(HexLayout::RowOdd);
-        for diameter in 1..=9u32 {
-            let radius = GridShape::hex_radius(diameter) as i32;
-            // Footprints of radius r on hexagons k steps apart are disjoint iff k > 2r.
-            let mut least = f64::INFINITY;
-            for q in -20..=20 {
-                for r in -20..=20 {
-                    if steps(q, r) > 2 * radius {
-                        let (x, y) = centre(q, r);
-                        least = least.min(x.hypot(y));
+        for a in 1..=9u32 {
+            for b in 1..=9u32 {
+                let reach = (GridShape::hex_radius(a) + GridShape::hex_radius(b)) as i32;
+                // Footprints of radii r1 and r2 on tiles k steps apart share no tile
+                // when k > r1 + r2.
+                let mut least = f64::INFINITY;
+                for q in -20..=20 {
+                    for r in -20..=20 {
+                        if steps(q, r) > reach {
+                            let (x, y) = centre(q, r);
+                            least = least.min(x.hypot(y));
+                        }
                     }
                 }
+                let bodies = shape.body_radius(a) + shape.body_radius(b);
+                assert!(bodies <= least + 1e-9, "d {a} and {b}: {bodies} vs {least}");
             }
-            let body = shape.body_radius(diameter);
-            let half = f64::from(diameter) * 0.5;
+            let body = shape.body_radius(a);
             assert!(
-                2.0 * body <= least + 1e-9,
-                "d {diameter}: {body} vs {least}"
-            );
-            assert!(
-                (body - half).abs() < 1e-9 || (2.0 * body - least).abs() < 1e-9,
-                "d {diameter}: {body} is neither half the diameter nor the bound {least}"
+                body <= f64::from(a) * 0.5 && body > 0.4 * f64::from(a),
+                "d {a}: {body}"
             );
         }
+        assert!((shape.body_radius(3) - (3f64.sqrt() - 0.5)).abs() < 1e-12);
         assert_eq!(GridShape::Square.body_radius(3), 1.5);
         assert_eq!(GridShape::Square.body_radius(0), 0.5);
     }
