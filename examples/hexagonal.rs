@@ -5,6 +5,7 @@
 //! - `cargo run --example hexagonal` draws a pointy-top map (`HexCoordSystem::RowOdd`);
 //!   `-- --columns` a flat-top one (`ColumnEven`). A left click sends the blue army to
 //!   the cursor.
+//! - `-- --step` moves the units from tile to tile (`GridStepper`) instead of steering.
 //! - `-- --screenshot PATH` saves a screenshot at frame 240 and exits.
 //! - `-- --headless FRAMES` runs without a window for `FRAMES` frames and prints how many
 //!   unit-frames a unit stood where its footprint may not (it must be 0) and how many
@@ -254,12 +255,13 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
             (false, true) => Color::srgb(0.85, 0.15, 0.15),
         };
         let at = world_of(&options, x, y);
-        commands.spawn((
+        let mut spawned = commands.spawn((
             Sprite::from_color(color, Vec2::new(size, size * 0.7)),
             Transform::from_translation(at.extend(2.0)),
-            Steering::with_speed(if armour { 90.0 } else { 60.0 }),
             unit,
         ));
+        let speed = if armour { 90.0 } else { 60.0 };
+        headless::add_mover(&mut spawned, &options, speed, SHORT);
     }
 }
 

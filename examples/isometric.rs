@@ -3,6 +3,7 @@
 //!
 //! - `cargo run --example isometric` draws a diamond map; `-- --staggered` a staggered one.
 //!   A left click sends both squads to the cursor; every 30 seconds they get a new order.
+//! - `-- --step` moves the units from tile to tile (`GridStepper`) instead of steering.
 //! - `-- --screenshot PATH` saves a screenshot at frame 240 and exits.
 //! - `-- --headless FRAMES` runs without a window for `FRAMES` frames and prints how many
 //!   units ever stood in a wall or on terrain their profile forbids (it must be 0) and
@@ -232,13 +233,16 @@ fn setup(mut commands: Commands, options: Res<Options>, images: Option<ResMut<As
         } else {
             Color::srgb(0.95, 0.85, 0.3)
         };
-        commands.spawn((
+        let mut spawned = commands.spawn((
             Sprite::from_color(color, Vec2::new(size, size * 0.6)),
             Transform::from_translation(world_of(x, y).extend(2.0)),
             Footprint::new(squad.diameter).profile(squad.profile),
-            Steering::with_speed(if tank { 70.0 } else { 45.0 }),
             squad,
         ));
+        // Speeds are in the steering plane, where a tile is a diamond's edge long.
+        let tile = (Vec2::new(GRID.x, GRID.y) * 0.5).length();
+        let speed = if tank { 70.0 } else { 45.0 };
+        headless::add_mover(&mut spawned, &options, speed, tile);
     }
 }
 

@@ -4,7 +4,8 @@
 //!
 //! The command line: `--headless FRAMES` runs without a window for `FRAMES` frames of
 //! 16 ms and prints the tally; `--screenshot PATH` saves a screenshot at frame 240 and
-//! exits; one flag of the example's own picks its other map layout.
+//! exits; `--step` moves the units with `GridStepper` instead of `Steering`; one flag of
+//! the example's own picks its other map layout.
 
 use std::fmt::Debug;
 use std::time::Duration;
@@ -30,6 +31,8 @@ pub struct Options<M: Send + Sync + 'static> {
     pub headless: Option<u32>,
     /// Where to save a screenshot at frame 240.
     pub screenshot: Option<String>,
+    /// Units step from tile to tile ([`GridStepper`]) instead of steering.
+    pub step: bool,
 }
 
 impl<M: Send + Sync + 'static> Options<M> {
@@ -40,6 +43,7 @@ impl<M: Send + Sync + 'static> Options<M> {
             map,
             headless: None,
             screenshot: None,
+            step: false,
         };
         let mut other = Some(other);
         let mut args = std::env::args().skip(1);
@@ -47,11 +51,32 @@ impl<M: Send + Sync + 'static> Options<M> {
             match arg.as_str() {
                 "--headless" => options.headless = args.next().and_then(|f| f.parse().ok()),
                 "--screenshot" => options.screenshot = args.next(),
+                "--step" => options.step = true,
                 f if f == flag => options.map = other.take().unwrap_or(options.map),
                 unknown => eprintln!("unknown argument {unknown}"),
             }
         }
         options
+    }
+}
+
+/// Gives `unit` its way of moving at `speed` world units a second over tiles `tile`
+/// world units apart: [`Steering`], or with `--step` a [`GridStepper`] taking one tile
+/// in as many 16 ms frames as that speed needs.
+pub fn add_mover<M: Send + Sync + 'static>(
+    unit: &mut EntityCommands,
+    options: &Options<M>,
+    speed: f32,
+    tile: f32,
+) {
+    if options.step {
+        let frames = (tile / speed / 0.016).round().max(1.0) as u32;
+        unit.insert(GridStepper {
+            ticks_per_step: frames,
+            ..default()
+        });
+    } else {
+        unit.insert(Steering::with_speed(speed));
     }
 }
 
@@ -168,9 +193,10 @@ pub fn check_units<M: Debug + Send + Sync + 'static, U: Walker>(
         && frame.0 >= frames
     {
         println!(
-            "{:?}: {} frames, {} units, {} orders, units arrived per order {:?}, \
+            "{:?}{}: {} frames, {} units, {} orders, units arrived per order {:?}, \
              {} unit-frames in walls, {} overlapping pair-frames (worst {:.3} tiles)",
             options.map,
+            if options.step { " stepping" } else { "" },
             frame.0,
             units.iter().len(),
             tally.order,
