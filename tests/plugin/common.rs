@@ -33,12 +33,14 @@ pub fn minimal_plugins() -> PluginGroupBuilder {
     })
 }
 
-/// Settings without a wall-clock budget: every frame solves all it is given, so what a
-/// test sees does not depend on the machine's speed (tests of budgets set an expansion
-/// budget, or a zero time budget: one slice a frame).
+/// Settings without a wall-clock budget: every frame solves all it is given (an
+/// expansion budget no frame reaches), and background landmark tables are installed a
+/// fixed number of frames after their build began, so what a test sees does not depend
+/// on the machine's speed (tests of budgets set a smaller expansion budget, or a zero
+/// time budget: one slice a frame).
 pub fn unlimited() -> TilepathSettings {
     TilepathSettings {
-        budget: FrameBudget::Time(Duration::MAX),
+        budget: FrameBudget::Expansions(u32::MAX),
         ..default()
     }
 }
