@@ -326,14 +326,18 @@ fn finish(pf: &mut Pathfinder, map: &CachedScenario, budget: u32) -> Option<Cost
     }
 }
 
-#[test]
-fn a_terrain_edit_is_carried_over_unless_it_changes_the_heuristics_scale() {
-    let (from, to) = (Cell::new(1, 4), Cell::new(28, 4));
-    let query = PathQuery::new(from, to)
+/// An exact A* query across the 30-wide test map, from (1, 4) to (28, 4).
+fn across() -> PathQuery {
+    PathQuery::new(Cell::new(1, 4), Cell::new(28, 4))
         .algorithm(Algorithm::AStar)
         .profile(PROFILE)
         .nearest_start(false)
-        .nearest_goal(false);
+        .nearest_goal(false)
+}
+
+#[test]
+fn a_terrain_edit_is_carried_over_unless_it_changes_the_heuristics_scale() {
+    let query = across();
     // A cheap lane along row 0: the way round it is cheaper than straight across.
     let lane: Vec<Cell> = (0..30).map(|x| Cell::new(x, 0)).collect();
     let paint = |map: &mut CachedScenario, cells: &[Cell], terrain: u8| {
@@ -363,7 +367,7 @@ fn a_terrain_edit_is_carried_over_unless_it_changes_the_heuristics_scale() {
         let context = format!("{shape:?}{}", drawn(&map));
         assert_eq!(
             cost,
-            oracle(&map, from, 1)[map.size().index(to)],
+            oracle(&map, query.start, 1)[map.size().index(query.goal)],
             "{context}"
         );
         assert!(pf.carried_over() && pf.edit_restarts() == 0, "{context}");
@@ -382,7 +386,7 @@ fn a_terrain_edit_is_carried_over_unless_it_changes_the_heuristics_scale() {
         let context = format!("{shape:?}{}", drawn(&map));
         assert_eq!(
             cost,
-            oracle(&map, from, 1)[map.size().index(to)],
+            oracle(&map, query.start, 1)[map.size().index(query.goal)],
             "{context}"
         );
         assert_eq!(pf.edit_restarts(), 1, "{context}");
@@ -394,12 +398,7 @@ fn a_terrain_edit_is_carried_over_unless_it_changes_the_heuristics_scale() {
 /// on hexagons.
 #[test]
 fn a_search_on_a_uniformly_dear_map_is_carried_over_a_wall() {
-    let (from, to) = (Cell::new(1, 4), Cell::new(28, 4));
-    let query = PathQuery::new(from, to)
-        .algorithm(Algorithm::AStar)
-        .profile(PROFILE)
-        .nearest_start(false)
-        .nearest_goal(false);
+    let query = across();
     for shape in SHAPES {
         let mut map = open_map(shape, &[]);
         let mut pf = Pathfinder::new();
@@ -413,7 +412,7 @@ fn a_search_on_a_uniformly_dear_map_is_carried_over_a_wall() {
         let context = format!("{shape:?}{}", drawn(&map));
         assert_eq!(
             cost,
-            oracle(&map, from, 1)[map.size().index(to)],
+            oracle(&map, query.start, 1)[map.size().index(query.goal)],
             "{context}"
         );
         assert!(pf.carried_over() && pf.edit_restarts() == 0, "{context}");
