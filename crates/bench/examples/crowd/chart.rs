@@ -6,7 +6,11 @@ use tilepath_bench::chart::{
     right, text_width, wrap, write,
 };
 
+use crate::ours::Mover;
 use crate::report::{Row, System};
+
+/// The colour of our `GridStepper` rows.
+const STEPPER: RGBColor = RGBColor(0x2a, 0x9d, 0x8f);
 
 const WIDTH: i32 = 1000;
 const MARGIN: i32 = 20;
@@ -17,14 +21,16 @@ const LINE: i32 = 22;
 
 fn colour(system: System) -> RGBColor {
     match system {
-        System::Ours => OURS,
+        System::Ours(Mover::Steering) => OURS,
+        System::Ours(Mover::Stepper) => STEPPER,
         System::Northstar => PEER,
     }
 }
 
 fn label(system: System) -> &'static str {
     match system {
-        System::Ours => "bevy_tilepath (Steering, avoidance on)",
+        System::Ours(Mover::Steering) => "bevy_tilepath (Steering, avoidance on)",
+        System::Ours(Mover::Stepper) => "bevy_tilepath (GridStepper)",
         System::Northstar => "bevy_northstar 0.7 (Blocking + avoidance)",
     }
 }
@@ -103,10 +109,14 @@ pub fn render(rows: &[Row]) -> Option<chart::Result<String>> {
     };
     let note_y = top + panel.outer_height() + 10;
     let height = note_y + note.len() as i32 * LINE + MARGIN - 8;
-    let systems: Vec<System> = [System::Ours, System::Northstar]
-        .into_iter()
-        .filter(|s| rows.iter().any(|r| r.system == *s))
-        .collect();
+    let systems: Vec<System> = [
+        System::Ours(Mover::Steering),
+        System::Ours(Mover::Stepper),
+        System::Northstar,
+    ]
+    .into_iter()
+    .filter(|s| rows.iter().any(|r| r.system == *s))
+    .collect();
 
     Some(chart::svg(WIDTH as u32, height as u32, |root| {
         write(root, title, (MARGIN, MARGIN), &font(TITLE, INK))?;

@@ -1,17 +1,25 @@
-//! Crowd benchmark: units steered by the plugin's `Steering` through gaps, head-on in a
-//! corridor, past parked friendlies, to one point, as a 5,000-unit army and with mixed
-//! sizes; how long until all arrived against the ideal time, how many never arrive, how
-//! much they overlap, how much they move after arriving and what steering costs; the
-//! same scenarios on bevy_northstar 0.7 with its `Blocking` collision avoidance.
+//! Crowd benchmark: units moved by the plugin's `Steering` or `GridStepper` through gaps,
+//! head-on in a corridor, past parked friendlies, to one point, as a 5,000-unit army, with
+//! mixed sizes, and from goal to goal through one-cell corridors; how long until all
+//! arrived against the ideal time, how many never arrive, how many legs they finish or
+//! abandon, how long they stall, how much they overlap, how much they move after arriving
+//! and what moving costs; the same scenarios on bevy_northstar 0.7 with its `Blocking`
+//! collision avoidance.
 //!
 //! ```text
 //! cargo run --release -p tilepath_bench --example crowd -- [--scenario NAME]... [--seconds N]
-//!     [--threads N] [--system ours|northstar] [--csv FILE] [--svg FILE.svg] [--check]
+//!     [--threads N] [--system ours|northstar] [--mover steering|stepper] [--legs N]
+//!     [--csv FILE] [--svg FILE.svg] [--check]
 //! ```
 //!
 //! Scenarios (`--scenario` takes one name or a comma-separated list, and may be
 //! repeated; all by default): `gap1`, `gap3`, `head_on`, `parked`, `one_point`, `army`,
-//! `mixed` (see `scenarios.rs` for their maps and units). Headless (`MinimalPlugins`),
+//! `mixed` (see `scenarios.rs` for their maps and units), and the leg scenarios
+//! `corridors` (10 seeds) and `corridors_large`, ports of northstar's `collision_testing`
+//! and `demo` examples (`corridors.rs`): every unit goes from goal to goal for 60
+//! simulated seconds, or with `--legs N` through N goals until all are done (at most
+//! 36,000 frames). `--system ours` runs our plugin with both movers, `Steering` and
+//! `GridStepper`, unless `--mover` names one; both systems by default. Headless (`MinimalPlugins`),
 //! deterministic: a fixed simulated step of 1/60 s per frame
 //! (`TimeUpdateStrategy::ManualDuration`), maps and placements built by this program or
 //! the core's seeded generators, no frame budget. Only the plugin's public API is used,
@@ -26,9 +34,12 @@
 //! beyond the tolerance (northstar's rows are not checked); 2 on a bad command line.
 
 mod chart;
+mod corridors;
+mod legs;
 mod metrics;
 mod northstar;
 mod ours;
+mod progress;
 mod report;
 mod scenarios;
 
@@ -36,8 +47,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use bevy::tasks::ComputeTaskPool;
+use metrics::Outcome;
 use tilepath_bench::task_pool;
 
+use ours::Mover;
 use report::{Row, System};
 use scenarios::{NAMES, Scenario};
 
@@ -66,6 +79,8 @@ impl Limits {
 struct Options {
     scenarios: Vec<String>,
     systems: Vec<System>,
+    /// `--legs N`: leg scenarios give every unit N goals and run until all are done.
+    legs: Option<u32>,
     limits: Limits,
     csv: Option<String>,
     svg: Option<String>,
@@ -73,13 +88,20 @@ struct Options {
 }
 
 const USAGE: &str = "usage: crowd [--scenario NAME]... [--seconds N] [--threads N] \
-[--system ours|northstar] [--csv FILE] [--svg FILE.svg] [--check]
-scenarios: gap1, gap3, head_on, parked, one_point, army, mixed (all by default)";
+[--system ours|northstar] [--mover steering|stepper] [--legs N] [--csv FILE] [--svg FILE.svg] \
+[--check]
+scenarios: gap1, gap3, head_on, parked, one_point, army, mixed, corridors, corridors_large \
+(all by default)";
+
+/// The most goals `--legs` gives a unit.
+const MAX_LEGS: u32 = 10_000;
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut movers = Vec::new();
     let mut o = Options {
         scenarios: Vec::new(),
         systems: Vec::new(),
+        legs: None,
         limits: Limits {
             threads: 1,
             seconds: None,
@@ -103,11 +125,25 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--system" => {
                 for name in value()?.split(',') {
                     o.systems.push(match name {
-                        "ours" => System::Ours,
+                        "ours" => System::Ours(Mover::Steering),
                         "northstar" => System::Northstar,
                         other => return Err(format!("unknown system {other}")),
                     });
                 }
+            }
+            "--mover" => {
+                for name in value()?.split(',') {
+                    movers.push(match name {
+                        "steering" => Mover::Steering,
+                        "stepper" => Mover::Stepper,
+                        other => return Err(format!("unknown mover {other}")),
+                    });
+                }
+            }
+            "--legs" => {
+                let v = value()?;
+                let n = v.parse::<u32>().ok().filter(|n| (1..=MAX_LEGS).contains(n));
+                o.legs = Some(n.ok_or(format!("--legs {v}: 1 to {MAX_LEGS}"))?);
             }
             "--seconds" => {
                 let v = value()?;
@@ -135,8 +171,21 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
         o.scenarios = NAMES.iter().map(|n| n.to_string()).collect();
     }
     if o.systems.is_empty() {
-        o.systems = vec![System::Ours, System::Northstar];
+        o.systems = vec![System::Ours(Mover::Steering), System::Northstar];
     }
+    if movers.is_empty() {
+        movers = vec![Mover::Steering, Mover::Stepper];
+    }
+    // `ours` stands for each mover asked for, in place.
+    o.systems = o
+        .systems
+        .iter()
+        .flat_map(|&s| match s {
+            System::Ours(_) => movers.iter().map(|&m| System::Ours(m)).collect(),
+            other => vec![other],
+        })
+        .collect();
+    o.systems.dedup();
     Ok(o)
 }
 
@@ -161,29 +210,42 @@ fn run(opts: &Options) -> Result<ExitCode, String> {
     let mut scenarios = Vec::new();
     let mut rows = Vec::new();
     for name in &opts.scenarios {
-        let scenario = Scenario::build(name).ok_or(format!("unknown scenario {name}"))?;
+        let seeds = Scenario::build(name, opts.legs).ok_or(format!("unknown scenario {name}"))?;
+        let first = &seeds[0];
         eprintln!(
-            "{name}: {} units ({} with an order) on {} × {}",
-            scenario.units.len(),
-            scenario.movers(),
-            scenario.bits.size().width,
-            scenario.bits.size().height
+            "{name}: {} units ({} with an order) on {} × {}, {} seed(s)",
+            first.units.len(),
+            first.movers(),
+            first.bits.size().width,
+            first.bits.size().height,
+            seeds.len()
         );
         for &system in &opts.systems {
-            let result = match (system, scenario.northstar_na) {
-                (System::Ours, _) => Ok(ours::run(&scenario, &opts.limits)),
-                (System::Northstar, Some(why)) => Err(why.to_string()),
-                (System::Northstar, None) => Ok(northstar::run(&scenario, &opts.limits, speed)),
-            };
+            let mut result: Option<Result<Outcome, String>> = None;
+            for scenario in &seeds {
+                let run = match (system, scenario.northstar_na) {
+                    (System::Ours(mover), _) => Ok(ours::run(scenario, &opts.limits, mover)),
+                    (System::Northstar, Some(why)) => Err(why.to_string()),
+                    (System::Northstar, None) => Ok(northstar::run(scenario, &opts.limits, speed)),
+                };
+                result = Some(match (result, run) {
+                    (Some(Ok(mut all)), Ok(o)) => {
+                        all.merge(&o);
+                        Ok(all)
+                    }
+                    (Some(Err(e)), _) | (_, Err(e)) => Err(e),
+                    (None, Ok(o)) => Ok(o),
+                });
+            }
             let row = Row {
-                scenario: scenario.name,
+                scenario: first.name,
                 system,
-                result,
+                result: result.expect("at least one seed"),
             };
             eprintln!("  {}", row.summary());
             rows.push(row);
         }
-        scenarios.push(scenario);
+        scenarios.extend(seeds.into_iter().take(1));
     }
     let threads = ComputeTaskPool::try_get().map_or(opts.limits.threads, |p| p.thread_num());
     if threads != opts.limits.threads {
@@ -208,7 +270,7 @@ fn run(opts: &Options) -> Result<ExitCode, String> {
     if opts.check {
         let bad: Vec<String> = rows
             .iter()
-            .filter(|r| r.system == System::Ours && !r.clean())
+            .filter(|r| matches!(r.system, System::Ours(_)) && !r.clean())
             .map(Row::summary)
             .collect();
         if !bad.is_empty() {

@@ -7,6 +7,8 @@ use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::search::{PathQuery, Pathfinder};
 use bevy_tilepath::tilepath::grid::cost_to_f64;
 
+use crate::Limits;
+use crate::progress::Progress;
 use crate::scenarios::Scenario;
 
 /// Two discs overlap when they are closer than their radii's sum by more than this many tiles.
@@ -59,6 +61,58 @@ pub struct Outcome {
     pub frames: u32,
     /// Wall-clock seconds of the run (map, order, frames).
     pub wall_s: f64,
+    /// Leg scenarios: legs finished at their goal, legs abandoned, the longest finished
+    /// leg (simulated seconds); 0 elsewhere.
+    pub legs: u64,
+    pub abandoned: u64,
+    pub longest_leg_s: f64,
+    /// Unit-seconds stalled by the progress rule (`progress.rs`), and the longest stall
+    /// of one unit, seconds.
+    pub stalled_unit_s: f64,
+    pub longest_stall_s: f64,
+    /// Instances merged into this outcome (seeds).
+    pub runs: u32,
+}
+
+impl Outcome {
+    /// Merges the run of another seed of the same scenario: counts and times add up,
+    /// worst cases and the ideal take the larger, "all arrived" the later (or none).
+    pub fn merge(&mut self, o: &Outcome) {
+        self.movers += o.movers;
+        self.units += o.units;
+        self.ideal_s = self.ideal_s.max(o.ideal_s);
+        self.arrived_s = self.arrived_s.zip(o.arrived_s).map(|(a, b)| a.max(b));
+        self.limit_s = self.limit_s.max(o.limit_s);
+        self.ran_s += o.ran_s;
+        self.stalled |= o.stalled;
+        self.deadlocks += o.deadlocks;
+        self.overlap_pair_frames += o.overlap_pair_frames;
+        self.worst_overlap = self.worst_overlap.max(o.worst_overlap);
+        self.jitter = self.jitter.max(o.jitter);
+        self.settled_short += o.settled_short;
+        self.farthest_short = self.farthest_short.max(o.farthest_short);
+        let frames = f64::from(self.frames + o.frames).max(1.0);
+        self.steer_ms =
+            (self.steer_ms * f64::from(self.frames) + o.steer_ms * f64::from(o.frames)) / frames;
+        self.steer_max_ms = self.steer_max_ms.max(o.steer_max_ms);
+        self.frames += o.frames;
+        self.wall_s += o.wall_s;
+        self.legs += o.legs;
+        self.abandoned += o.abandoned;
+        self.longest_leg_s = self.longest_leg_s.max(o.longest_leg_s);
+        self.stalled_unit_s += o.stalled_unit_s;
+        self.longest_stall_s = self.longest_stall_s.max(o.longest_stall_s);
+        self.runs += o.runs;
+    }
+
+    /// Legs finished per simulated minute of all the runs merged.
+    pub fn legs_per_minute(&self) -> f64 {
+        if self.ran_s > 0.0 {
+            self.legs as f64 * 60.0 / self.ran_s
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Pairs of discs closer than their radii's sum by more than [`TOLERANCE`], found through
@@ -159,6 +213,7 @@ pub struct Tracker {
     prev: Vec<Vec2>,
     overlaps: Overlaps,
     still_frames: u32,
+    progress: Progress,
     pub out: Outcome,
 }
 
@@ -179,19 +234,35 @@ impl Tracker {
             prev: start.to_vec(),
             overlaps: Overlaps::new(size.width, size.height, max_radius),
             still_frames: 0,
+            progress: Progress::new(&scenario.bits, scenario.units.len(), dt),
             radii,
             out: Outcome {
                 movers: scenario.movers(),
                 units: scenario.units.len(),
+                runs: 1,
                 ..Outcome::default()
             },
         }
     }
 
-    /// Records a frame after the order: positions and arrivals of every unit (in the
-    /// scenario's order) and the frame's movement milliseconds. True when the run is over:
-    /// every unit with an order arrived, or nothing moved for [`STALL_SECS`].
-    pub fn frame(&mut self, pos: &[Vec2], arrived: &[bool], ms: f64) -> bool {
+    /// Records a frame after the order: positions, cells, current goals (`None` once
+    /// arrived or without an order) and arrivals (leg scenarios: all legs done) of every
+    /// unit (in the scenario's order) and the frame's movement milliseconds. True when
+    /// the run is over: every unit with an order arrived, or nothing moved for
+    /// [`STALL_SECS`].
+    pub fn frame(
+        &mut self,
+        pos: &[Vec2],
+        cells: &[Option<Cell>],
+        goals: &[Option<Cell>],
+        arrived: &[bool],
+        ms: f64,
+    ) -> bool {
+        for (i, (&cell, &goal)) in cells.iter().zip(goals).enumerate() {
+            self.progress.observe(i, cell, goal);
+        }
+        self.out.stalled_unit_s = self.progress.stalled_s;
+        self.out.longest_stall_s = self.progress.longest_s;
         let out = &mut self.out;
         out.frames += 1;
         out.steer_ms += ms;
@@ -263,6 +334,12 @@ impl Tracker {
         }
     }
 
+    /// Timed leg runs, whose units are never all done: the deadlocked units are those
+    /// stalled by the progress rule for the last [`STALL_SECS`] of the run.
+    pub fn stuck_units(&mut self) {
+        self.out.deadlocks = self.progress.stuck(STALL_SECS);
+    }
+
     /// Closes the outcome: the mean movement time per frame.
     pub fn finish(mut self) -> Outcome {
         if self.out.frames > 0 {
@@ -297,4 +374,38 @@ pub fn ideal(
         Some(lanes) => free_flow.max(trips.len() as f64 / (f64::from(lanes) * speed)),
         None => free_flow,
     }
+}
+
+/// The cap of a leg run given `--legs N`: 36,000 frames of 1/60 s.
+pub const LEGS_CAP_S: f64 = 600.0;
+
+/// The limit of a leg run: its fixed time when timed, else [`LEGS_CAP_S`]; at most
+/// `--seconds`.
+pub fn leg_limit(scenario: &Scenario, limits: &Limits) -> f64 {
+    let s = scenario.timed_s.unwrap_or(LEGS_CAP_S);
+    limits.seconds.map_or(s, |m| s.min(m))
+}
+
+/// The ideal time of a leg run given `--legs N`: the longest sum over a unit's legs of
+/// the shortest path lengths over `speed` tiles/s; 0 (none) for a timed run.
+pub fn legs_ideal(scenario: &Scenario, speed: f64) -> f64 {
+    if scenario.timed_s.is_some() {
+        return 0.0;
+    }
+    let map = scenario.map();
+    let mut pathfinder = Pathfinder::new();
+    let mut longest = 0.0f64;
+    for (unit, goals) in scenario.units.iter().zip(&scenario.legs) {
+        let mut from = unit.start;
+        let mut sum = 0.0;
+        for &goal in goals {
+            let query = PathQuery::new(from, goal).diameter(unit.diameter);
+            if let Ok(stats) = pathfinder.find(&map, &query) {
+                sum += cost_to_f64(stats.cost);
+            }
+            from = goal;
+        }
+        longest = longest.max(sum);
+    }
+    longest / speed
 }

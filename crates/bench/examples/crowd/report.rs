@@ -2,21 +2,25 @@
 
 use std::fmt::Write as _;
 
-use crate::metrics::{Outcome, SHORT, STALL_SECS, TOLERANCE};
+use crate::corridors::{LEG_RUN_S, SEEDS};
+use crate::metrics::{LEGS_CAP_S, Outcome, SHORT, STALL_SECS, TOLERANCE};
 use crate::northstar::{AVOIDANCE_DISTANCE, RETRY_SECS};
+use crate::ours::{Mover, STEP_TICKS};
+use crate::progress::{PROGRESS_TILES, WINDOW_S};
 use crate::scenarios::Scenario;
 
 /// Who moves the crowd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum System {
-    Ours,
+    Ours(Mover),
     Northstar,
 }
 
 impl System {
     pub fn name(self) -> &'static str {
         match self {
-            System::Ours => "ours",
+            System::Ours(Mover::Steering) => "ours Steering",
+            System::Ours(Mover::Stepper) => "ours GridStepper",
             System::Northstar => "northstar",
         }
     }
@@ -48,13 +52,18 @@ impl Row {
         match &self.result {
             Err(why) => format!("{} {}: n/a ({why})", self.scenario, self.system.name()),
             Ok(o) => format!(
-                "{} {}: {}, ideal {:.2} s, deadlocks {}, overlap pair-frames {}, worst {:.2}, \
+                "{} {}: {}, ideal {:.2} s, deadlocks {}, legs {} (abandoned {}), stalled {:.1} \
+                 unit-s (longest {:.1} s), overlap pair-frames {}, worst {:.2}, \
                  steer {:.3} ms/frame, {} frames, {:.1} s wall",
                 self.scenario,
                 self.system.name(),
                 arrived(o),
                 o.ideal_s,
                 o.deadlocks,
+                o.legs,
+                o.abandoned,
+                o.stalled_unit_s,
+                o.longest_stall_s,
                 o.overlap_pair_frames,
                 o.worst_overlap,
                 o.steer_ms,
@@ -92,15 +101,17 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
     let mut s = String::new();
     s.push_str(
         "| scenario | system | units (moving / all) | ideal s | all arrived s | ÷ ideal | deadlocks | \
-         overlap pair-frames | worst overlap (tiles) | jitter (÷ top speed) | settled short (farthest, tiles) | movement ms/frame (mean / max) | \
+         legs finished (per sim. minute) | abandoned | stalled unit-s (longest s) | longest leg s | overlap pair-frames | worst overlap (tiles) | jitter (÷ top speed) | settled short (farthest, tiles) | movement ms/frame (mean / max) | \
          agents per ms per thread | frames | wall s |\n",
     );
-    s.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    s.push_str(
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
     for r in rows {
         let o = match &r.result {
             Ok(o) => o,
             Err(why) => {
-                let blank = " |".repeat(12);
+                let blank = " |".repeat(16);
                 writeln!(
                     s,
                     "| {} | {} | n/a: {why} |{blank}",
@@ -118,7 +129,7 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
         };
         writeln!(
             s,
-            "| {} | {} | {} / {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.3} | {} ({:.1}) | {:.3} / {:.3} | {:.0} | {} | {:.1} |",
+            "| {} | {} | {} / {} | {:.2} | {} | {} | {} | {} ({:.1}) | {} | {:.1} ({:.1}) | {:.1} | {} | {:.2} | {:.3} | {} ({:.1}) | {:.3} / {:.3} | {:.0} | {} | {:.1} |",
             r.scenario,
             r.system.name(),
             o.movers,
@@ -127,6 +138,12 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
             arrived(o),
             ratio,
             o.deadlocks,
+            o.legs,
+            o.legs_per_minute(),
+            o.abandoned,
+            o.stalled_unit_s,
+            o.longest_stall_s,
+            o.longest_leg_s,
             o.overlap_pair_frames,
             o.worst_overlap,
             o.jitter,
@@ -145,7 +162,8 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
         s,
         "Notes. Headless, {:.4} s of simulated time per frame, {threads} compute thread(s); \
          tiles of 16 world units, top speed 4 tiles/s (`Steering::default()`), same speed \
-         for northstar's units.",
+         for northstar's units; our `GridStepper` takes a cell every {STEP_TICKS} frames \
+         (`ticks_per_step: {STEP_TICKS}`, default patience), 4 cells/s.",
         dt
     )
     .expect("writing to a String");
@@ -172,6 +190,18 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
          end of frame); northstar, its `PathingSet` (searches, avoidance, re-routes) plus \
          the mover and the retries. Agents per ms per thread: all units (parked too) over \
          the mean movement time and the threads.\n\
+         - Legs (`corridors`, `corridors_large`, ported from northstar's `collision_testing` \
+         and `demo`; see `corridors.rs` for the deviations): every unit has successive goals, \
+         the next given when it arrives or abandons (a failed search); a timed run lasts \
+         {LEG_RUN_S} s (`corridors`: {SEEDS} seeds, merged into one row: legs, stalls and \
+         frames add up), `--legs N` gives N goals each and runs until all are done (cap \
+         {LEGS_CAP_S} s; \"all arrived\" is then the time all legs were done). Longest leg: \
+         the longest finished leg, seconds. Deadlocks in a timed leg run: units stalled for \
+         the last {STALL_SECS} s of it.\n\
+         - Stalled: a unit with an order whose remaining path length (shortest path on the \
+         static map from its cell to its goal) did not drop by {PROGRESS_TILES} tile within \
+         the last {WINDOW_S} s of its leg, measured alike for every system; unit-seconds summed, \
+         and the longest stall of one unit.\n\
          - Ours: default `PathRequest::new(goal).diameter(d)` (goal claims on); no frame \
          budget (`FrameBudget::Time(Duration::MAX)`), so every order is solved in its frame \
          and the run does not depend on the machine.\n\
@@ -188,20 +218,20 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
 pub fn csv(rows: &[Row], threads: usize) -> String {
     let mut s = String::from(
         "scenario,system,movers,units,ideal_s,arrived_s,limit_s,ran_s,stalled,deadlocks,\
-         overlap_pair_frames,worst_overlap,jitter,settled_short,farthest_short,steer_ms,steer_max_ms,agents_per_ms_thread,\
+         legs,abandoned,stalled_unit_s,longest_stall_s,longest_leg_s,overlap_pair_frames,worst_overlap,jitter,settled_short,farthest_short,steer_ms,steer_max_ms,agents_per_ms_thread,\
          frames,wall_s,threads,na\n",
     );
     for r in rows {
         match &r.result {
             Err(why) => writeln!(
                 s,
-                "{},{},,,,,,,,,,,,,,,,,,,{threads},\"{why}\"",
+                "{},{},,,,,,,,,,,,,,,,,,,,,,,,{threads},\"{why}\"",
                 r.scenario,
                 r.system.name()
             ),
             Ok(o) => writeln!(
                 s,
-                "{},{},{},{},{:.4},{},{:.4},{:.4},{},{},{},{:.4},{:.5},{},{:.2},{:.4},{:.4},{:.2},{},{:.2},{threads},",
+                "{},{},{},{},{:.4},{},{:.4},{:.4},{},{},{},{},{:.2},{:.2},{:.2},{},{:.4},{:.5},{},{:.2},{:.4},{:.4},{:.2},{},{:.2},{threads},",
                 r.scenario,
                 r.system.name(),
                 o.movers,
@@ -212,6 +242,11 @@ pub fn csv(rows: &[Row], threads: usize) -> String {
                 o.ran_s,
                 u8::from(o.stalled),
                 o.deadlocks,
+                o.legs,
+                o.abandoned,
+                o.stalled_unit_s,
+                o.longest_stall_s,
+                o.longest_leg_s,
                 o.overlap_pair_frames,
                 o.worst_overlap,
                 o.jitter,

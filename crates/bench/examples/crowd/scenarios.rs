@@ -7,8 +7,10 @@ use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::scenario::BitGrid;
 use bevy_tilepath::tilepath::scenario::generate;
 
+use crate::corridors;
+
 /// Every scenario, in table order.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 9] = [
     "gap1",
     "gap3",
     "head_on",
@@ -16,6 +18,8 @@ pub const NAMES: [&str; 7] = [
     "one_point",
     "army",
     "mixed",
+    "corridors",
+    "corridors_large",
 ];
 
 /// Seed of the `army` scenario's open field.
@@ -50,12 +54,30 @@ pub struct Scenario {
     pub northstar_na: Option<&'static str>,
     /// How the ideal time is computed, for the table's notes.
     pub ideal_note: &'static str,
+    /// Leg scenarios: each unit's successive goals (the first is its `goal`); empty for
+    /// the others, whose units have one goal each.
+    pub legs: Vec<Vec<Cell>>,
+    /// A timed leg run lasts exactly this many simulated seconds; `None`: the run lasts
+    /// until every unit is done (or the limit).
+    pub timed_s: Option<f64>,
 }
 
 impl Scenario {
-    /// Builds scenario `name` (one of [`NAMES`]).
-    pub fn build(name: &str) -> Option<Scenario> {
-        Some(match name {
+    /// Builds scenario `name` (one of [`NAMES`]), one instance per seed (`corridors`:
+    /// [`corridors::SEEDS`]; the others: one). `legs`: leg scenarios give every unit that
+    /// many goals and run until all are done instead of for a fixed time.
+    pub fn build(name: &str, legs: Option<u32>) -> Option<Vec<Scenario>> {
+        Some(vec![match name {
+            "corridors" => {
+                return Some(
+                    (0..corridors::SEEDS)
+                        .map(|s| leg_scenario("corridors", corridors::corridors(s, legs), legs))
+                        .collect(),
+                );
+            }
+            "corridors_large" => {
+                leg_scenario("corridors_large", corridors::corridors_large(legs), legs)
+            }
             "gap1" => gap("gap1", 1),
             "gap3" => gap("gap3", 3),
             "head_on" => head_on(),
@@ -64,7 +86,7 @@ impl Scenario {
             "army" => army(),
             "mixed" => mixed(),
             _ => return None,
-        })
+        }])
     }
 
     /// The core's cached map.
@@ -118,6 +140,8 @@ fn gap(name: &'static str, width: i32) -> Scenario {
         northstar_na: None,
         ideal_note: "max(longest free-flow path / speed, units / (gap cells × speed in tiles/s)): \
                      the gap passes at most one unit per lane per tile of travel",
+        legs: Vec::new(),
+        timed_s: None,
     }
 }
 
@@ -134,6 +158,8 @@ fn head_on() -> Scenario {
         northstar_na: None,
         ideal_note: "longest free-flow path / speed (55 tiles), as if the groups could pass \
                      through each other",
+        legs: Vec::new(),
+        timed_s: None,
     }
 }
 
@@ -156,6 +182,8 @@ fn parked() -> Scenario {
         gap: None,
         northstar_na: None,
         ideal_note: "longest free-flow path / speed (88 tiles), as if the parked units were not there",
+        legs: Vec::new(),
+        timed_s: None,
     }
 }
 
@@ -195,6 +223,8 @@ fn one_point() -> Scenario {
         northstar_na: None,
         ideal_note: "longest free-flow path / speed to the cell each unit ends on (ours: the \
                      cell its claim got; northstar: its ring cell)",
+        legs: Vec::new(),
+        timed_s: None,
     }
 }
 
@@ -232,6 +262,8 @@ fn army() -> Scenario {
              units, hours for the whole run",
         ),
         ideal_note: "longest free-flow path / speed to the cell each unit ends on, as for one_point",
+        legs: Vec::new(),
+        timed_s: None,
     }
 }
 
@@ -255,5 +287,29 @@ fn mixed() -> Scenario {
         gap: None,
         northstar_na: Some("northstar 0.7 has no agent sizes: every agent is one cell"),
         ideal_note: "longest free-flow path / speed, each path for the unit's own diameter",
+        legs: Vec::new(),
+        timed_s: None,
+    }
+}
+
+/// A leg scenario (`corridors.rs`): one-cell units, each sent through
+/// its goals; timed ([`corridors::LEG_RUN_S`]) unless given `legs` goals each.
+fn leg_scenario(name: &'static str, drawn: corridors::Drawn, legs: Option<u32>) -> Scenario {
+    let units = drawn
+        .starts
+        .iter()
+        .zip(&drawn.legs)
+        .map(|(&start, goals)| mover(start, goals[0], 1))
+        .collect();
+    Scenario {
+        name,
+        bits: drawn.bits,
+        units,
+        gap: None,
+        northstar_na: None,
+        ideal_note: "with `--legs N`, the longest sum over a unit's legs of the free-flow \
+                     path / speed; none for a timed run",
+        legs: drawn.legs,
+        timed_s: legs.is_none().then_some(corridors::LEG_RUN_S),
     }
 }
