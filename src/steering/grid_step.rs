@@ -5,6 +5,7 @@ use bevy::transform::helper::TransformHelper;
 
 use super::Arrived;
 use super::occupancy::Occupancy;
+use super::passage;
 use super::pose::{Poses, write_position};
 use super::sidestep::Sidestep;
 use super::stepper::{Steppers, Turn, is_idle, take_result};
@@ -73,7 +74,19 @@ pub(crate) fn step_on_grid(
         );
         match turn {
             Turn::Rest => {}
-            Turn::Step(to) => move_unit(&mut units, &mut occupancy, &grid, b, k, to, true),
+            Turn::Step(to) => match oncoming(&units, &occupancy, &grid, b, k) {
+                None => move_unit(&mut units, &mut occupancy, &grid, b, k, to, true),
+                holder => blocked(
+                    &mut units,
+                    &mut occupancy,
+                    &grid,
+                    &mut commands,
+                    b,
+                    k,
+                    to,
+                    holder,
+                ),
+            },
             Turn::Blocked { want, holder } => {
                 blocked(
                     &mut units,
@@ -274,12 +287,13 @@ fn blocked(
         let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| next + i);
         detour = b.sidestep.find(layer, at, rejoin, open);
     }
-    // Two units facing each other: one walks to the nearest cell off the other's way
-    // (the unit of the larger entity first, the other if that one has not).
+    // Two units facing each other: one walks to the nearest cell off the other's way.
+    // In a one-lane stretch the one that gives way (see `passage::gives_way`) does at
+    // once; elsewhere the unit of the larger entity first, the other if that one has not.
     let mut refuge = false;
     if detour.is_none()
         && let Some(h) = facing
-        && waited >= if h < entity { 4 } else { 6 } * patience
+        && waited >= refuge_after(units, grid, b, k, h) * patience
     {
         let theirs = way_ahead(units, b, shape, h, 16);
         let off_their_way = |c: Cell| {
@@ -309,6 +323,90 @@ fn blocked(
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
     }
+}
+
+/// Ticks (in `patience`) unit `k`, facing unit `h`, waits before it walks off `h`'s way:
+/// 2 when they meet in a one-lane stretch and `k` gives way; 6 when `h` gives way (`k`
+/// goes only if `h` cannot); elsewhere 4 for the larger entity, 6 for the other.
+fn refuge_after(units: &Steppers, grid: &NavGrid, b: &StepBuffers, k: usize, h: Entity) -> u32 {
+    let me = b.poses.poses[k].entity;
+    let (mine, theirs) = (
+        lane_depth(units, grid, b, me),
+        lane_depth(units, grid, b, h),
+    );
+    if mine + theirs == 0 {
+        return if h < me { 4 } else { 6 };
+    }
+    if passage::gives_way((mine, me), (theirs, h)) {
+        2
+    } else {
+        6
+    }
+}
+
+/// How deep unit `e` stands in a one-lane stretch of its path ([`passage::depth`]); 0
+/// on a detour or without a path.
+fn lane_depth(units: &Steppers, grid: &NavGrid, b: &StepBuffers, e: Entity) -> usize {
+    let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) =
+        (b.poses.index_of(e), units.get(e))
+    else {
+        return 0;
+    };
+    let Some(path) = result.found() else {
+        return 0;
+    };
+    let layer = grid
+        .scenario()
+        .layer_for(path.profile, b.standing[i].diameter);
+    match (layer, progress.next.checked_sub(1)) {
+        (Some(layer), Some(here)) if progress.detour.is_empty() => {
+            passage::depth(layer, &path.cells, here)
+        }
+        _ => 0,
+    }
+}
+
+/// The unit that crosses, toward unit `k`, the one-lane stretch `k` is about to enter
+/// (the first of its next [`passage::LOOKAHEAD`] cells): `k` waits at the entrance.
+fn oncoming(
+    units: &Steppers,
+    occupancy: &Occupancy,
+    grid: &NavGrid,
+    b: &StepBuffers,
+    k: usize,
+) -> Option<Entity> {
+    let me = b.poses.poses[k].entity;
+    let at = b.standing[k].anchor?;
+    let (_, _, Some(result), _, _, progress, ..) = units.get(me).ok()? else {
+        return None;
+    };
+    let path = result.found()?;
+    if !progress.detour.is_empty() {
+        return None;
+    }
+    let layer = grid
+        .scenario()
+        .layer_for(path.profile, b.standing[k].diameter)?;
+    let cells = &path.cells;
+    passage::entering(layer, cells, progress.next).find_map(|i| {
+        let h = occupancy.holder(cells[i]).filter(|&h| h != me)?;
+        let behind = if i == progress.next { at } else { cells[i - 1] };
+        let next = next_of(units, h)?;
+        (next == behind && !is_idle(units, h)).then_some(h)
+    })
+}
+
+/// The cell unit `h` steps to next (of its detour, else of its path).
+fn next_of(units: &Steppers, h: Entity) -> Option<Cell> {
+    let (_, _, Some(result), _, _, progress, ..) = units.get(h).ok()? else {
+        return None;
+    };
+    let path = result.found()?;
+    progress
+        .detour
+        .first()
+        .or_else(|| path.cells.get(progress.next))
+        .copied()
 }
 
 /// True when unit `h` wants to step onto the footprint of the unit at `at`.

@@ -9,6 +9,7 @@ mod frame;
 mod grid_step;
 mod lanes;
 mod occupancy;
+mod passage;
 mod pose;
 mod sidestep;
 mod size;

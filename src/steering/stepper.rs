@@ -31,6 +31,15 @@ use crate::grid::Cell;
 ///   other's next 16 cells, within 6 cells, and comes back onto its path once the other
 ///   has passed.
 ///
+/// Right of way in narrow passages: a path cell is one lane wide when no cell beside it
+/// (but the path's cells before and after it) can be stepped to. Two units that face
+/// each other where either stands in a one-lane stretch do not wait for entity order:
+/// the one further into its stretch (counted back along its path, at most 16 cells; ties
+/// to the smaller entity) goes on, and the other walks off its way after `2 × patience`
+/// ticks (the first after `6 × patience` only if the other could not). A unit about to
+/// enter a one-lane stretch (its next 16 cells) that another unit is crossing toward it
+/// waits at the entrance.
+///
 /// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
 /// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
 /// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets

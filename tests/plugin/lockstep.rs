@@ -8,7 +8,8 @@ use bevy::tasks::ComputeTaskPool;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
-    Algorithm, Cell, GridLayout, NavGrid, PathRequest, Steering, TilepathPlugin, TilepathSettings,
+    Algorithm, Cell, GridLayout, GridStepper, NavGrid, PathRequest, Steering, TilepathPlugin,
+    TilepathSettings,
 };
 use bevy_tilepath::stats::TilepathStats;
 
@@ -19,6 +20,16 @@ use crate::common::{Rng, level_grid, minimal_plugins, shapes};
 /// Returns every unit's translation bits at every frame, and the number of frames in
 /// which a search was suspended and of answers read off shared fields.
 fn lockstep(layout: GridLayout, threads: usize, frames: u32) -> (Vec<Vec<[u32; 3]>>, u32, u64) {
+    lockstep_of(layout, threads, frames, false)
+}
+
+/// [`lockstep`] with grid steppers instead of steering units when `steppers`.
+pub(crate) fn lockstep_of(
+    layout: GridLayout,
+    threads: usize,
+    frames: u32,
+    steppers: bool,
+) -> (Vec<Vec<[u32; 3]>>, u32, u64) {
     let mut app = App::new();
     app.add_plugins((
         minimal_plugins(),
@@ -48,23 +59,24 @@ fn lockstep(layout: GridLayout, threads: usize, frames: u32) -> (Vec<Vec<[u32; 3
             }
         };
         let algorithm = [Algorithm::Auto, Algorithm::AStar, Algorithm::Dijkstra][i % 3];
-        units.push(
-            app.world_mut()
-                .spawn((
-                    Transform::from_translation(map.agent_center(start, diameter).extend(1.0)),
-                    // Claims would give every unit its own goal cell; group orders
-                    // share one here so that shared fields answer them.
-                    PathRequest::new(Cell::new(0, 0))
-                        .algorithm(algorithm)
-                        .diameter(diameter)
-                        .claim_goal(false),
-                    Steering {
-                        speed: 64.0,
-                        ..Steering::default()
-                    },
-                ))
-                .id(),
-        );
+        let mut unit = app.world_mut().spawn((
+            Transform::from_translation(map.agent_center(start, diameter).extend(1.0)),
+            // Claims would give every unit its own goal cell; group orders
+            // share one here so that shared fields answer them.
+            PathRequest::new(Cell::new(0, 0))
+                .algorithm(algorithm)
+                .diameter(diameter)
+                .claim_goal(false),
+        ));
+        if steppers {
+            unit.insert(GridStepper::default());
+        } else {
+            unit.insert(Steering {
+                speed: 64.0,
+                ..Steering::default()
+            });
+        }
+        units.push(unit.id());
     }
     let mut trace = Vec::with_capacity(frames as usize);
     let (mut suspended_frames, mut field_answers) = (0, 0);

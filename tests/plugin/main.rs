@@ -23,6 +23,7 @@ mod live;
 mod liveness;
 mod lockstep;
 mod matrix;
+mod passage;
 mod replan;
 mod review;
 mod schedule;
