@@ -157,8 +157,8 @@
 //! by default, and limits), how [`GroupOrders`] share work and the [`FieldSettings`] they
 //! use, [`ReplanSettings`] (re-planning on map edits), JPS+ tables, when landmark tables
 //! are built ([`LandmarkTables`](settings::LandmarkTables): in the background by default)
-//! and the crowd ([`CrowdSettings`](settings::CrowdSettings)). Each field's docs end with
-//! its default.
+//! the crowd ([`CrowdSettings`](settings::CrowdSettings)) and when a unit counts as stalled
+//! ([`StallSettings`](settings::StallSettings)). Each field's docs end with its default.
 //!
 //! # Pipeline
 //!

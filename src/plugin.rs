@@ -89,7 +89,7 @@ use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
 use crate::settings::{
     CrowdSettings, FieldSettings, FrameBudget, GroupOrders, LandmarkTables, ReplanSettings,
-    RequestDefaults, TilepathSettings,
+    RequestDefaults, StallSettings, TilepathSettings,
 };
 use crate::stats::TilepathStats;
 use crate::steering::{
@@ -218,6 +218,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<SteeringProgress>()
             .register_type::<Avoidance>()
             .register_type::<CrowdSettings>()
+            .register_type::<StallSettings>()
             .register_type::<GridStepper>()
             .register_type::<GridStepProgress>()
             .register_type::<Occupancy>()

@@ -21,7 +21,7 @@ pub use crate::scenario::{MapEdit, MovementProfile, ProfileId, TerrainId};
 pub use crate::search::Algorithm;
 pub use crate::settings::{
     CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
-    TilepathSettings,
+    StallSettings, TilepathSettings,
 };
 pub use crate::steering::{Arrived, GridStepper, Steering};
 #[cfg(feature = "tiled")]

@@ -110,6 +110,9 @@ pub struct TilepathSettings {
     /// How steering units avoid each other ([`crate::steering::Avoidance`]).
     /// [`CrowdSettings::default`] by default.
     pub crowd: CrowdSettings,
+    /// When a unit with an order counts as stalled, and what it does then.
+    /// [`StallSettings::default`] by default.
+    pub stall: StallSettings,
 }
 
 impl Default for TilepathSettings {
@@ -125,6 +128,7 @@ impl Default for TilepathSettings {
             jump_tables: true,
             landmark_tables: LandmarkTables::default(),
             crowd: CrowdSettings::default(),
+            stall: StallSettings::default(),
         }
     }
 }
@@ -430,5 +434,52 @@ impl CrowdSettings {
             neighbour_distance: self.neighbour_distance,
             max_neighbours: self.max_neighbours,
         }
+    }
+}
+
+/// The progress rule, in [`TilepathSettings::stall`]: a unit with an order that has not
+/// got at least one tile further along its path (its remaining path length, from where
+/// it stands, has not dropped by a tile) for [`after`](Self::after) seconds is
+/// *stalled*, however much it moves meanwhile (a unit swaying between the same few
+/// cells makes no progress). Read it with
+/// [`SteeringProgress::stalled_for`](crate::steering::SteeringProgress::stalled_for) and
+/// [`GridStepProgress::stalled_ticks`](crate::steering::GridStepProgress::stalled_ticks).
+///
+/// A stalled steering unit asks for a new path from where it stands
+/// ([`Replanning`](crate::components::Replanning)), once every `after` seconds while it
+/// stays stalled. A steering unit that turned back along its path twice within a second
+/// (it got a quarter tile further, then a quarter tile back, then further again) holds
+/// still for [`hold`](Self::hold) seconds, so that two units facing each other stop
+/// mirroring each other's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct StallSettings {
+    /// Seconds without a tile of progress along its path after which a unit with an
+    /// order is stalled; zero, negative, NaN or infinite turns the rule (and its
+    /// re-plans) off. 3 s by default.
+    pub after: f32,
+    /// Seconds a steering unit that turned back twice within a second holds still;
+    /// zero, negative, NaN or infinite never holds. 0 s (off) by default.
+    pub hold: f32,
+}
+
+impl Default for StallSettings {
+    fn default() -> Self {
+        Self {
+            after: 3.0,
+            hold: 0.0,
+        }
+    }
+}
+
+impl StallSettings {
+    /// `after` when the rule is on (positive and finite).
+    pub(crate) fn after(&self) -> Option<f32> {
+        (self.after > 0.0 && self.after.is_finite()).then_some(self.after)
+    }
+
+    /// `hold` when it is on (positive and finite).
+    pub(crate) fn hold(&self) -> Option<f32> {
+        (self.hold > 0.0 && self.hold.is_finite()).then_some(self.hold)
     }
 }

@@ -126,6 +126,11 @@ fn begin_turn(
         return Turn::Rest;
     };
     let shape = grid.layout().shape();
+    let left = progress.detour.len() + path.cells.len().saturating_sub(progress.next);
+    let goal = (!arrived && left > 0)
+        .then(|| path.cells.last().copied())
+        .flatten();
+    progress.track(goal, left);
     if progress.detour.is_empty() && progress.next >= path.cells.len() {
         if !arrived {
             commands.entity(entity).insert(Arrived);

@@ -100,6 +100,12 @@ pub struct GridStepProgress {
     pub(super) waited: u32,
     /// Ticks since the last step.
     pub(super) ticks: u32,
+    /// The progress rule: the least count of cells left to walk (detour and path)
+    /// since the unit last got a cell further, the ticks since, and the goal they count
+    /// toward (kept across new paths to it).
+    pub(super) best: Option<usize>,
+    pub(super) stalled: u32,
+    pub(super) goal: Option<Cell>,
 }
 
 impl GridStepProgress {
@@ -124,6 +130,32 @@ impl GridStepProgress {
     /// Ticks the unit has waited for a cell held by another unit or blocked by a wall.
     pub fn waited_ticks(&self) -> u32 {
         self.waited
+    }
+
+    /// Ticks the unit, while it had an order, has not got a cell closer to its goal
+    /// along its way (the cells left on its detour and path have not dropped below the
+    /// fewest left so far), however it stepped meanwhile (side steps, refuges, detours,
+    /// being pushed back and forth); 0 once it arrives. Kept across new paths to the
+    /// same goal (a longer new path counts as no progress until it is walked below that
+    /// count). Ticks times the tick's length compare with
+    /// [`StallSettings::after`](crate::settings::StallSettings::after).
+    pub fn stalled_ticks(&self) -> u32 {
+        self.stalled
+    }
+
+    /// Records a tick of the progress rule with `left` cells still to walk toward
+    /// `goal` (`None`: arrived or no order, which ends any stall). O(1).
+    pub(super) fn track(&mut self, goal: Option<Cell>, left: usize) {
+        if goal.is_none() || goal != self.goal {
+            (self.goal, self.best, self.stalled) = (goal, goal.map(|_| left), 0);
+        } else if self.best.is_none() {
+            // The first tick on a new path: its length is the baseline.
+            self.best = Some(left);
+        } else if self.best.is_some_and(|best| left < best) {
+            (self.best, self.stalled) = (Some(left), 0);
+        } else {
+            self.stalled = self.stalled.saturating_add(1);
+        }
     }
 }
 
@@ -178,7 +210,12 @@ pub(super) fn take_result<'r>(
 ) -> Option<(&'r FoundPath, bool)> {
     let PathResult::Found(path) = &**result else {
         if result.is_changed() {
-            *progress = GridStepProgress::default();
+            *progress = GridStepProgress {
+                goal: progress.goal,
+                best: progress.best,
+                stalled: progress.stalled,
+                ..default()
+            };
             if arrived {
                 commands.entity(entity).remove::<Arrived>();
             }
@@ -191,6 +228,11 @@ pub(super) fn take_result<'r>(
     let on = path.cells.iter().position(|&c| c == at);
     *progress = GridStepProgress {
         next: on.map_or(0, |i| i + 1),
+        // The stall goes on along the new path to the same goal: progress is measured
+        // against the fewest cells left on any of its paths to it.
+        goal: progress.goal,
+        best: progress.best,
+        stalled: progress.stalled,
         ..default()
     };
     if arrived {

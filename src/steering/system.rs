@@ -67,7 +67,15 @@ pub(crate) fn steer_units(
         m.end = slide(&grid, m, b.poses.poses[m.pose].at, m.wanted, cell_span);
     }
     separate(&units, &grid, &settings, b, space, cell_span);
-    finish_moves(&mut units, &grid, &mut commands, b, dt, cell_span);
+    finish_moves(
+        &mut units,
+        &grid,
+        &settings,
+        &mut commands,
+        b,
+        dt,
+        cell_span,
+    );
 }
 
 /// Takes note of new results and works out each unit's move along its path.
@@ -161,8 +169,11 @@ fn plan_moves(
                     mover.to_goal =
                         waypoints.last().distance(pos) / grid.plane_tile_size().abs().min_element();
                     mover.at_goal = at_goal;
-                    mover.followed = along - pos;
-                    mover.wanted = mover.followed;
+                    // Holding still after turning back and forth: it wants no move.
+                    if !progress.holding() {
+                        mover.followed = along - pos;
+                        mover.wanted = mover.followed;
+                    }
                 }
             }
             Some((_, true)) => {
@@ -184,9 +195,11 @@ fn plan_moves(
 const HELD_BACK_AFTER: f32 = 0.5;
 
 /// Writes the moves back and takes note of progress, stalls and arrivals.
+#[allow(clippy::too_many_arguments)]
 fn finish_moves(
     units: &mut Units,
     grid: &NavGrid,
+    settings: &TilepathSettings,
     commands: &mut Commands,
     b: &SteerBuffers,
     dt: f32,
@@ -194,11 +207,23 @@ fn finish_moves(
 ) {
     for m in &b.movers {
         let pose = &b.poses.poses[m.pose];
-        let Ok((entity, steering, result, size, mut transform, mut progress, _, replanning, _)) =
-            units.get_mut(pose.entity)
+        let Ok((
+            entity,
+            steering,
+            result,
+            size,
+            mut transform,
+            mut progress,
+            arrived,
+            replanning,
+            _,
+        )) = units.get_mut(pose.entity)
         else {
             continue;
         };
+        if arrived {
+            progress.settled();
+        }
         let (pos, p) = (pose.at, m.end);
         if p != pos {
             write_position(&mut transform, pose.parent.as_ref(), grid.placement(), p);
@@ -234,15 +259,24 @@ fn finish_moves(
         };
         let target = waypoints.at(next.min(waypoints.len() - 1));
         let tolerance = 0.01 * cell_span / m.slow_here;
-        if progress.stuck(
+        let stuck = progress.stuck(
             next,
             p.distance(target),
             tolerance,
             dt,
             steering.replan_after,
-        ) && size.request.is_some()
-            && !replanning
-        {
+        );
+        // The progress rule: the rest of its path from where it stands.
+        let remaining =
+            progress.suffix(waypoints, next, cell_span) + p.distance(target) / cell_span;
+        let stalled = progress.progress(
+            waypoints.last(),
+            remaining,
+            dt,
+            settings.stall.after(),
+            settings.stall.hold(),
+        );
+        if (stuck || stalled) && size.request.is_some() && !replanning {
             commands.entity(entity).insert(Replanning);
         }
         // Arrived: on the goal, or held back by the crowd (units already standing there):

@@ -30,6 +30,7 @@ mod schedule;
 mod shaped;
 mod soak;
 mod solve;
+mod stall;
 mod starvation;
 mod steer;
 mod step_out;
