@@ -193,8 +193,11 @@
 //!    repairs included, is written by `pipeline::answer`: [`PathResult`], the request's
 //!    status, [`PathSolved`] and [`TilepathStats`].
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a
-//!    [`Steering`] along its path, marks stalled units [`Replanning`] and arrived ones
-//!    [`Arrived`](steering::Arrived).
+//!    [`Steering`] along its path (`steering::system`, `steering::follow`; the crowd in
+//!    `steering::crowd` and `steering::lanes`; right of way in narrow passages in
+//!    `steering::passage` and `steering::right_of_way`), steps every
+//!    [`GridStepper`](steering::GridStepper) (`steering::grid_step`), marks stalled units
+//!    [`Replanning`] and arrived ones [`Arrived`](steering::Arrived).
 //! 5. [`Debug`](plugin::TilepathSystems::Debug): [`debug`] draws paths, obstacles and
 //!    clearance with gizmos (always in [`Update`], whatever the plugin's schedule).
 //!

@@ -439,7 +439,7 @@ impl CrowdSettings {
 
 /// The progress rule, in [`TilepathSettings::stall`]: a unit with an order that has not
 /// got at least one tile further along its path (its remaining path length, from where
-/// it stands, has not dropped by a tile) for [`after`](Self::after) seconds is
+/// it stands, has not dropped by a tile) for `after` seconds is
 /// *stalled*, however much it moves meanwhile (a unit swaying between the same few
 /// cells makes no progress). Read it with
 /// [`SteeringProgress::stalled_for`](crate::steering::SteeringProgress::stalled_for) and
@@ -449,7 +449,7 @@ impl CrowdSettings {
 /// ([`Replanning`](crate::components::Replanning)), once every `after` seconds while it
 /// stays stalled. A steering unit that turned back along its path twice within a second
 /// (it got a quarter tile further, then a quarter tile back, then further again) holds
-/// still for [`hold`](Self::hold) seconds, so that two units facing each other stop
+/// still for `hold` seconds, so that two units facing each other stop
 /// mirroring each other's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Default, Debug, PartialEq)]

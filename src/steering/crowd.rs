@@ -39,7 +39,7 @@ pub(super) fn avoid(
         &avoidance,
         crowd.standing_responsibility,
     );
-    give_way(b, lanes, &avoidance, crowd.standing_responsibility);
+    give_way(b, lanes, space, &avoidance, crowd.standing_responsibility);
     velocities(grid, settings.max_threads, b, lanes, &avoidance, dt);
     for k in 0..b.agents.len() {
         let m = &mut b.movers[b.owners[k]];
@@ -132,7 +132,8 @@ const GIVE_UP_AFTER: f32 = 2.0;
 
 /// Seconds without getting half a tile closer to its goal after which a walking unit in
 /// its goal area (within [`SETTLE_WITHIN`] tiles and its diameter of the goal) that
-/// touches a standing unit (one that arrived, most often) settles and counts as arrived:
+/// touches a standing unit whose own goal is as near its goal (one that arrived there,
+/// most often) settles and counts as arrived:
 /// it is in a block of units that reached their goals before it, jostling without getting
 /// through (its own goal lies beyond them, and they have no room to make way).
 const SETTLE_AFTER: f32 = 3.0;
@@ -153,7 +154,13 @@ const PUSH_SPEED: f32 = 0.5;
 /// touching a walking unit of higher priority (the smaller entity) backs away from it at
 /// half its speed, taking the standing units' share of the avoidance, until it makes
 /// headway again; the other then has room to pass.
-fn give_way(b: &mut SteerBuffers, lanes: &Lanes, avoidance: &AvoidanceSettings, standing: f32) {
+fn give_way(
+    b: &mut SteerBuffers,
+    lanes: &Lanes,
+    space: CellSpace,
+    avoidance: &AvoidanceSettings,
+    standing: f32,
+) {
     for k in 0..b.agents.len() {
         let m = b.movers[b.owners[k]];
         let settling =
@@ -173,7 +180,12 @@ fn give_way(b: &mut SteerBuffers, lanes: &Lanes, avoidance: &AvoidanceSettings, 
                 continue;
             }
             touching = true;
-            touching_standing |= !them.following && them.pushable;
+            // A block of units that reached goals near its own (units waiting for right
+            // of way stand only for a moment, and units standing elsewhere are in its way,
+            // not at its goal).
+            let near_goal = (space.point(them.goal) - space.point(m.goal)).length()
+                <= SETTLE_WITHIN + (m.diameter + them.diameter) as f32;
+            touching_standing |= !them.following && them.pushable && !them.giving_way && near_goal;
             if held_up && other.key < me.key && them.following {
                 away += (me.position - other.position).normalize_or_zero();
             }

@@ -66,12 +66,19 @@ pub(super) struct Mover {
     /// It has barely moved for [`GIVE_UP_AFTER`] seconds and touches another unit, or
     /// made no headway for [`SETTLE_AFTER`] seconds and touches a standing one.
     pub(super) walled_in: bool,
+    /// The end of its path (plane position; NaN without a path).
+    pub(super) goal: Vec2,
     /// Tiles from the end of its path, straight (0 without a path to follow).
     pub(super) to_goal: f32,
     /// Its top step this frame in the cell it stands in (world units), and that cell's
     /// slowness.
     pub(super) max_step: f32,
     pub(super) slow_here: f32,
+    /// Its move this frame is the right of way's (it gives way, or waits for one giving
+    /// way to it): no waypoint, stall or arrival counts.
+    pub(super) giving_way: bool,
+    /// It gave way and walks back to its path.
+    pub(super) returning: bool,
     /// Where it ends the frame.
     pub(super) end: Vec2,
 }

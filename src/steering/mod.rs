@@ -6,11 +6,14 @@ mod avoid;
 mod crowd;
 mod follow;
 mod frame;
+mod give_way;
 mod grid_step;
 mod lanes;
 mod occupancy;
 mod passage;
 mod pose;
+mod progress;
+mod right_of_way;
 mod sidestep;
 mod size;
 mod stepper;
@@ -25,6 +28,7 @@ use crate::components::PathProgress;
 pub use avoid::Avoidance;
 pub(crate) use grid_step::step_on_grid;
 pub use occupancy::Occupancy;
+pub use progress::SteeringProgress;
 pub use stepper::{GridStepProgress, GridStepper};
 pub(crate) use system::{publish_progress, steer_units};
 pub(crate) use unit_map::{mark_units, units_to_mark};
@@ -82,13 +86,19 @@ pub(crate) use unit_map::{mark_units, units_to_mark};
 /// the larger share of the push). A walking unit counts as [`Arrived`] short of its goal when the
 /// crowd holds it for good: it has barely moved for 2 s while touching another unit, or, within
 /// 8 tiles (and its diameter) of its goal, it has not got half a tile closer to it for 3 s while
-/// touching a standing unit (the units that arrived before it fill its goal area). Counter-flow forms lanes: a walking unit more than six
+/// touching a standing unit whose goal is as near its own (the units that arrived before it fill its goal area). Counter-flow forms lanes: a walking unit more than six
 /// tiles from its goal with an oncoming one (also that far from its goal) within four
 /// tiles ahead keeps right; in the left half of the free width around it (a corridor's
 /// left half) it moves over slowly, and when an oncoming unit stands right in front of it
 /// (or the unit going its way right in front of it falls back) it falls back, back and to
 /// its right, without avoiding, so two groups filling a corridor pass each other in two
-/// streams. Everything is
+/// streams. Narrow passages have a right of way: of two units that would meet head-on
+/// where their paths run through a one-lane stretch (no cell beside it a unit of the
+/// wider one's diameter can stand on), the one less deep in the stretch gives way (ties
+/// to the larger entity). It walks to the nearest cell off the other's next 16 cells (a
+/// side pocket, or back out of the stretch), waits there until the other has gone by
+/// (8 s at most), walks back to where it left its path and follows it again; the other
+/// waits while its next two cells meet the way to that refuge. Everything is
 /// computed in entity order from the positions at the start of the frame, in `f32`, so
 /// steering is deterministic (lockstep: see
 /// [`FrameBudget::Expansions`](crate::settings::FrameBudget::Expansions)). The whole move
@@ -177,286 +187,3 @@ impl Steering {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct Arrived;
-
-/// How a steering unit follows its path: the waypoint it heads for and how long it has
-/// made no headway (added with [`Steering`]). Steering keeps the unit's [`PathProgress`],
-/// which the re-planner reads, equal to [`SteeringProgress::next_waypoint`].
-#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
-#[reflect(Component, Default, Debug, PartialEq)]
-pub struct SteeringProgress {
-    next: usize,
-    closest: f32,
-    stalled: f32,
-    /// Its velocity of the last frame, steering-plane units per second.
-    velocity: Vec2,
-    /// Seconds it has barely moved (kept across new paths, unlike `stalled`).
-    still: f32,
-    /// The goal it walks to, its least distance to it (tiles) when it last got
-    /// [`HEADWAY`] tiles closer, and the seconds since (kept across new paths to the same
-    /// goal).
-    goal: Vec2,
-    nearest: f32,
-    slow: f32,
-    /// The progress rule (see [`StallSettings`](crate::settings::StallSettings)).
-    stall: Stall,
-}
-
-/// What the progress rule keeps of a steering unit: its remaining path length (tiles),
-/// the least of it since it last got a tile further, the seconds since, and the turns it
-/// took back and forth along its path.
-#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
-#[reflect(Default, Debug, PartialEq)]
-struct Stall {
-    remaining: f32,
-    best: f32,
-    secs: f32,
-    /// The goal (plane position) the counts are for.
-    goal: Vec2,
-    /// Path length (tiles) from waypoint `suffix_at` to the end, kept while `next` only
-    /// grows (`usize::MAX`: not known).
-    suffix: f32,
-    suffix_at: usize,
-    /// The remaining length where the unit last turned, and which way it goes along
-    /// its path since (1 on, -1 back, 0 not known yet).
-    turned_at: f32,
-    trend: i8,
-    /// Seconds since it last turned, and seconds it still holds still.
-    since_turn: f32,
-    hold: f32,
-}
-
-impl Default for Stall {
-    fn default() -> Self {
-        Self {
-            remaining: f32::INFINITY,
-            best: f32::INFINITY,
-            secs: 0.0,
-            goal: Vec2::NAN,
-            suffix: 0.0,
-            suffix_at: usize::MAX,
-            turned_at: f32::INFINITY,
-            trend: 0,
-            since_turn: f32::INFINITY,
-            hold: 0.0,
-        }
-    }
-}
-
-/// Tiles a unit must go back (or on, after going back) along its path to count as
-/// turning (jostling in a crowd moves it less).
-const TURN: f32 = 0.25;
-
-/// Two turns within this many seconds make a unit hold still.
-const TURNS_WITHIN: f32 = 1.0;
-
-/// Tiles closer to its goal that a unit must get to count as making headway (see
-/// [`SteeringProgress::headway`]): units jostled in a crowd move, but not this far.
-const HEADWAY: f32 = 0.5;
-
-impl Default for SteeringProgress {
-    fn default() -> Self {
-        Self {
-            next: 0,
-            closest: f32::INFINITY,
-            stalled: 0.0,
-            velocity: Vec2::ZERO,
-            still: 0.0,
-            goal: Vec2::NAN,
-            nearest: f32::INFINITY,
-            slow: 0.0,
-            stall: Stall::default(),
-        }
-    }
-}
-
-impl SteeringProgress {
-    /// Index of the waypoint the unit is heading for.
-    pub fn next_waypoint(&self) -> usize {
-        self.next
-    }
-
-    /// The unit's velocity over the last frame, steering-plane units per second (world
-    /// units on square maps; what avoidance expects it to keep).
-    pub fn velocity(&self) -> Vec2 {
-        self.velocity
-    }
-
-    /// Seconds the unit has spent without getting closer to its next waypoint.
-    pub fn stalled_secs(&self) -> f32 {
-        self.stalled
-    }
-
-    /// Seconds the unit, while it had an order, has not got at least one tile further
-    /// along its path (its remaining path length has not dropped by a tile), however it
-    /// moved meanwhile; 0 once it arrives. Kept across new paths to the same goal (a
-    /// longer new path counts as no progress until the unit is a tile below the least
-    /// remaining length it had reached). The
-    /// unit is stalled when this reaches
-    /// [`StallSettings::after`](crate::settings::StallSettings::after).
-    pub fn stalled_for(&self) -> f32 {
-        self.stall.secs
-    }
-
-    /// The length of the rest of its path from where it stands, tiles (infinite before
-    /// it has followed a path).
-    pub fn remaining_tiles(&self) -> f32 {
-        self.stall.remaining
-    }
-
-    /// True while the unit holds still after turning back and forth (see
-    /// [`StallSettings::hold`](crate::settings::StallSettings::hold)).
-    pub(super) fn holding(&self) -> bool {
-        self.stall.hold > 0.0
-    }
-
-    /// Starts following a new path at waypoint `next`.
-    pub(super) fn restart(&mut self, next: usize) {
-        self.next = next;
-        self.closest = f32::INFINITY;
-        self.stalled = 0.0;
-        // Progress on a new path to the same goal is measured against the least
-        // remaining length of any path to it so far: the stalled seconds go on.
-        self.stall = Stall {
-            best: self.stall.best,
-            secs: self.stall.secs,
-            goal: self.stall.goal,
-            hold: self.stall.hold,
-            ..Stall::default()
-        };
-    }
-
-    /// The unit has no order left (arrived): nothing stalls it.
-    pub(super) fn settled(&mut self) {
-        if self.stall != Stall::default() {
-            self.stall = Stall::default();
-        }
-    }
-
-    /// Records the unit's remaining path length `remaining` (tiles) after a frame of
-    /// `dt` seconds. Returns true when it has just been stalled for another `after`
-    /// seconds (time to ask for a new path); `after` and `hold` as in
-    /// [`StallSettings`](crate::settings::StallSettings) (`None`: off). O(1).
-    pub(super) fn progress(
-        &mut self,
-        goal: Vec2,
-        remaining: f32,
-        dt: f32,
-        after: Option<f32>,
-        hold: Option<f32>,
-    ) -> bool {
-        let s = &mut self.stall;
-        if goal != s.goal {
-            (s.goal, s.best, s.secs) = (goal, f32::INFINITY, 0.0);
-        }
-        s.remaining = remaining;
-        s.hold = (s.hold - dt).max(0.0);
-        s.since_turn += dt;
-        let turned = match s.trend {
-            1 | 0 if remaining > s.turned_at + TURN => {
-                let was = s.trend;
-                (s.trend, s.turned_at) = (-1, remaining);
-                was != 0
-            }
-            -1 if remaining < s.turned_at - TURN => {
-                (s.trend, s.turned_at) = (1, remaining);
-                true
-            }
-            -1 => {
-                s.turned_at = s.turned_at.max(remaining);
-                false
-            }
-            _ => {
-                s.turned_at = s.turned_at.min(remaining);
-                false
-            }
-        };
-        if turned {
-            if s.since_turn <= TURNS_WITHIN
-                && let Some(hold) = hold
-            {
-                s.hold = hold;
-            }
-            s.since_turn = 0.0;
-        }
-        if !s.best.is_finite() {
-            // The first frame toward a new goal: its path's length is the baseline.
-            s.best = remaining;
-        } else if remaining <= s.best - 1.0 {
-            s.best = remaining;
-            s.secs = 0.0;
-            return false;
-        }
-        s.secs += dt;
-        after.is_some_and(|after| (s.secs / after).floor() > ((s.secs - dt) / after).floor())
-    }
-
-    /// The path length (tiles of `span` plane units) from waypoint `next` to the end of
-    /// `path`: amortised O(1) while `next` only grows, O(path) after a new path.
-    pub(in crate::steering) fn suffix(
-        &mut self,
-        path: follow::Waypoints<'_>,
-        next: usize,
-        span: f32,
-    ) -> f32 {
-        let s = &mut self.stall;
-        let last = path.len() - 1;
-        let next = next.min(last);
-        if s.suffix_at > next {
-            s.suffix = (next..last)
-                .map(|i| path.at(i).distance(path.at(i + 1)))
-                .sum::<f32>()
-                / span;
-        } else {
-            s.suffix -= (s.suffix_at..next)
-                .map(|i| path.at(i).distance(path.at(i + 1)))
-                .sum::<f32>()
-                / span;
-            s.suffix = s.suffix.max(0.0);
-        }
-        s.suffix_at = next;
-        s.suffix
-    }
-
-    /// Seconds since the unit last got [`HEADWAY`] tiles closer to its goal.
-    pub(super) fn slow(&self) -> f32 {
-        self.slow
-    }
-
-    /// Records the unit's distance to `goal` (tiles) after a frame of `dt` seconds, for
-    /// [`slow`](Self::slow) (from 0 on a new goal).
-    pub(super) fn headway(&mut self, goal: Vec2, distance: f32, dt: f32) {
-        if goal != self.goal || distance < self.nearest - HEADWAY {
-            self.goal = goal;
-            self.nearest = distance;
-            self.slow = 0.0;
-        } else {
-            self.slow += dt;
-        }
-    }
-
-    /// Records the waypoint now headed for and the distance to it after a frame of `dt`
-    /// seconds; true when the unit has now been stuck for `patience` seconds (the count
-    /// starts again).
-    pub(super) fn stuck(
-        &mut self,
-        next: usize,
-        distance: f32,
-        tolerance: f32,
-        dt: f32,
-        patience: f32,
-    ) -> bool {
-        if next != self.next || distance < self.closest - tolerance {
-            self.next = next;
-            self.closest = distance;
-            self.stalled = 0.0;
-            return false;
-        }
-        self.stalled += dt;
-        if patience > 0.0 && patience.is_finite() && self.stalled >= patience {
-            self.closest = f32::INFINITY;
-            self.stalled = 0.0;
-            return true;
-        }
-        false
-    }
-}

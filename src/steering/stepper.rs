@@ -138,7 +138,7 @@ impl GridStepProgress {
     /// being pushed back and forth); 0 once it arrives. Kept across new paths to the
     /// same goal (a longer new path counts as no progress until it is walked below that
     /// count). Ticks times the tick's length compare with
-    /// [`StallSettings::after`](crate::settings::StallSettings::after).
+    /// `after` of [`StallSettings`](crate::settings::StallSettings).
     pub fn stalled_ticks(&self) -> u32 {
         self.stalled
     }

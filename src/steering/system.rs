@@ -10,6 +10,7 @@ use super::follow::{Slowness, Waypoints, follow, rejoin};
 use super::frame::{Mover, SteerBuffers, Units, slide};
 use super::lanes::Lanes;
 use super::pose::{Poses, write_position};
+use super::right_of_way::RightOfWay;
 use super::walls::Lattice;
 use super::{Arrived, SteeringProgress};
 use crate::components::{NavGrid, PathProgress, PathResult, Placement, Replanning};
@@ -41,7 +42,7 @@ pub(crate) fn steer_units(
     settings: Res<TilepathSettings>,
     profiles: Res<MovementProfiles>,
     mut commands: Commands,
-    mut buffers: Local<(SteerBuffers, Lanes)>,
+    mut buffers: Local<(SteerBuffers, Lanes, RightOfWay)>,
     mut set: ParamSet<(Units, TransformHelper)>,
 ) {
     let (Some(time), Some(grid)) = (time, grid) else {
@@ -54,13 +55,14 @@ pub(crate) fn steer_units(
     if !(cell_span > 0.0 && cell_span.is_finite()) {
         return;
     }
-    let (b, lanes) = &mut *buffers;
+    let (b, lanes, right_of_way) = &mut *buffers;
     collect_poses(&mut set, &mut b.poses, grid.placement());
     let mut units = set.p0();
     plan_moves(&mut units, &grid, &profiles, &mut commands, b, dt, moving);
     if !moving {
         return;
     }
+    right_of_way.apply(&mut units, &grid, b, dt);
     let space = CellSpace::new(&grid);
     avoid(&units, &grid, &settings, b, lanes, space, dt);
     for m in &mut b.movers {
@@ -117,10 +119,13 @@ fn plan_moves(
             still: progress.still,
             slow: progress.slow(),
             walled_in: false,
+            goal: Vec2::NAN,
             to_goal: 0.0,
             at_goal: false,
             max_step: 0.0,
             slow_here: 1.0,
+            giving_way: false,
+            returning: false,
             end: pos,
         };
         let found = result.as_ref().and_then(|r| r.found());
@@ -140,6 +145,9 @@ fn plan_moves(
         match result.as_ref().map(|r| (&**r, r.is_changed())) {
             Some((PathResult::Found(path), changed)) => {
                 mover.escape = path.cells.first().copied().unwrap_or(mover.escape);
+                if let Some(&goal) = path.waypoints.last() {
+                    mover.goal = grid.placement().plane_of(goal);
+                }
                 if changed {
                     let here = grid.plane_agent_cell(pos, diameter);
                     let layer = grid.scenario().layer_for(path.profile, diameter);
@@ -232,7 +240,7 @@ fn finish_moves(
         if progress.velocity != velocity {
             progress.velocity = velocity;
         }
-        let still = if m.following && p.distance(pos) < 0.05 * m.max_step {
+        let still = if m.following && !m.giving_way && p.distance(pos) < 0.05 * m.max_step {
             progress.still + dt
         } else {
             0.0
@@ -243,6 +251,30 @@ fn finish_moves(
         let Some(path) = result.as_ref().and_then(|r| r.found()) else {
             continue;
         };
+        if m.giving_way {
+            // Giving way, or waiting for a unit that does, gets it no further along its
+            // path: the progress rule counts it, but only a unit stuck on its way back
+            // asks for a new path.
+            let waypoints = Waypoints {
+                world: &path.waypoints,
+                placement: grid.placement(),
+            };
+            let next = progress.next;
+            let target = waypoints.at(next.min(waypoints.len() - 1));
+            let remaining =
+                progress.suffix(waypoints, next, cell_span) + p.distance(target) / cell_span;
+            let stalled = progress.progress(
+                waypoints.last(),
+                remaining,
+                dt,
+                settings.stall.after(),
+                None,
+            );
+            if stalled && m.returning && size.request.is_some() && !replanning {
+                commands.entity(entity).insert(Replanning);
+            }
+            continue;
+        }
         if !m.following {
             continue;
         }

@@ -100,7 +100,6 @@ fn swap_with_pocket(layout: GridLayout, mover: Mover) {
 }
 
 #[test]
-#[ignore = "issue 48: right of way for steering units is not done yet"]
 fn two_steering_units_swap_through_a_corridor_with_a_side_pocket() {
     for layout in shapes() {
         swap_with_pocket(layout, Mover::Steering);
@@ -134,7 +133,6 @@ fn facing_in_corridor(layout: GridLayout, mover: Mover) {
 }
 
 #[test]
-#[ignore = "issue 48: right of way for steering units is not done yet"]
 fn steering_units_facing_each_other_in_a_corridor_get_through() {
     for layout in shapes() {
         facing_in_corridor(layout, Mover::Steering);
