@@ -251,36 +251,13 @@ fn finish_moves(
         let Some(path) = result.as_ref().and_then(|r| r.found()) else {
             continue;
         };
-        if m.giving_way {
-            // Giving way, or waiting for a unit that does, gets it no further along its
-            // path: the progress rule counts it, but only a unit stuck on its way back
-            // asks for a new path.
-            let waypoints = Waypoints {
-                world: &path.waypoints,
-                placement: grid.placement(),
-            };
-            let next = progress.next;
-            let target = waypoints.at(next.min(waypoints.len() - 1));
-            let remaining =
-                progress.suffix(waypoints, next, cell_span) + p.distance(target) / cell_span;
-            let stalled = progress.progress(
-                waypoints.last(),
-                remaining,
-                dt,
-                settings.stall.after(),
-                None,
-            );
-            if stalled && m.returning && size.request.is_some() && !replanning {
-                commands.entity(entity).insert(Replanning);
-            }
-            continue;
-        }
-        if !m.following {
+        if !m.following && !m.giving_way {
             continue;
         }
         // Path following's waypoint counts when the unit went where following took it
-        // (avoidance may have turned it away before it got there).
-        let next = if (p - pos - m.followed).length() <= 0.1 * cell_span {
+        // (avoidance may have turned it away before it got there; giving way, or waiting
+        // for a unit that does, it did not follow).
+        let next = if !m.giving_way && (p - pos - m.followed).length() <= 0.1 * cell_span {
             m.next
         } else {
             progress.next
@@ -290,14 +267,6 @@ fn finish_moves(
             placement: grid.placement(),
         };
         let target = waypoints.at(next.min(waypoints.len() - 1));
-        let tolerance = 0.01 * cell_span / m.slow_here;
-        let stuck = progress.stuck(
-            next,
-            p.distance(target),
-            tolerance,
-            dt,
-            steering.replan_after,
-        );
         // The progress rule: the rest of its path from where it stands.
         let remaining =
             progress.suffix(waypoints, next, cell_span) + p.distance(target) / cell_span;
@@ -306,7 +275,23 @@ fn finish_moves(
             remaining,
             dt,
             settings.stall.after(),
-            settings.stall.hold(),
+            settings.stall.hold().filter(|_| !m.giving_way),
+        );
+        if m.giving_way {
+            // Giving way gets it no further along its path: the progress rule counts
+            // it, but only a unit stuck on its way back asks for a new path.
+            if stalled && m.returning && size.request.is_some() && !replanning {
+                commands.entity(entity).insert(Replanning);
+            }
+            continue;
+        }
+        let tolerance = 0.01 * cell_span / m.slow_here;
+        let stuck = progress.stuck(
+            next,
+            p.distance(target),
+            tolerance,
+            dt,
+            steering.replan_after,
         );
         if (stuck || stalled) && size.request.is_some() && !replanning {
             commands.entity(entity).insert(Replanning);
