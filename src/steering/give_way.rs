@@ -28,6 +28,7 @@ pub(super) struct GiveWay {
     /// The index of the cell of its path it left, and returns to.
     pub(super) back_to: usize,
     pub(super) phase: Phase,
-    /// Seconds since it began.
+    /// Seconds since it began, and since it turned back.
     pub(super) secs: f32,
+    pub(super) back_secs: f32,
 }

@@ -21,6 +21,10 @@ use crate::scenario::Layer;
 /// goes back to its path and the rule may start again.
 const GIVE_UP: f32 = 8.0;
 
+/// Seconds a unit walks back to its path before it gives up giving way (units behind
+/// the one it let by may stand in its way).
+const BACK_FOR: f32 = 2.0;
+
 /// Most cells the search for a refuge (or the way to it) visits.
 const SEARCH_CELLS: usize = 512;
 
@@ -186,6 +190,26 @@ impl RightOfWay {
         if g.phase == Phase::Out && me.here == g.refuge {
             g.phase = Phase::Wait;
         }
+        let taken = self
+            .at
+            .get(&g.refuge)
+            .is_some_and(|v| v.iter().any(|&j| j as usize != i));
+        if g.phase == Phase::Back {
+            g.back_secs += dt;
+        }
+        // Pushed into the way of the unit it waits for: it looks for another refuge.
+        let in_their_way = g.phase == Phase::Wait
+            && other
+                .and_then(|j| self.ways[j])
+                .and_then(|t| path_of(units, t.entity).map(|p| (t, p)))
+                .is_some_and(|(t, p)| ahead(&p.cells, t.hint).contains(&me.here));
+        if (g.phase == Phase::Out && taken) || in_their_way || g.back_secs >= BACK_FOR {
+            // Its refuge was taken or it was pushed out of it (it looks for another), or
+            // it cannot get back (it follows its path again, and the progress rule
+            // takes over).
+            self.yields[i] = None;
+            return;
+        }
         self.yields[i] = Some(g);
         if g.phase == Phase::Back {
             // Back on its path (near where it left it): it follows it again from there.
@@ -283,6 +307,7 @@ impl RightOfWay {
                         back_to: me.hint,
                         phase: Phase::Out,
                         secs: 0.0,
+                        back_secs: 0.0,
                     });
                 }
                 return;
@@ -305,14 +330,19 @@ impl RightOfWay {
         let zone: SmallVec<[Cell; 24]> = std::iter::once(them.here)
             .chain(ahead(theirs, them.hint).iter().copied())
             .collect();
-        let at = &self.at;
+        let (at, yields) = (&self.at, &self.yields);
         let free = |c: Cell| {
             zone.iter().all(|&w| shape.steps(c, w) >= sep)
+                && yields.iter().flatten().all(|g| g.refuge != c)
                 && at
                     .get(&c)
                     .is_none_or(|v| v.iter().all(|&j| j as usize == i))
         };
-        let passable = |c: Cell| shape.steps(c, them.here) >= sep;
+        let others = |c: Cell| {
+            at.get(&c)
+                .is_some_and(|v| v.iter().any(|&j| j as usize != i))
+        };
+        let passable = |c: Cell| shape.steps(c, them.here) >= sep && !others(c);
         let Search { queue, parent, .. } = &mut self.search;
         search(layer, me.here, queue, parent, passable, free)
     }
@@ -341,8 +371,16 @@ impl RightOfWay {
             (_, Some(layer)) => {
                 let sep = them.map_or(0, |(_, t)| separation(me.diameter, t.diameter));
                 let shape = layer.shape();
-                let avoid = them.filter(|_| g.phase == Phase::Out).map(|(_, t)| t.here);
-                let passable = |c: Cell| avoid.is_none_or(|h| shape.steps(c, h) >= sep);
+                // On its way out, not near the unit it gives way to nor through others.
+                let out = g.phase == Phase::Out;
+                let avoid = them.filter(|_| out).map(|(_, t)| t.here);
+                let at = &self.at;
+                let others = |c: Cell| {
+                    at.get(&c)
+                        .is_some_and(|v| v.iter().any(|&j| j as usize != i))
+                };
+                let passable =
+                    |c: Cell| avoid.is_none_or(|h| shape.steps(c, h) >= sep) && !(out && others(c));
                 first_step(layer, me.here, target, &mut self.search, passable)
             }
             _ => None,
