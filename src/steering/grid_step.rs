@@ -13,7 +13,7 @@ use super::stepper::{Steppers, Turn, is_idle, take_result};
 use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
 use crate::main_thread::MainThread;
-use crate::scenario::{CellRect, ProfileId};
+use crate::scenario::ProfileId;
 use crate::shape::GridShape;
 
 #[derive(Clone, Copy)]
@@ -248,17 +248,17 @@ fn blocked(
         return;
     };
     let shape = grid.layout().shape();
-    let keep_clear = shape.footprint(want, unit.diameter);
+    let keep_clear = (want, unit.diameter);
     // Idle holders step aside, off the next cells of this unit's way.
     let mut holder = holder;
-    let ahead = way_ahead(units, b, shape, entity, 3);
+    let ahead = way_ahead(units, b, entity, 3);
     let mut moved = false;
     while let Some(h) = holder
         && let Some(i) = b.poses.index_of(h)
         && is_idle(units, h)
         && let Some(to) = aside(units, occupancy, grid, &mut *b, i, |c, d| {
-            let theirs = shape.footprint(c, d);
-            !overlaps(theirs, keep_clear) && ahead.iter().all(|r| !overlaps(theirs, *r))
+            !overlaps(shape, (c, d), keep_clear)
+                && ahead.iter().all(|&r| !overlaps(shape, (c, d), r))
         })
     {
         move_unit(units, occupancy, grid, b, i, to, false);
@@ -301,10 +301,13 @@ fn blocked(
         && let Some(h) = facing
         && waited >= refuge_after(units, grid, b, k, h) * patience
     {
-        let theirs = way_ahead(units, b, shape, h, 16);
+        let theirs = way_ahead(units, b, h, 16);
         let off_their_way = |c: Cell| {
-            let mine = shape.footprint(c, unit.diameter);
-            theirs.iter().all(|r| !overlaps(mine, *r)).then_some(())
+            let mine = (c, unit.diameter);
+            theirs
+                .iter()
+                .all(|&r| !overlaps(shape, mine, r))
+                .then_some(())
         };
         refuge = b.sidestep.find(layer, at, off_their_way, open).is_some();
     }
@@ -437,20 +440,18 @@ fn wants_cell(
         .detour
         .first()
         .or_else(|| path.cells.get(progress.next));
-    next.is_some_and(|&c| {
-        overlaps(
-            shape.footprint(c, b.standing[i].diameter),
-            shape.footprint(at, unit.diameter),
-        )
-    })
+    next.is_some_and(|&c| overlaps(shape, (c, b.standing[i].diameter), (at, unit.diameter)))
 }
 
 /// The footprints of the next cells of a unit's way, inline up to the 16 a caller asks
 /// for (no allocation per blocked unit).
-type WayAhead = smallvec::SmallVec<[CellRect; 16]>;
+type WayAhead = smallvec::SmallVec<[Spot; 16]>;
+
+/// A footprint: the anchor cell of a unit and its diameter.
+type Spot = (Cell, u32);
 
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
-fn way_ahead(units: &Steppers, b: &StepBuffers, shape: GridShape, h: Entity, n: usize) -> WayAhead {
+fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {
     let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) =
         (b.poses.index_of(h), units.get(h))
     else {
@@ -465,7 +466,7 @@ fn way_ahead(units: &Steppers, b: &StepBuffers, shape: GridShape, h: Entity, n: 
         .iter()
         .chain(path.cells.get(progress.next..).unwrap_or_default())
         .take(n)
-        .map(|&c| shape.footprint(c, d))
+        .map(|&c| (c, d))
         .collect()
 }
 
@@ -495,7 +496,19 @@ fn aside(
     b.sidestep.cells().first().copied()
 }
 
-/// True when two cell rectangles share a cell.
-fn overlaps(a: CellRect, b: CellRect) -> bool {
-    a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+/// True when the footprints of two units share a cell: their squares overlap on square
+/// grids; on hexagons their anchors are at most the sum of their radii
+/// ([`GridShape::hex_radius`]) steps apart. O(1).
+fn overlaps(shape: GridShape, a: Spot, b: Spot) -> bool {
+    match shape {
+        GridShape::Square => {
+            let (a, b) = (shape.footprint(a.0, a.1), shape.footprint(b.0, b.1));
+            a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+        }
+        GridShape::Hex(_) => {
+            let reach =
+                u64::from(GridShape::hex_radius(a.1)) + u64::from(GridShape::hex_radius(b.1));
+            u64::from(shape.steps(a.0, b.0)) <= reach
+        }
+    }
 }

@@ -40,6 +40,10 @@ use crate::grid::Cell;
 /// enter a one-lane stretch (its next 16 cells) that another unit is crossing toward it
 /// waits at the entrance.
 ///
+/// A unit's footprint is the cells it holds (on hexagons, the tiles within `d / 2`
+/// steps, not their bounding square) whenever the rules above ask whether a cell is off
+/// another unit's way.
+///
 /// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
 /// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
 /// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets
