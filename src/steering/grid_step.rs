@@ -296,7 +296,7 @@ fn blocked(
     // Two units facing each other: one walks to the nearest cell off the other's way.
     // In a one-lane stretch the one that gives way (see `passage::gives_way`) does at
     // once; elsewhere the unit of the larger entity first, the other if that one has not.
-    let mut refuge = false;
+    let mut refuge: Option<Way> = None;
     if detour.is_none()
         && let Some(h) = facing
         && waited >= refuge_after(units, grid, b, k, h) * patience
@@ -309,7 +309,11 @@ fn blocked(
                 .all(|&r| !overlaps(shape, mine, r))
                 .then_some(())
         };
-        refuge = b.sidestep.find(layer, at, off_their_way, open).is_some();
+        refuge = if b.sidestep.find(layer, at, off_their_way, open).is_some() {
+            Some(b.sidestep.cells().iter().copied().collect())
+        } else {
+            make_room(units, occupancy, grid, b, k, h, &theirs).map(|c| Way::from_slice(&[c]))
+        };
     }
     if ask_replan {
         commands.entity(entity).insert(Replanning);
@@ -325,13 +329,78 @@ fn blocked(
         progress.next = index + 1;
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
-    } else if refuge {
+    } else if let Some(way) = refuge {
         // The way back onto the path is found once the other has passed.
         progress.detour.clear();
-        progress.detour.extend_from_slice(b.sidestep.cells());
+        progress.detour.extend_from_slice(&way);
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
     }
+}
+
+/// A refuge for unit `k` of diameter 1, facing unit `h` (whose next cells are
+/// `theirs`), when the units queued behind it box it in: the fewest steps from its cell,
+/// the first off `theirs`, through cells held by waiting units of diameter 1 (not `h`)
+/// to a free cell. Those units each step one cell along the way, the last onto the
+/// free cell; returns the way's first cell, now free. One [`Sidestep`] search and one
+/// step per unit on the way.
+fn make_room(
+    units: &mut Steppers,
+    occupancy: &mut Occupancy,
+    grid: &NavGrid,
+    b: &mut StepBuffers,
+    k: usize,
+    h: Entity,
+    theirs: &WayAhead,
+) -> Option<Cell> {
+    let (me, unit) = (b.poses.poses[k].entity, b.standing[k]);
+    let at = unit.anchor.filter(|_| unit.diameter == 1)?;
+    let shape = grid.layout().shape();
+    let layer_of = |e: Entity| grid.scenario().layer_for(profile_of(units, e), 1);
+    let layer = layer_of(me)?;
+    let queued = |f: Entity| {
+        f != h
+            && b.poses
+                .index_of(f)
+                .is_some_and(|i| b.standing[i].diameter == 1)
+            && !is_idle(units, f)
+            && units
+                .get(f)
+                .is_ok_and(|(.., progress, _, _, _)| progress.waited > 0)
+    };
+    let off = |c: Cell| theirs.iter().all(|&r| !overlaps(shape, (c, 1), r));
+    let open =
+        |c: Cell| (shape.steps(at, c) != 1 || off(c)) && occupancy.holder(c).is_none_or(&queued);
+    let free = |c: Cell| occupancy.holder(c).is_none().then_some(());
+    let mut search = std::mem::take(&mut b.sidestep);
+    let found = search.find(layer, at, free, open).is_some();
+    let way: Way = search.cells().iter().copied().collect();
+    b.sidestep = search;
+    let first = *way.first().filter(|_| found)?;
+    // Every unit on the way must be able to take its step before any moves.
+    let steps_ok = way.windows(2).all(|w| {
+        occupancy
+            .holder(w[0])
+            .is_none_or(|f| layer_of(f).is_some_and(|l| l.can_step(w[0], w[1])))
+    });
+    if !steps_ok {
+        return None;
+    }
+    for w in way.windows(2).rev() {
+        if let Some(i) = occupancy.holder(w[0]).and_then(|f| b.poses.index_of(f)) {
+            move_unit(units, occupancy, grid, b, i, w[1], false);
+        }
+    }
+    occupancy.holder(first).is_none().then_some(first)
+}
+
+/// The profile of unit `e`'s found path (the default without one).
+fn profile_of(units: &Steppers, e: Entity) -> ProfileId {
+    units
+        .get(e)
+        .ok()
+        .and_then(|(_, _, result, ..)| result.and_then(|r| r.found().map(|p| p.profile)))
+        .unwrap_or(ProfileId::DEFAULT)
 }
 
 /// Ticks (in `patience`) unit `k`, facing unit `h`, waits before it walks off `h`'s way:
@@ -449,6 +518,9 @@ type WayAhead = smallvec::SmallVec<[Spot; 16]>;
 
 /// A footprint: the anchor cell of a unit and its diameter.
 type Spot = (Cell, u32);
+
+/// The cells of a way to a refuge, inline up to 16.
+type Way = smallvec::SmallVec<[Cell; 16]>;
 
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
 fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {

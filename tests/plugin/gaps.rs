@@ -1,6 +1,6 @@
-//! Grid steppers at the one-tile gaps of the level on hexagons: jams of the crossing
-//! (`grid_step::crossing`) replayed from where they formed, on `Hex(RowOdd)` and,
-//! transposed, on `Hex(ColumnEven)`.
+//! Grid steppers at the one-tile gaps of the level on hexagons: the two jams of the
+//! crossing (`grid_step::crossing`) replayed from where they formed, on `Hex(RowOdd)`
+//! and, transposed, on `Hex(ColumnEven)`.
 
 use bevy::prelude::*;
 use bevy_tilepath::prelude::{Cell, GridLayout, NavGrid};
@@ -71,6 +71,42 @@ fn run(
         arrived(&app, &units) == units.len()
     });
     (app, units, done)
+}
+
+/// Seed 19's jam: two queues of one-tile units meet head-on at the gap (29, 32) of the
+/// long wall. The front units face each other, and each is boxed in by the units
+/// queued behind it (every other neighbour is a wall), so neither has a free cell to
+/// give way to. The one giving way backs into its queue: the units behind it each
+/// step one tile along its way out, into the nearest free tile.
+#[test]
+fn grid_steppers_queued_head_on_at_a_one_tile_gap_all_get_through_on_hexagons() {
+    let c = Cell::new;
+    let trips = [
+        // Southbound: the first in the gap, the others queued behind it.
+        (c(29, 32), c(17, 39), 1),
+        (c(29, 31), c(9, 53), 1),
+        (c(30, 30), c(38, 47), 1),
+        (c(29, 30), c(28, 46), 1),
+        (c(30, 29), c(36, 62), 1),
+        (c(31, 28), c(3, 54), 1),
+        // Northbound, queued below the gap.
+        (c(28, 33), c(41, 11), 1),
+        (c(27, 33), c(38, 7), 1),
+        (c(26, 33), c(32, 22), 1),
+        (c(29, 34), c(34, 22), 1),
+        (c(28, 34), c(37, 4), 1),
+    ];
+    for on in layouts() {
+        let (app, units, done) = run(on, &trips, 1_500);
+        println!("{:?}: all through at tick {done:?}", on.0);
+        assert!(
+            done.is_some(),
+            "{:?}: {} of {} arrived",
+            on.0,
+            arrived(&app, &units),
+            units.len()
+        );
+    }
 }
 
 /// Seed 27's jam: a two-tile unit parked on its goal (21, 37), whose footprint covers

@@ -104,12 +104,11 @@ fn grid_steppers_never_share_a_tile_and_every_one_arrives_on_hexagons() {
     }
 }
 
-/// Seed 19 jams on `Hex(RowOdd)` (36 of 48 arrive): two queues meet head-on at a
-/// one-tile gap and each front unit is boxed in by its own queue, with no free cell to
-/// give way to. Right of way in narrow passages is issue 48's work; this test is its
-/// reproduction.
+/// Seeds whose traffic meets head-on at the level's one-tile gaps on hexagons: on
+/// `Hex(RowOdd)`, in seed 19 two queues meet at a gap, each front unit boxed in by its
+/// own queue; in seed 27 a two-tile unit parks with its footprint over a gap. Every
+/// unit arrives; `gaps` replays both jams.
 #[test]
-#[ignore = "issue 48: head-on queues at a one-tile gap jam (Hex(RowOdd) seed 19)"]
 fn grid_steppers_get_through_one_tile_gaps_both_ways_on_hexagons() {
     for layout in &shapes()[2..] {
         for seed in [19, 27] {
