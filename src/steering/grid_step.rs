@@ -8,11 +8,12 @@ use super::occupancy::Occupancy;
 use super::passage;
 use super::pose::{Poses, write_position};
 use super::sidestep::Sidestep;
+use super::step_out::{step_from, way_out};
 use super::stepper::{Steppers, Turn, is_idle, take_result};
 use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
 use crate::main_thread::MainThread;
-use crate::scenario::{CellRect, Layer, ProfileId};
+use crate::scenario::ProfileId;
 use crate::shape::GridShape;
 
 #[derive(Clone, Copy)]
@@ -247,17 +248,17 @@ fn blocked(
         return;
     };
     let shape = grid.layout().shape();
-    let keep_clear = shape.footprint(want, unit.diameter);
+    let keep_clear = (want, unit.diameter);
     // Idle holders step aside, off the next cells of this unit's way.
     let mut holder = holder;
-    let ahead = way_ahead(units, b, shape, entity, 3);
+    let ahead = way_ahead(units, b, entity, 3);
     let mut moved = false;
     while let Some(h) = holder
         && let Some(i) = b.poses.index_of(h)
         && is_idle(units, h)
         && let Some(to) = aside(units, occupancy, grid, &mut *b, i, |c, d| {
-            let theirs = shape.footprint(c, d);
-            !overlaps(theirs, keep_clear) && ahead.iter().all(|r| !overlaps(theirs, *r))
+            !overlaps(shape, (c, d), keep_clear)
+                && ahead.iter().all(|&r| !overlaps(shape, (c, d), r))
         })
     {
         move_unit(units, occupancy, grid, b, i, to, false);
@@ -295,17 +296,24 @@ fn blocked(
     // Two units facing each other: one walks to the nearest cell off the other's way.
     // In a one-lane stretch the one that gives way (see `passage::gives_way`) does at
     // once; elsewhere the unit of the larger entity first, the other if that one has not.
-    let mut refuge = false;
+    let mut refuge: Option<Way> = None;
     if detour.is_none()
         && let Some(h) = facing
         && waited >= refuge_after(units, grid, b, k, h) * patience
     {
-        let theirs = way_ahead(units, b, shape, h, 16);
+        let theirs = way_ahead(units, b, h, 16);
         let off_their_way = |c: Cell| {
-            let mine = shape.footprint(c, unit.diameter);
-            theirs.iter().all(|r| !overlaps(mine, *r)).then_some(())
+            let mine = (c, unit.diameter);
+            theirs
+                .iter()
+                .all(|&r| !overlaps(shape, mine, r))
+                .then_some(())
         };
-        refuge = b.sidestep.find(layer, at, off_their_way, open).is_some();
+        refuge = if b.sidestep.find(layer, at, off_their_way, open).is_some() {
+            Some(b.sidestep.cells().iter().copied().collect())
+        } else {
+            make_room(units, occupancy, grid, b, k, h, &theirs).map(|c| Way::from_slice(&[c]))
+        };
     }
     if ask_replan {
         commands.entity(entity).insert(Replanning);
@@ -321,13 +329,78 @@ fn blocked(
         progress.next = index + 1;
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
-    } else if refuge {
+    } else if let Some(way) = refuge {
         // The way back onto the path is found once the other has passed.
         progress.detour.clear();
-        progress.detour.extend_from_slice(b.sidestep.cells());
+        progress.detour.extend_from_slice(&way);
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
     }
+}
+
+/// A refuge for unit `k` of diameter 1, facing unit `h` (whose next cells are
+/// `theirs`), when the units queued behind it box it in: the fewest steps from its cell,
+/// the first off `theirs`, through cells held by waiting units of diameter 1 (not `h`)
+/// to a free cell. Those units each step one cell along the way, the last onto the
+/// free cell; returns the way's first cell, now free. One [`Sidestep`] search and one
+/// step per unit on the way.
+fn make_room(
+    units: &mut Steppers,
+    occupancy: &mut Occupancy,
+    grid: &NavGrid,
+    b: &mut StepBuffers,
+    k: usize,
+    h: Entity,
+    theirs: &WayAhead,
+) -> Option<Cell> {
+    let (me, unit) = (b.poses.poses[k].entity, b.standing[k]);
+    let at = unit.anchor.filter(|_| unit.diameter == 1)?;
+    let shape = grid.layout().shape();
+    let layer_of = |e: Entity| grid.scenario().layer_for(profile_of(units, e), 1);
+    let layer = layer_of(me)?;
+    let queued = |f: Entity| {
+        f != h
+            && b.poses
+                .index_of(f)
+                .is_some_and(|i| b.standing[i].diameter == 1)
+            && !is_idle(units, f)
+            && units
+                .get(f)
+                .is_ok_and(|(.., progress, _, _, _)| progress.waited > 0)
+    };
+    let off = |c: Cell| theirs.iter().all(|&r| !overlaps(shape, (c, 1), r));
+    let open =
+        |c: Cell| (shape.steps(at, c) != 1 || off(c)) && occupancy.holder(c).is_none_or(&queued);
+    let free = |c: Cell| occupancy.holder(c).is_none().then_some(());
+    let mut search = std::mem::take(&mut b.sidestep);
+    let found = search.find(layer, at, free, open).is_some();
+    let way: Way = search.cells().iter().copied().collect();
+    b.sidestep = search;
+    let first = *way.first().filter(|_| found)?;
+    // Every unit on the way must be able to take its step before any moves.
+    let steps_ok = way.windows(2).all(|w| {
+        occupancy
+            .holder(w[0])
+            .is_none_or(|f| layer_of(f).is_some_and(|l| l.can_step(w[0], w[1])))
+    });
+    if !steps_ok {
+        return None;
+    }
+    for w in way.windows(2).rev() {
+        if let Some(i) = occupancy.holder(w[0]).and_then(|f| b.poses.index_of(f)) {
+            move_unit(units, occupancy, grid, b, i, w[1], false);
+        }
+    }
+    occupancy.holder(first).is_none().then_some(first)
+}
+
+/// The profile of unit `e`'s found path (the default without one).
+fn profile_of(units: &Steppers, e: Entity) -> ProfileId {
+    units
+        .get(e)
+        .ok()
+        .and_then(|(_, _, result, ..)| result.and_then(|r| r.found().map(|p| p.profile)))
+        .unwrap_or(ProfileId::DEFAULT)
 }
 
 /// Ticks (in `patience`) unit `k`, facing unit `h`, waits before it walks off `h`'s way:
@@ -436,20 +509,21 @@ fn wants_cell(
         .detour
         .first()
         .or_else(|| path.cells.get(progress.next));
-    next.is_some_and(|&c| {
-        overlaps(
-            shape.footprint(c, b.standing[i].diameter),
-            shape.footprint(at, unit.diameter),
-        )
-    })
+    next.is_some_and(|&c| overlaps(shape, (c, b.standing[i].diameter), (at, unit.diameter)))
 }
 
 /// The footprints of the next cells of a unit's way, inline up to the 16 a caller asks
 /// for (no allocation per blocked unit).
-type WayAhead = smallvec::SmallVec<[CellRect; 16]>;
+type WayAhead = smallvec::SmallVec<[Spot; 16]>;
+
+/// A footprint: the anchor cell of a unit and its diameter.
+type Spot = (Cell, u32);
+
+/// The cells of a way to a refuge, inline up to 16.
+type Way = smallvec::SmallVec<[Cell; 16]>;
 
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
-fn way_ahead(units: &Steppers, b: &StepBuffers, shape: GridShape, h: Entity, n: usize) -> WayAhead {
+fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {
     let (Some(i), Ok((_, _, Some(result), _, _, progress, ..))) =
         (b.poses.index_of(h), units.get(h))
     else {
@@ -464,7 +538,7 @@ fn way_ahead(units: &Steppers, b: &StepBuffers, shape: GridShape, h: Entity, n: 
         .iter()
         .chain(path.cells.get(progress.next..).unwrap_or_default())
         .take(n)
-        .map(|&c| shape.footprint(c, d))
+        .map(|&c| (c, d))
         .collect()
 }
 
@@ -494,45 +568,19 @@ fn aside(
     b.sidestep.cells().first().copied()
 }
 
-/// True when a unit on `at` may step to the neighbouring `want` on `layer`: the step
-/// rule ([`Layer::can_step`]); for a unit on a cell blocked for it (a wall painted under it, or
-/// spawned in one), any step onto a free cell, or one that brings it nearer to `start`
-/// (its path's start, the free cell nearest to it): it walks out of the wall (see
-/// [`way_out`]). Once on a free cell, every step keeps the rule.
-fn step_from(layer: &Layer, at: Cell, want: Cell, start: Cell) -> bool {
-    if layer.is_blocked(at) {
-        let shape = layer.shape();
-        !layer.is_blocked(want) || shape.steps(want, start) < shape.steps(at, start)
-    } else {
-        layer.can_step(at, want)
+/// True when the footprints of two units share a cell: their squares overlap on square
+/// grids; on hexagons their anchors are at most the sum of their radii
+/// ([`GridShape::hex_radius`]) steps apart. O(1).
+fn overlaps(shape: GridShape, a: Spot, b: Spot) -> bool {
+    match shape {
+        GridShape::Square => {
+            let (a, b) = (shape.footprint(a.0, a.1), shape.footprint(b.0, b.1));
+            a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+        }
+        GridShape::Hex(_) => {
+            let reach =
+                u64::from(GridShape::hex_radius(a.1)) + u64::from(GridShape::hex_radius(b.1));
+            u64::from(shape.steps(a.0, b.0)) <= reach
+        }
     }
-}
-
-/// The cells strictly between `at` and `to` on the straight way from one to the other,
-/// each a neighbour of the one before: on squares diagonal steps first, then straight
-/// ones; on hexagons the tile under each of evenly spaced points of the segment between
-/// their centres. A unit in a wall walks it to reach the start of its path (the free
-/// cell nearest to it), as steering units do.
-fn way_out(grid: &NavGrid, at: Cell, to: Cell) -> impl Iterator<Item = Cell> + '_ {
-    let shape = grid.layout().shape();
-    let steps = shape.steps(at, to);
-    let (from, end) = (grid.cell_to_world(at), grid.cell_to_world(to));
-    let mut c = at;
-    (1..steps).filter_map(move |k| {
-        c = match shape {
-            GridShape::Square => {
-                Cell::new(c.x + (to.x - c.x).signum(), c.y + (to.y - c.y).signum())
-            }
-            GridShape::Hex(_) => {
-                let p = grid.world_to_plane(from.lerp(end, k as f32 / steps as f32));
-                grid.placement().plane_cell(p)?
-            }
-        };
-        Some(c)
-    })
-}
-
-/// True when two cell rectangles share a cell.
-fn overlaps(a: CellRect, b: CellRect) -> bool {
-    a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
 }

@@ -16,6 +16,7 @@ mod progress;
 mod right_of_way;
 mod sidestep;
 mod size;
+mod step_out;
 mod stepper;
 mod system;
 mod unit_map;

@@ -40,6 +40,16 @@ use crate::grid::Cell;
 /// enter a one-lane stretch (its next 16 cells) that another unit is crossing toward it
 /// waits at the entrance.
 ///
+/// Queues that meet head-on (at a one-tile gap in a wall, say): a one-tile unit that
+/// should walk off the other's way but finds no free cell to go to, because one-tile
+/// units waiting behind it hold every cell around it, backs into its queue. It takes
+/// the fewest steps from its cell, the first off the other's next 16 cells, through
+/// cells those units hold, to a free cell, within 6 cells: each unit on that way steps
+/// one cell along it, the last onto the free cell, and the unit steps onto the first.
+/// A unit's footprint is the cells it holds (on hexagons, the tiles within `d / 2`
+/// steps, not their bounding square) whenever the rules above ask whether a cell is off
+/// another unit's way.
+///
 /// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
 /// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
 /// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets

@@ -11,7 +11,7 @@ use bevy_tilepath::steering::Occupancy;
 use crate::common::{Rng, SIZE, app, grid_of, level_grid, shapes, unlimited};
 
 /// A grid stepper of `diameter` at `start`, asking for `goal`.
-fn spawn(app: &mut App, start: Cell, goal: Cell, diameter: u32) -> Entity {
+pub(crate) fn spawn(app: &mut App, start: Cell, goal: Cell, diameter: u32) -> Entity {
     let at = app
         .world()
         .resource::<NavGrid>()
@@ -26,7 +26,7 @@ fn spawn(app: &mut App, start: Cell, goal: Cell, diameter: u32) -> Entity {
 }
 
 /// The anchor cell of every unit (by its position) and its diameter.
-fn anchors(app: &App, units: &[(Entity, u32)]) -> Vec<Cell> {
+pub(crate) fn anchors(app: &App, units: &[(Entity, u32)]) -> Vec<Cell> {
     let grid = app.world().resource::<NavGrid>();
     units
         .iter()
@@ -56,7 +56,7 @@ fn overlap(shape: GridShape, a: (Cell, u32), b: (Cell, u32)) -> bool {
 
 /// Panics, with the tick and both units, when two footprints share a cell or a unit
 /// stands where its footprint meets a wall.
-fn assert_no_shared_cell(app: &App, units: &[(Entity, u32)], tick: usize) {
+pub(crate) fn assert_no_shared_cell(app: &App, units: &[(Entity, u32)], tick: usize) {
     let grid = app.world().resource::<NavGrid>();
     let shape = grid.layout().shape();
     let mut owner: HashMap<Cell, Entity> = HashMap::new();
@@ -77,7 +77,7 @@ fn assert_no_shared_cell(app: &App, units: &[(Entity, u32)], tick: usize) {
     }
 }
 
-fn arrived(app: &App, units: &[(Entity, u32)]) -> usize {
+pub(crate) fn arrived(app: &App, units: &[(Entity, u32)]) -> usize {
     units
         .iter()
         .filter(|(e, _)| app.world().get::<Arrived>(*e).is_some())
@@ -104,11 +104,11 @@ fn grid_steppers_never_share_a_tile_and_every_one_arrives_on_hexagons() {
     }
 }
 
-/// Seeds 19 and 27 jam on `Hex(RowOdd)`: units meet head-on in the one-tile gaps of
-/// the level's walls and neither gives way (36 and 46 of 48 arrive). Right of way in
-/// narrow passages is issue 48's work; this test is its reproduction.
+/// Seeds whose traffic meets head-on at the level's one-tile gaps on hexagons: on
+/// `Hex(RowOdd)`, in seed 19 two queues meet at a gap, each front unit boxed in by its
+/// own queue; in seed 27 a two-tile unit parks with its footprint over a gap. Every
+/// unit arrives; `gaps` replays both jams.
 #[test]
-#[ignore = "issue 48: head-on traffic in one-tile gaps jams (Hex(RowOdd) seeds 19, 27)"]
 fn grid_steppers_get_through_one_tile_gaps_both_ways_on_hexagons() {
     for layout in &shapes()[2..] {
         for seed in [19, 27] {

@@ -13,6 +13,7 @@ mod crowd;
 mod debug;
 mod detour;
 mod fields;
+mod gaps;
 mod goals;
 mod grid_step;
 mod hex;
