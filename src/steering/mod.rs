@@ -98,7 +98,7 @@ pub(crate) use unit_map::{mark_units, units_to_mark};
 /// wider one's diameter can stand on), the one less deep in the stretch gives way (ties
 /// to the larger entity). It walks to the nearest cell off the other's next 16 cells (a
 /// side pocket, or back out of the stretch), waits there until the other has gone by
-/// (8 s at most), walks back to where it left its path and follows it again; the other
+/// (4 s at most), walks back to where it left its path and follows it again; the other
 /// waits while its next two cells meet the way to that refuge. Everything is
 /// computed in entity order from the positions at the start of the frame, in `f32`, so
 /// steering is deterministic (lockstep: see

@@ -19,7 +19,7 @@ use crate::scenario::Layer;
 
 /// Seconds after which a unit stops giving way (the other may be held up itself); it
 /// goes back to its path and the rule may start again.
-const GIVE_UP: f32 = 8.0;
+const GIVE_UP: f32 = 4.0;
 
 /// Seconds a unit walks back to its path before it gives up giving way (units behind
 /// the one it let by may stand in its way).
