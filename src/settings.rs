@@ -445,9 +445,12 @@ impl CrowdSettings {
 /// [`SteeringProgress::stalled_for`](crate::steering::SteeringProgress::stalled_for) and
 /// [`GridStepProgress::stalled_ticks`](crate::steering::GridStepProgress::stalled_ticks).
 ///
-/// A stalled steering unit asks for a new path from where it stands
-/// ([`Replanning`](crate::components::Replanning)), once every `after` seconds while it
-/// stays stalled. A steering unit that turned back along its path twice within a second
+/// A steering unit that got no tile further along the path it follows for `after`
+/// seconds asks for a new path from where it stands
+/// ([`Replanning`](crate::components::Replanning)), and again every `after` seconds while
+/// it gets none further along the new one (a new path is a new baseline, so a longer way
+/// around is not asked again), whatever its
+/// [`Steering::replan_after`](crate::steering::Steering::replan_after). A steering unit that turned back along its path twice within a second
 /// (it got a quarter tile further, then a quarter tile back, then further again) holds
 /// still for `hold` seconds, so that two units facing each other stop
 /// mirroring each other's moves.

@@ -148,6 +148,11 @@ fn a_new_order_takes_arrived_away_while_its_answer_is_pending() {
 #[test]
 fn without_patience_a_unit_pushed_behind_a_wall_stays_stuck() {
     let (mut app, unit) = pushed_below_the_wall(0.0);
+    // Neither its own patience nor the progress rule asks for a new path.
+    app.world_mut()
+        .resource_mut::<TilepathSettings>()
+        .stall
+        .after = 0.0;
     run(&mut app, unit, 6.0);
     assert!(app.world().get::<Arrived>(unit).is_none());
     assert_eq!(cell_of(&app, unit), Cell::new(1, 3));

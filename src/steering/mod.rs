@@ -145,7 +145,8 @@ pub struct Steering {
     /// Distance from the goal at which the unit starts to slow down.
     pub arrival_radius: f32,
     /// Seconds without getting closer to the next waypoint before the unit asks for a
-    /// new path; zero, negative or infinite never asks.
+    /// new path; zero, negative or infinite never asks (the progress rule,
+    /// [`StallSettings`](crate::settings::StallSettings), may still).
     pub replan_after: f32,
     /// How the unit treats other steering units. [`Avoidance::Reciprocal`] by default.
     pub avoidance: Avoidance,

@@ -56,6 +56,10 @@ struct Stall {
     /// Seconds since it last turned, and seconds it still holds still.
     since_turn: f32,
     hold: f32,
+    /// The least remaining length along its current path, and the seconds since it
+    /// last got a tile below it (both start over on a new path).
+    path_best: f32,
+    path_secs: f32,
 }
 
 impl Default for Stall {
@@ -71,6 +75,8 @@ impl Default for Stall {
             trend: 0,
             since_turn: f32::INFINITY,
             hold: 0.0,
+            path_best: f32::INFINITY,
+            path_secs: 0.0,
         }
     }
 }
@@ -197,8 +203,8 @@ impl SteeringProgress {
     }
 
     /// Records the unit's remaining path length `remaining` (tiles) after a frame of
-    /// `dt` seconds. Returns true when it has just been stalled for another `after`
-    /// seconds (time to ask for a new path); `after` and `hold` as in
+    /// `dt` seconds. Returns true when it has just been stalled along its current path
+    /// for another `after` seconds (time to ask for a new path); `after` and `hold` as in
     /// [`StallSettings`](crate::settings::StallSettings) (`None`: off). O(1).
     pub(super) fn progress(
         &mut self,
@@ -242,6 +248,13 @@ impl SteeringProgress {
             }
             s.since_turn = 0.0;
         }
+        // Along the path it follows now: a new path is a new baseline, so a unit walking
+        // a longer way around is not asked to plan again.
+        if !s.path_best.is_finite() || remaining <= s.path_best - 1.0 {
+            (s.path_best, s.path_secs) = (remaining, 0.0);
+        } else {
+            s.path_secs += dt;
+        }
         if !s.best.is_finite() {
             // The first frame toward a new goal: its path's length is the baseline.
             s.best = remaining;
@@ -251,7 +264,10 @@ impl SteeringProgress {
             return false;
         }
         s.secs += dt;
-        after.is_some_and(|after| (s.secs / after).floor() > ((s.secs - dt) / after).floor())
+        let secs = s.path_secs;
+        after.is_some_and(|after| {
+            secs > 0.0 && (secs / after).floor() > ((secs - dt) / after).floor()
+        })
     }
 
     /// The path length (tiles of `span` plane units) from waypoint `next` to the end of
