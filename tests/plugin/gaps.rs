@@ -73,6 +73,18 @@ fn run(
     (app, units, done)
 }
 
+/// Asserts that every unit of a `run` on `on` arrived (and prints the tick).
+fn through(on: OnHex, (app, units, done): &(App, Vec<(Entity, u32)>, Option<usize>)) {
+    println!("{:?}: all through at tick {done:?}", on.0);
+    assert!(
+        done.is_some(),
+        "{:?}: {} of {} arrived",
+        on.0,
+        arrived(app, units),
+        units.len()
+    );
+}
+
 /// Seed 19's jam: two queues of one-tile units meet head-on at the gap (29, 32) of the
 /// long wall. The front units face each other, and each is boxed in by the units
 /// queued behind it (every other neighbour is a wall), so neither has a free cell to
@@ -97,15 +109,7 @@ fn grid_steppers_queued_head_on_at_a_one_tile_gap_all_get_through_on_hexagons() 
         (c(28, 34), c(37, 4), 1),
     ];
     for on in layouts() {
-        let (app, units, done) = run(on, &trips, 1_500);
-        println!("{:?}: all through at tick {done:?}", on.0);
-        assert!(
-            done.is_some(),
-            "{:?}: {} of {} arrived",
-            on.0,
-            arrived(&app, &units),
-            units.len()
-        );
+        through(on, &run(on, &trips, 1_500));
     }
 }
 
@@ -123,15 +127,9 @@ fn a_wide_grid_stepper_parked_on_a_one_tile_gap_makes_way_on_hexagons() {
         (c(21, 35), c(11, 49), 1),
     ];
     for on in layouts() {
-        let (mut app, units, done) = run(on, &trips, 600);
-        println!("{:?}: all through at tick {done:?}", on.0);
-        assert!(
-            done.is_some(),
-            "{:?}: {} of {} arrived",
-            on.0,
-            arrived(&app, &units),
-            units.len()
-        );
+        let ran = run(on, &trips, 600);
+        through(on, &ran);
+        let (mut app, units, _) = ran;
         for tick in 0..60 {
             app.update();
             assert_no_shared_cell(&app, &units, tick);
