@@ -79,6 +79,12 @@ fn path_of<'a>(units: &'a Units, e: Entity) -> Option<&'a FoundPath> {
     result.map(Ref::into_inner)?.found()
 }
 
+/// True when a mover other than `i` stands on `c` (by `at`, the movers by cell).
+fn held_by_other(at: &HashMap<Cell, SmallVec<[u32; 2]>>, c: Cell, i: usize) -> bool {
+    at.get(&c)
+        .is_some_and(|v| v.iter().any(|&j| j as usize != i))
+}
+
 /// How far apart (in steps) the anchor cells of two units of diameters `a` and `b` must
 /// be for their footprints not to overlap.
 fn separation(a: u32, b: u32) -> u32 {
@@ -190,10 +196,7 @@ impl RightOfWay {
         if g.phase == Phase::Out && me.here == g.refuge {
             g.phase = Phase::Wait;
         }
-        let taken = self
-            .at
-            .get(&g.refuge)
-            .is_some_and(|v| v.iter().any(|&j| j as usize != i));
+        let taken = held_by_other(&self.at, g.refuge, i);
         if g.phase == Phase::Back {
             g.back_secs += dt;
         }
@@ -334,15 +337,9 @@ impl RightOfWay {
         let free = |c: Cell| {
             zone.iter().all(|&w| shape.steps(c, w) >= sep)
                 && yields.iter().flatten().all(|g| g.refuge != c)
-                && at
-                    .get(&c)
-                    .is_none_or(|v| v.iter().all(|&j| j as usize == i))
+                && !held_by_other(at, c, i)
         };
-        let others = |c: Cell| {
-            at.get(&c)
-                .is_some_and(|v| v.iter().any(|&j| j as usize != i))
-        };
-        let passable = |c: Cell| shape.steps(c, them.here) >= sep && !others(c);
+        let passable = |c: Cell| shape.steps(c, them.here) >= sep && !held_by_other(at, c, i);
         let Search { queue, parent, .. } = &mut self.search;
         search(layer, me.here, queue, parent, passable, free)
     }
@@ -375,12 +372,10 @@ impl RightOfWay {
                 let out = g.phase == Phase::Out;
                 let avoid = them.filter(|_| out).map(|(_, t)| t.here);
                 let at = &self.at;
-                let others = |c: Cell| {
-                    at.get(&c)
-                        .is_some_and(|v| v.iter().any(|&j| j as usize != i))
+                let passable = |c: Cell| {
+                    avoid.is_none_or(|h| shape.steps(c, h) >= sep)
+                        && !(out && held_by_other(at, c, i))
                 };
-                let passable =
-                    |c: Cell| avoid.is_none_or(|h| shape.steps(c, h) >= sep) && !(out && others(c));
                 first_step(layer, me.here, target, &mut self.search, passable)
             }
             _ => None,
