@@ -58,6 +58,18 @@ use super::result::PathResult;
 ///   removed; re-plans keep it ([`PathStatus::claimed_cell`]). Requests with a goal area
 ///   ([`SearchOptions::goal_radius`] > 0) claim nothing.
 ///
+/// # Goal exchange
+///
+/// A steering unit held up near its claimed cell by a unit that stands on its own
+/// claimed cell, nearer this unit's cell, exchanges claimed cells with it when that
+/// shortens the pair's walk: it takes the standing unit's cell, and the standing unit
+/// walks on to the cell it left. The units that arrived first move deeper, the latecomer
+/// takes their place, and nobody settles short in front of a block of arrived units.
+/// Two units may exchange cells when both claim their goals, with the same movement
+/// profile and diameter, and either have the same goal or name the same
+/// [`PathRequest::goal_group`]. Both plan again ([`Replanning`](super::Replanning));
+/// [`PathStatus::claimed_cell`] names each one's new cell.
+///
 /// [`SearchOptions::goal_radius`] turns the goal into an area: the path ends at the first
 /// (for the exact algorithms, the cheapest) cell within that many cells (Chebyshev) of
 /// the goal, for attack-move and gathering orders.
@@ -138,6 +150,11 @@ pub struct PathRequest {
     /// around it (see [Goals](PathRequest#goals-that-cannot-be-reached-blocked-starts-shared-goals)).
     /// On by default; ignored when [`SearchOptions::goal_radius`] is not 0.
     pub claim_goal: bool,
+    /// The units whose claimed goal cells this unit's may be exchanged with (see
+    /// [Goal exchange](PathRequest#goal-exchange)): the requests that name the same
+    /// group, profile and diameter. `None` (the default): only those sent to the same
+    /// goal.
+    pub goal_group: Option<u32>,
     /// Which other units the path goes around: their cells (from the [`UnitMap`] of
     /// the frame the request is solved in) cost
     /// [`CrowdSettings::unit_penalty`](crate::settings::CrowdSettings::unit_penalty)
@@ -170,6 +187,7 @@ impl PathRequest {
             options: SearchOptions::NEAREST,
             profile: None,
             claim_goal: true,
+            goal_group: None,
             avoid_units: AvoidUnits::Standing,
         }
     }
@@ -210,6 +228,13 @@ impl PathRequest {
     /// default, [`PathRequest::claim_goal`]).
     pub fn claim_goal(mut self, on: bool) -> Self {
         self.claim_goal = on;
+        self
+    }
+
+    /// Puts the request in a group whose units may exchange their claimed goal cells
+    /// ([`PathRequest::goal_group`]): the members of one move order, say.
+    pub fn goal_group(mut self, group: u32) -> Self {
+        self.goal_group = Some(group);
         self
     }
 

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use smallvec::SmallVec;
 
 use super::avoid::{Avoidance, CellSpace};
+use super::exchange::{CALM_AFTER, EXCHANGE_AFTER, EXCHANGE_REACH, OFF_GOAL, exchange_gain};
 use super::frame::{SteerBuffers, Units, per_agent, slide};
 use super::lanes::Lanes;
 use crate::components::NavGrid;
@@ -163,19 +164,44 @@ fn give_way(
 ) {
     for k in 0..b.agents.len() {
         let m = b.movers[b.owners[k]];
-        let settling =
-            m.following && m.slow >= SETTLE_AFTER && m.to_goal <= SETTLE_WITHIN + m.diameter as f32;
+        let in_goal_area = m.to_goal <= SETTLE_WITHIN + m.diameter as f32;
+        let settling = m.following && m.slow >= SETTLE_AFTER && in_goal_area;
         let held_up = m.following && m.stalled.max(m.still) >= GIVE_WAY_AFTER && !lanes.active(k);
-        if !settling && !held_up {
+        // Exchanging goals: walking in its goal area without getting closer, or standing
+        // where the crowd pushed it, off its goal.
+        let off_goal = !m.following
+            && m.still >= CALM_AFTER
+            && (b.agents[k].position - space.point(m.goal)).length() > OFF_GOAL;
+        let exchanging = m.exchange.is_some()
+            && !m.exchanging
+            && ((m.following && m.slow >= EXCHANGE_AFTER && in_goal_area) || off_goal);
+        if !settling && !held_up && !exchanging {
             continue;
         }
         // One pass over the neighbours it touches: the walking ones of higher priority
-        // it backs away from, and whether it touches any unit, or a standing one.
+        // it backs away from, whether it touches any unit, or a standing one, and the
+        // standing unit of its group it would best exchange goals with.
         let me = b.agents[k];
+        let mine = space.point(m.goal);
         let (mut away, mut touching, mut touching_standing) = (Vector::ZERO, false, false);
+        let mut partner: Option<(f32, usize)> = None;
         for j in b.crowd.neighbours(k, &b.agents, avoidance, &mut b.scratch) {
             let (other, them) = (b.agents[j], b.movers[b.owners[j]]);
             let gap = (other.position - me.position).length() - other.radius - me.radius;
+            if gap >= TOUCHING.max(EXCHANGE_REACH) {
+                continue;
+            }
+            let stands = !them.following && them.pushable && !them.giving_way;
+            if exchanging
+                && stands
+                && !them.exchanging
+                && them.exchange == m.exchange
+                && let Some(saved) =
+                    exchange_gain(me.position, mine, other.position, space.point(them.goal))
+                && partner.is_none_or(|(best, _)| saved > best)
+            {
+                partner = Some((saved, j));
+            }
             if gap >= TOUCHING {
                 continue;
             }
@@ -183,12 +209,22 @@ fn give_way(
             // A block of units that reached goals near its own (units waiting for right
             // of way stand only for a moment, and units standing elsewhere are in its way,
             // not at its goal).
-            let near_goal = (space.point(them.goal) - space.point(m.goal)).length()
-                <= SETTLE_WITHIN + (m.diameter + them.diameter) as f32;
-            touching_standing |= !them.following && them.pushable && !them.giving_way && near_goal;
+            let theirs = space.point(them.goal);
+            let near_goal =
+                (theirs - mine).length() <= SETTLE_WITHIN + (m.diameter + them.diameter) as f32;
+            touching_standing |= stands && near_goal;
             if held_up && other.key < me.key && them.following {
                 away += (me.position - other.position).normalize_or_zero();
             }
+        }
+        if let Some((_, j)) = partner {
+            // It takes the standing unit's cell, which walks on to its own.
+            let (a, other) = (b.owners[k], b.owners[j]);
+            b.movers[a].exchanging = true;
+            b.movers[other].exchanging = true;
+            let entity = |i: usize| b.poses.poses[b.movers[i].pose].entity;
+            b.exchanges.push((entity(a), entity(other)));
+            continue;
         }
         b.movers[b.owners[k]].walled_in =
             (settling && touching_standing) || (held_up && m.still >= GIVE_UP_AFTER && touching);

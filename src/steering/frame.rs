@@ -4,11 +4,12 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 
 use super::avoid::Avoidance;
+use super::exchange::ExchangeKey;
 use super::pose::Poses;
 use super::size::UnitSize;
 use super::walls::{Lattice, Walls};
 use super::{Arrived, Steering, SteeringProgress};
-use crate::components::{NavGrid, PathResult, Replanning};
+use crate::components::{NavGrid, PathResult, PathStatus, Replanning};
 use crate::crowd::{AvoidScratch, Crowd, CrowdAgent, Vector};
 use crate::grid::Cell;
 use crate::scenario::ProfileId;
@@ -27,6 +28,7 @@ pub(super) type Units<'w, 's> = Query<
         Has<Arrived>,
         Has<Replanning>,
         Option<&'static ChildOf>,
+        Option<&'static PathStatus>,
     ),
 >;
 
@@ -79,6 +81,11 @@ pub(super) struct Mover {
     pub(super) giving_way: bool,
     /// It gave way and walks back to its path.
     pub(super) returning: bool,
+    /// Which units it may exchange claimed goal cells with (`None`: none).
+    pub(super) exchange: Option<ExchangeKey>,
+    /// It waits for a new path (it carries [`Replanning`]), or exchanged its goal this
+    /// frame: it exchanges nothing (more).
+    pub(super) exchanging: bool,
     /// Where it ends the frame.
     pub(super) end: Vec2,
 }
@@ -102,6 +109,9 @@ pub(crate) struct SteerBuffers {
     pub(super) starts: Vec<Vector>,
     pub(super) ends: Vec<Vector>,
     pub(super) held: Vec<bool>,
+    /// The goal exchanges of the frame: each walker and the standing unit it exchanges
+    /// claimed cells with.
+    pub(super) exchanges: Vec<(Entity, Entity)>,
 }
 
 /// Agents per thread below which the per-agent work of a frame runs on one thread.

@@ -4,6 +4,7 @@
 
 mod avoid;
 mod crowd;
+mod exchange;
 mod follow;
 mod frame;
 mod give_way;

@@ -32,6 +32,9 @@ pub struct SteeringProgress {
     cell: usize,
     /// Its giving way in a narrow passage, while it gives way.
     pub(super) give_way: Option<GiveWay>,
+    /// It arrived on its goal (not held back short of it): pushed off it, it may walk
+    /// back.
+    pub(super) on_goal: bool,
 }
 
 /// What the progress rule keeps of a steering unit: its remaining path length (tiles),
@@ -110,6 +113,7 @@ impl Default for SteeringProgress {
             stall: Stall::default(),
             cell: usize::MAX,
             give_way: None,
+            on_goal: false,
         }
     }
 }
@@ -193,6 +197,16 @@ impl SteeringProgress {
             }
         }
         self.cell
+    }
+
+    /// Sends an arrived unit back to its goal along the path it has: it walks again,
+    /// its headway counted afresh.
+    pub(super) fn walk_back(&mut self) {
+        self.on_goal = false;
+        self.nearest = f32::INFINITY;
+        self.slow = 0.0;
+        self.still = 0.0;
+        self.stalled = 0.0;
     }
 
     /// The unit has no order left (arrived): nothing stalls it.

@@ -6,6 +6,7 @@ use bevy::transform::helper::TransformHelper;
 
 use super::avoid::CellSpace;
 use super::crowd::{avoid, separate};
+use super::exchange::{CALM_AFTER, ExchangeKey, OFF_GOAL, exchange};
 use super::follow::{Slowness, Waypoints, follow, rejoin};
 use super::frame::{Mover, SteerBuffers, Units, slide};
 use super::lanes::Lanes;
@@ -27,7 +28,7 @@ fn collect_poses(
     placement: &Placement,
 ) {
     poses.begin();
-    for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
+    for (entity, _, _, _, transform, _, _, _, parent, _) in set.p0().iter() {
         poses.add(entity, transform.translation, parent);
     }
     poses.finish(&set.p1(), placement);
@@ -69,6 +70,9 @@ pub(crate) fn steer_units(
         m.end = slide(&grid, m, b.poses.poses[m.pose].at, m.wanted, cell_span);
     }
     separate(&units, &grid, &settings, b, space, cell_span);
+    for &(a, other) in &b.exchanges {
+        commands.queue(move |world: &mut World| exchange(world, a, other));
+    }
     finish_moves(
         &mut units,
         &grid,
@@ -91,8 +95,9 @@ fn plan_moves(
     moving: bool,
 ) {
     b.movers.clear();
+    b.exchanges.clear();
     for (i, pose) in b.poses.poses.iter().enumerate() {
-        let Ok((entity, steering, result, size, _, mut progress, arrived, _, _)) =
+        let Ok((entity, steering, result, size, _, mut progress, arrived, replanning, _, status)) =
             units.get_mut(pose.entity)
         else {
             continue;
@@ -126,11 +131,16 @@ fn plan_moves(
             slow_here: 1.0,
             giving_way: false,
             returning: false,
+            exchange: None,
+            exchanging: replanning,
             end: pos,
         };
         let found = result.as_ref().and_then(|r| r.found());
         if let Some(path) = found {
             mover.profile = path.profile;
+            if let (Some(request), Some(status)) = (size.request, status) {
+                mover.exchange = ExchangeKey::of(request, status, path.profile);
+            }
         }
         // The cell it stands in slows it under the profile of its path, or of the one it
         // asks for.
@@ -224,15 +234,24 @@ fn finish_moves(
             mut progress,
             arrived,
             replanning,
-            _,
+            ..,
         )) = units.get_mut(pose.entity)
         else {
             continue;
         };
+        let (pos, p) = (pose.at, m.end);
         if arrived {
             progress.settled();
+            // A member of a goal group pushed off the cell it arrived on walks back once
+            // the crowd has left it alone for a moment.
+            let off = p.distance(m.goal) > OFF_GOAL * cell_span;
+            let calm = m.still >= CALM_AFTER;
+            let member = m.exchange.is_some_and(|key| key.in_group());
+            if progress.on_goal && off && calm && member && !m.exchanging {
+                progress.walk_back();
+                commands.entity(entity).remove::<Arrived>();
+            }
         }
-        let (pos, p) = (pose.at, m.end);
         if p != pos {
             write_position(&mut transform, pose.parent.as_ref(), grid.placement(), p);
         }
@@ -240,7 +259,8 @@ fn finish_moves(
         if progress.velocity != velocity {
             progress.velocity = velocity;
         }
-        let still = if m.following && !m.giving_way && p.distance(pos) < 0.05 * m.max_step {
+        let counts = (m.following && !m.giving_way) || arrived;
+        let still = if counts && p.distance(pos) < 0.05 * m.max_step {
             progress.still + dt
         } else {
             0.0
@@ -304,10 +324,17 @@ fn finish_moves(
         let last_leg = progress.next + 1 >= path.waypoints.len();
         let in_goal_cell = p.distance(pos) < 0.1 * m.max_step
             && grid.plane_agent_cell(p, m.diameter) == grid.plane_agent_cell(goal, m.diameter);
+        // (Members of a goal group get nearer first: the crowd in their way is their
+        // own group's, which makes way by exchanging.)
+        let held_back_within = match m.exchange {
+            Some(key) if key.in_group() => OFF_GOAL,
+            _ => 1.0 + m.diameter as f32,
+        };
         let held_back = progress.stalled_secs() >= HELD_BACK_AFTER
-            && p.distance(goal) <= (1.0 + m.diameter as f32) * cell_span;
+            && p.distance(goal) <= held_back_within * cell_span;
         let crowded = (last_leg && in_goal_cell) || held_back || m.walled_in;
         if (m.at_goal && p.distance(goal) <= 1e-3 * cell_span) || crowded {
+            progress.on_goal = p.distance(goal) <= OFF_GOAL * cell_span;
             commands.entity(entity).insert(Arrived);
         }
     }

@@ -12,6 +12,7 @@ mod contracts;
 mod crowd;
 mod debug;
 mod detour;
+mod exchange;
 mod fields;
 mod gaps;
 mod goals;

@@ -47,9 +47,14 @@ fn spawn_unit(world: &mut World, grid: &NavGrid, unit: &Unit, mover: Mover) -> E
     entity.id()
 }
 
-/// The order of a unit: the default request to its goal (goal claims on), its diameter.
+/// The order of a unit: the default request to its goal (goal claims on), its diameter,
+/// and the goal group of its move order, if it has one.
 fn order(unit: &Unit) -> PathRequest {
-    PathRequest::new(unit.goal).diameter(unit.diameter)
+    let request = PathRequest::new(unit.goal).diameter(unit.diameter);
+    match unit.group {
+        Some(group) => request.goal_group(group),
+        None => request,
+    }
 }
 
 /// When the `Steer` set began this frame, and how long it took.

@@ -39,6 +39,9 @@ pub struct Unit {
     pub diameter: u32,
     /// A parked friendly: it gets no order (ours: a request to its own cell).
     pub parked: bool,
+    /// The move order it belongs to, whose units may exchange goals (ours:
+    /// [`bevy_tilepath::prelude::PathRequest::goal_group`]); `None`: its own order.
+    pub group: Option<u32>,
 }
 
 /// One scenario: a map and its units.
@@ -116,6 +119,15 @@ fn mover(start: Cell, goal: Cell, diameter: u32) -> Unit {
         ns_goal: goal,
         diameter,
         parked: false,
+        group: None,
+    }
+}
+
+/// `unit` as a member of move order `group`.
+fn in_order(group: u32, unit: Unit) -> Unit {
+    Unit {
+        group: Some(group),
+        ..unit
     }
 }
 
@@ -130,7 +142,7 @@ fn gap(name: &'static str, width: i32) -> Scenario {
         }
     }
     let units = block(6, 16, 14, 34)
-        .map(|c| mover(c, Cell::new(c.x + 38, c.y), 1))
+        .map(|c| in_order(0, mover(c, Cell::new(c.x + 38, c.y), 1)))
         .collect();
     Scenario {
         name,
@@ -148,8 +160,8 @@ fn gap(name: &'static str, width: i32) -> Scenario {
 /// An 84 × 4 corridor (the map edge is its wall): 100 units fill x 2..27, 100 more x
 /// 57..82; each unit is sent to the cell 55 columns away, in the other group's block.
 fn head_on() -> Scenario {
-    let west = block(2, 27, 0, 4).map(|c| mover(c, Cell::new(c.x + 55, c.y), 1));
-    let east = block(57, 82, 0, 4).map(|c| mover(c, Cell::new(c.x - 55, c.y), 1));
+    let west = block(2, 27, 0, 4).map(|c| in_order(0, mover(c, Cell::new(c.x + 55, c.y), 1)));
+    let east = block(57, 82, 0, 4).map(|c| in_order(1, mover(c, Cell::new(c.x - 55, c.y), 1)));
     Scenario {
         name: "head_on",
         bits: open(84, 4),
@@ -174,7 +186,7 @@ fn parked() -> Scenario {
             parked: true,
             ..mover(c, c, 1)
         });
-    let group = block(2, 7, 0, 6).map(|c| mover(c, Cell::new(c.x + 88, c.y), 1));
+    let group = block(2, 7, 0, 6).map(|c| in_order(0, mover(c, Cell::new(c.x + 88, c.y), 1)));
     Scenario {
         name: "parked",
         bits: open(100, 7),
@@ -271,14 +283,17 @@ fn army() -> Scenario {
 /// going east, 16 of diameter 2 going north, 9 of diameter 3 going north-west (anchors
 /// one diameter apart, so footprints touch without overlapping).
 fn mixed() -> Scenario {
-    let small = block(2, 8, 28, 36).map(|c| mover(c, Cell::new(c.x + 54, c.y), 1));
+    let small = block(2, 8, 28, 36).map(|c| in_order(0, mover(c, Cell::new(c.x + 54, c.y), 1)));
     let medium = block(0, 4, 0, 4).map(|c| {
         let start = Cell::new(27 + 2 * c.x, 2 + 2 * c.y);
-        mover(start, Cell::new(start.x, start.y + 50), 2)
+        in_order(1, mover(start, Cell::new(start.x, start.y + 50), 2))
     });
     let large = block(0, 3, 0, 3).map(|c| {
         let (x, y) = (3 * c.x, 3 * c.y);
-        mover(Cell::new(54 + x, 16 + y), Cell::new(4 + x, 44 + y), 3)
+        in_order(
+            2,
+            mover(Cell::new(54 + x, 16 + y), Cell::new(4 + x, 44 + y), 3),
+        )
     });
     Scenario {
         name: "mixed",
