@@ -9,7 +9,10 @@ use super::passage;
 use super::pose::{Poses, write_position};
 use super::sidestep::Sidestep;
 use super::step_out::{step_from, way_out};
-use super::stepper::{Steppers, Turn, is_idle, take_result};
+use super::step_refuge::FarSearch;
+use super::stepper::{
+    Steppers, Turn, Way, WayAhead, is_idle, next_of, overlaps, profile_of, take_result,
+};
 use crate::components::{NavGrid, Replanning};
 use crate::grid::Cell;
 use crate::main_thread::MainThread;
@@ -29,6 +32,7 @@ pub(crate) struct StepBuffers {
     poses: Poses,
     standing: Vec<Standing>,
     sidestep: Sidestep,
+    far: FarSearch,
 }
 
 /// Moves grid-stepping units one cell (see [`GridStepper`](super::GridStepper)).
@@ -287,11 +291,37 @@ fn blocked(
     let ask_replan = waited >= 16 * patience && !replanning && size.request.is_some();
     let open = |c: Cell| occupancy.is_free_for(c, unit.diameter, entity);
     // Walk around the units in the way, to a cell further along the path.
-    let mut detour = None;
-    if waited.is_multiple_of(patience) || shape.steps(at, want) > 1 {
+    let mut detour: Option<(usize, Way)> = None;
+    let mut back: Option<(usize, Way)> = None;
+    let off_path = shape.steps(at, want) > 1;
+    if waited.is_multiple_of(patience) || off_path {
         let ahead = &rest[..rest.len().min(9)];
         let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| next + i);
-        detour = b.sidestep.find(layer, at, rejoin, open);
+        detour = b
+            .sidestep
+            .find(layer, at, rejoin, open)
+            .map(|i| (i, b.sidestep.cells().iter().copied().collect()));
+    }
+    if detour.is_none() && off_path && progress.gave_way && unit.diameter == 1 {
+        // Back from a refuge further than a sidestep reaches: onto the cell it left (the
+        // one before `next`) or one further along.
+        let from = next.saturating_sub(1);
+        let ahead = path.cells.get(from..).unwrap_or_default();
+        let ahead = &ahead[..ahead.len().min(passage::LOOKAHEAD)];
+        let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| from + i);
+        detour = b
+            .far
+            .find(layer, at, rejoin, open)
+            .map(|i| (i, b.far.cells().iter().copied().collect()));
+        if detour.is_none() {
+            // Units stand on every way back: it takes the shortest one, whoever stands on
+            // it, and waits; its next cell is then one step away, so the rules above see
+            // whom it faces.
+            back = b
+                .far
+                .find(layer, at, rejoin, |_| true)
+                .map(|i| (i, b.far.cells().iter().copied().collect()));
+        }
     }
     // Two units facing each other: one walks to the nearest cell off the other's way.
     // In a one-lane stretch the one that gives way (see `passage::gives_way`) does at
@@ -311,6 +341,8 @@ fn blocked(
         };
         refuge = if b.sidestep.find(layer, at, off_their_way, open).is_some() {
             Some(b.sidestep.cells().iter().copied().collect())
+        } else if b.far.find(layer, at, off_their_way, open).is_some() {
+            Some(b.far.cells().iter().copied().collect())
         } else {
             make_room(units, occupancy, grid, b, k, h, &theirs).map(|c| Way::from_slice(&[c]))
         };
@@ -323,18 +355,24 @@ fn blocked(
     };
     progress.waited = waited;
     progress.ticks = 0;
-    if let Some(index) = detour {
+    if let Some((index, way)) = detour {
         progress.detour.clear();
-        progress.detour.extend_from_slice(b.sidestep.cells());
+        progress.detour.extend_from_slice(&way);
         progress.next = index + 1;
+        progress.gave_way = false;
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
     } else if let Some(way) = refuge {
         // The way back onto the path is found once the other has passed.
+        progress.gave_way = true;
         progress.detour.clear();
         progress.detour.extend_from_slice(&way);
         let first = progress.detour[0];
         move_unit(units, occupancy, grid, b, k, first, true);
+    } else if let Some((index, way)) = back {
+        progress.detour.clear();
+        progress.detour.extend_from_slice(&way);
+        progress.next = index + 1;
     }
 }
 
@@ -389,18 +427,14 @@ fn make_room(
     for w in way.windows(2).rev() {
         if let Some(i) = occupancy.holder(w[0]).and_then(|f| b.poses.index_of(f)) {
             move_unit(units, occupancy, grid, b, i, w[1], false);
+            // It steps back onto the cell it made room from before its way goes on, so
+            // that the cell it wants next is always one step away.
+            if let Ok((.., mut progress, _, _, _)) = units.get_mut(b.poses.poses[i].entity) {
+                progress.detour.insert(0, w[0]);
+            }
         }
     }
     occupancy.holder(first).is_none().then_some(first)
-}
-
-/// The profile of unit `e`'s found path (the default without one).
-fn profile_of(units: &Steppers, e: Entity) -> ProfileId {
-    units
-        .get(e)
-        .ok()
-        .and_then(|(_, _, result, ..)| result.and_then(|r| r.found().map(|p| p.profile)))
-        .unwrap_or(ProfileId::DEFAULT)
 }
 
 /// Ticks (in `patience`) unit `k`, facing unit `h`, waits before it walks off `h`'s way:
@@ -474,19 +508,6 @@ fn oncoming(
     })
 }
 
-/// The cell unit `h` steps to next (of its detour, else of its path).
-fn next_of(units: &Steppers, h: Entity) -> Option<Cell> {
-    let (_, _, Some(result), _, _, progress, ..) = units.get(h).ok()? else {
-        return None;
-    };
-    let path = result.found()?;
-    progress
-        .detour
-        .first()
-        .or_else(|| path.cells.get(progress.next))
-        .copied()
-}
-
 /// True when unit `h` wants to step onto the footprint of the unit at `at`.
 fn wants_cell(
     units: &Steppers,
@@ -511,16 +532,6 @@ fn wants_cell(
         .or_else(|| path.cells.get(progress.next));
     next.is_some_and(|&c| overlaps(shape, (c, b.standing[i].diameter), (at, unit.diameter)))
 }
-
-/// The footprints of the next cells of a unit's way, inline up to the 16 a caller asks
-/// for (no allocation per blocked unit).
-type WayAhead = smallvec::SmallVec<[Spot; 16]>;
-
-/// A footprint: the anchor cell of a unit and its diameter.
-type Spot = (Cell, u32);
-
-/// The cells of a way to a refuge, inline up to 16.
-type Way = smallvec::SmallVec<[Cell; 16]>;
 
 /// The footprints of the next `n` cells of unit `h`'s way (its detour, then its path).
 fn way_ahead(units: &Steppers, b: &StepBuffers, h: Entity, n: usize) -> WayAhead {
@@ -566,21 +577,4 @@ fn aside(
     let goal = |c: Cell| keep(c, unit.diameter).then_some(());
     b.sidestep.find(layer, at, goal, open)?;
     b.sidestep.cells().first().copied()
-}
-
-/// True when the footprints of two units share a cell: their squares overlap on square
-/// grids; on hexagons their anchors are at most the sum of their radii
-/// ([`GridShape::hex_radius`]) steps apart. O(1).
-fn overlaps(shape: GridShape, a: Spot, b: Spot) -> bool {
-    match shape {
-        GridShape::Square => {
-            let (a, b) = (shape.footprint(a.0, a.1), shape.footprint(b.0, b.1));
-            a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
-        }
-        GridShape::Hex(_) => {
-            let reach =
-                u64::from(GridShape::hex_radius(a.1)) + u64::from(GridShape::hex_radius(b.1));
-            u64::from(shape.steps(a.0, b.0)) <= reach
-        }
-    }
 }

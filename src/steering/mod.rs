@@ -18,6 +18,7 @@ mod right_of_way;
 mod sidestep;
 mod size;
 mod step_out;
+mod step_refuge;
 mod stepper;
 mod system;
 mod unit_map;

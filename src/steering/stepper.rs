@@ -6,6 +6,8 @@ use super::Arrived;
 use super::size::UnitSize;
 use crate::components::{FoundPath, PathResult, Replanning};
 use crate::grid::Cell;
+use crate::scenario::ProfileId;
+use crate::shape::GridShape;
 
 /// Moves the unit one cell per step along its found path's cells, holding the cells it
 /// stands on in the [`Occupancy`](super::Occupancy), so that two grid-stepping units never hold one cell:
@@ -28,8 +30,13 @@ use crate::grid::Cell;
 ///   if there is such a way; when the unit in its way waits for this unit's cell (two
 ///   units face each other in a corridor), after `4 × patience` ticks the unit of the
 ///   larger entity (after `6 × patience` the other) walks to the nearest cell off the
-///   other's next 16 cells, within 6 cells, and comes back onto its path once the other
-///   has passed.
+///   other's next 16 cells, within 6 cells, or else within 32 steps (out of the far end
+///   of a long corridor, at most 512 cells searched), and comes back onto its path once
+///   the other has passed. A one-tile unit back from a refuge further than 6 cells
+///   walks to the cell of its path it left (or one of the next 16) through free cells;
+///   when units stand on every such way it takes the shortest one and waits on it, so
+///   that the cell it wants next is always one step away and the rules here see whom it
+///   faces.
 ///
 /// Right of way in narrow passages: a path cell is one lane wide when no cell beside it
 /// (but the path's cells before and after it) can be stepped to. Two units that face
@@ -45,7 +52,8 @@ use crate::grid::Cell;
 /// units waiting behind it hold every cell around it, backs into its queue. It takes
 /// the fewest steps from its cell, the first off the other's next 16 cells, through
 /// cells those units hold, to a free cell, within 6 cells: each unit on that way steps
-/// one cell along it, the last onto the free cell, and the unit steps onto the first.
+/// one cell along it, the last onto the free cell, and the unit steps onto the first;
+/// each unit so moved steps back onto the cell it left before its way goes on.
 /// A unit's footprint is the cells it holds (on hexagons, the tiles within `d / 2`
 /// steps, not their bounding square) whenever the rules above ask whether a cell is off
 /// another unit's way.
@@ -116,6 +124,9 @@ pub struct GridStepProgress {
     pub(super) best: Option<usize>,
     pub(super) stalled: u32,
     pub(super) goal: Option<Cell>,
+    /// Whether the unit walked off its path to a refuge, to let another pass, and has
+    /// not found its way back onto it yet.
+    pub(super) gave_way: bool,
 }
 
 impl GridStepProgress {
@@ -249,4 +260,53 @@ pub(super) fn take_result<'r>(
         commands.entity(entity).remove::<Arrived>();
     }
     Some((path, false))
+}
+
+/// The profile of unit `e`'s found path (the default without one).
+pub(super) fn profile_of(units: &Steppers, e: Entity) -> ProfileId {
+    units
+        .get(e)
+        .ok()
+        .and_then(|(_, _, result, ..)| result.and_then(|r| r.found().map(|p| p.profile)))
+        .unwrap_or(ProfileId::DEFAULT)
+}
+
+/// The cell unit `h` steps to next (of its detour, else of its path).
+pub(super) fn next_of(units: &Steppers, h: Entity) -> Option<Cell> {
+    let (_, _, Some(result), _, _, progress, ..) = units.get(h).ok()? else {
+        return None;
+    };
+    let path = result.found()?;
+    progress
+        .detour
+        .first()
+        .or_else(|| path.cells.get(progress.next))
+        .copied()
+}
+
+/// The footprints of the next cells of a unit's way, inline up to the 16 a caller asks
+/// for (no allocation per blocked unit).
+pub(super) type WayAhead = smallvec::SmallVec<[Spot; 16]>;
+
+/// A footprint: the anchor cell of a unit and its diameter.
+pub(super) type Spot = (Cell, u32);
+
+/// The cells of a way to a refuge, inline up to 16.
+pub(super) type Way = smallvec::SmallVec<[Cell; 16]>;
+
+/// True when the footprints of two units share a cell: their squares overlap on square
+/// grids; on hexagons their anchors are at most the sum of their radii
+/// ([`GridShape::hex_radius`]) steps apart. O(1).
+pub(super) fn overlaps(shape: GridShape, a: Spot, b: Spot) -> bool {
+    match shape {
+        GridShape::Square => {
+            let (a, b) = (shape.footprint(a.0, a.1), shape.footprint(b.0, b.1));
+            a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+        }
+        GridShape::Hex(_) => {
+            let reach =
+                u64::from(GridShape::hex_radius(a.1)) + u64::from(GridShape::hex_radius(b.1));
+            u64::from(shape.steps(a.0, b.0)) <= reach
+        }
+    }
 }

@@ -7,6 +7,8 @@ use bevy_tilepath::prelude::{
     Arrived, Cell, GridLayout, GridStepper, NavGrid, PathRequest, Steering,
 };
 
+use bevy_tilepath::steering::GridStepProgress;
+
 use crate::common::{Along, app, regular_grid_of, shapes};
 
 /// A one-cell corridor 13 cells long (along the test's rows) with a one-cell pocket on
@@ -158,4 +160,142 @@ fn grid_steppers_keep_lockstep_with_one_and_two_threads_under_the_passage_rules(
         let moved = one[0].iter().zip(&one[599]).filter(|(a, b)| a != b).count();
         assert!(moved > 0, "{layout:?}: no unit moved");
     }
+}
+
+/// Two grid steppers that enter a one-cell corridor 14 cells long from its two ends on
+/// the same tick meet halfway: the one that gives way backs out further than a
+/// sidestep reaches (7 cells and more) and both arrive, within 3 × a lone unit's frames.
+fn meet_deep_in_a_long_corridor(layout: GridLayout) {
+    let along = Along::of(layout);
+    let rows = rooms(14);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = || map(layout, &rows);
+    // The corridor is column 3, rows 3..17; each unit starts two cells before its end.
+    let (a, b) = (along.cell(3, 1), along.cell(3, 18));
+    let (ga, gb) = (along.cell(3, 19), along.cell(3, 0));
+    let alone = run(grid, Mover::Stepper, &[(a, ga)], 2_000).expect("a lone unit arrives");
+    let both = run(grid, Mover::Stepper, &[(a, ga), (b, gb)], 2_000);
+    assert!(
+        both.is_some_and(|f| f <= 3 * alone),
+        "{layout:?}: both through in {both:?} frames, a lone unit in {alone}"
+    );
+}
+
+#[test]
+fn grid_steppers_meeting_deep_in_a_long_corridor_get_through() {
+    for layout in shapes() {
+        meet_deep_in_a_long_corridor(layout);
+    }
+}
+
+/// bevy_northstar's corridor map (its `collision_testing` example, `demo_16`): two open
+/// rows joined by one-cell corridors twelve cells long (one two cells wide).
+const LADDER: [&str; 16] = [
+    "################",
+    "#..............#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#.#.#.#..#.#.#.#",
+    "#..............#",
+    "################",
+];
+
+/// What a run of [`ladder_legs`] saw: legs finished, the longest stall of any unit
+/// (ticks, by [`GridStepProgress::stalled_ticks`]) and the units stalled at the end.
+#[derive(Debug)]
+struct Legs {
+    finished: usize,
+    longest_stall: u32,
+    stalled_at_end: usize,
+}
+
+/// Six grid steppers on the ladder (`seed` draws their distinct starts and successive
+/// random goals, as the crowd benchmark's `corridors` does), each given its next goal
+/// when it arrives, for `frames` frames of one step each.
+fn ladder_legs(layout: GridLayout, seed: u64, frames: usize) -> Legs {
+    let along = Along::of(layout);
+    let mut app = app();
+    app.insert_resource(map(layout, &LADDER));
+    let free: Vec<Cell> = (0..16)
+        .flat_map(|y| (0..16).map(move |x| (x, y)))
+        .filter(|&(x, y)| LADDER[y as usize].as_bytes()[x as usize] == b'.')
+        .map(|(x, y)| along.cell(x, y))
+        .collect();
+    let mut rng = crate::common::Rng(seed);
+    let mut starts: Vec<Cell> = Vec::new();
+    while starts.len() < 6 {
+        let c = free[rng.below(free.len())];
+        if !starts.contains(&c) {
+            starts.push(c);
+        }
+    }
+    let mut goal_after = |last: Cell| loop {
+        let g = free[rng.below(free.len())];
+        if g != last {
+            break g;
+        }
+    };
+    let mut goals: Vec<Cell> = starts.iter().map(|&s| goal_after(s)).collect();
+    let units: Vec<Entity> = starts
+        .iter()
+        .zip(&goals)
+        .map(|(&s, &g)| spawn(&mut app, Mover::Stepper, s, g))
+        .collect();
+    let mut legs = Legs {
+        finished: 0,
+        longest_stall: 0,
+        stalled_at_end: 0,
+    };
+    for _ in 0..frames {
+        app.update();
+        for (k, &u) in units.iter().enumerate() {
+            let stall = app.world().get::<GridStepProgress>(u).expect("a stepper");
+            legs.longest_stall = legs.longest_stall.max(stall.stalled_ticks());
+            if app.world().get::<Arrived>(u).is_some() {
+                legs.finished += 1;
+                goals[k] = goal_after(goals[k]);
+                app.world_mut()
+                    .entity_mut(u)
+                    .remove::<Arrived>()
+                    .insert(PathRequest::new(goals[k]));
+            }
+        }
+    }
+    legs.stalled_at_end = units
+        .iter()
+        .filter(|&&u| {
+            app.world()
+                .get::<GridStepProgress>(u)
+                .is_some_and(|p| p.stalled_ticks() > 40)
+        })
+        .count();
+    legs
+}
+
+/// Six grid steppers with random successive goals on northstar's corridor map keep
+/// finishing legs: over eight seeds of 600 ticks on every layout no unit is stalled
+/// (no cell nearer its goal) for more than 40 steps, and none is stalled at the end.
+#[test]
+#[ignore = "issue 48: trains of steppers meeting head-on in a corridor still jam"]
+fn grid_steppers_keep_flowing_on_northstars_corridor_map() {
+    let mut jams = Vec::new();
+    for layout in shapes() {
+        for seed in 0..8 {
+            let legs = ladder_legs(layout, seed, 600);
+            println!("{layout:?} seed {seed}: {legs:?}");
+            if legs.longest_stall > 40 || legs.stalled_at_end > 0 {
+                jams.push((layout, seed, legs));
+            }
+        }
+    }
+    assert!(jams.is_empty(), "jammed: {jams:?}");
 }

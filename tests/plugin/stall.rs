@@ -104,9 +104,10 @@ fn steering_units_facing_each_other_in_a_corridor_are_stalled_and_replan() {
     }
 }
 
-/// Ignored: on squares the first stepper reaches 47 stalled ticks, then its count
-/// starts over while it stands behind the other, which ends as `Arrived` short of its
-/// goal after its re-plan; not yet understood (issue 48).
+/// Ignored: on squares the stepper that gives way backs out to the corridor's end and
+/// the other walks up to its goal beside it; the walled-in one, after its re-plan from
+/// the end, holds `Arrived` while it stands on its new path's first cell with its next
+/// cell past the path's last (9 of 9), so its stall count is 0 (issue 48).
 #[test]
 #[ignore = "issue 48: a blocked stepper's stall count starts over (see its doc)"]
 fn grid_steppers_facing_each_other_in_a_corridor_are_stalled() {
