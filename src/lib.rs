@@ -133,7 +133,9 @@
 //! [`FoundPath::partial`]), [`nearest_start`](search::SearchOptions::nearest_start) (a unit
 //! that cannot stand on its own cell starts from the nearest cell it can stand on) and
 //! [`claim_goal`](components::PathRequest::claim_goal) (units sent to one cell end on
-//! distinct cells around it). [`PathRequest::exact`] turns the three off;
+//! distinct cells around it, and trade them in crowds: see
+//! [Goal exchange](components::PathRequest#goal-exchange) and
+//! [`goal_group`](components::PathRequest::goal_group)). [`PathRequest::exact`] turns the three off;
 //! [`goal_radius`](search::SearchOptions::goal_radius) turns the goal into an area, for
 //! attack-move and gathering orders. The first two, with the connectivity and smoothing,
 //! are the request's [`SearchOptions`](search::SearchOptions), the type a core
@@ -195,8 +197,9 @@
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a
 //!    [`Steering`] along its path (`steering::system`, `steering::follow`; the crowd in
 //!    `steering::crowd` and `steering::lanes`; right of way in narrow passages in
-//!    `steering::passage` and `steering::right_of_way`), steps every
-//!    [`GridStepper`](steering::GridStepper) (`steering::grid_step`), marks stalled units
+//!    `steering::passage` and `steering::right_of_way`; goal exchange in
+//!    `steering::exchange`), steps every [`GridStepper`](steering::GridStepper)
+//!    (`steering::grid_step`, refuges in `steering::step_refuge`), marks stalled units
 //!    [`Replanning`] and arrived ones [`Arrived`](steering::Arrived).
 //! 5. [`Debug`](plugin::TilepathSystems::Debug): [`debug`] draws paths, obstacles and
 //!    clearance with gizmos (always in [`Update`], whatever the plugin's schedule).

@@ -185,6 +185,7 @@ fn give_way(
         let mine = space.point(m.goal);
         let (mut away, mut touching, mut touching_standing) = (Vector::ZERO, false, false);
         let mut partner: Option<(f32, usize)> = None;
+        let mut walkers_near = false;
         for j in b.crowd.neighbours(k, &b.agents, avoidance, &mut b.scratch) {
             let (other, them) = (b.agents[j], b.movers[b.owners[j]]);
             let gap = (other.position - me.position).length() - other.radius - me.radius;
@@ -192,6 +193,7 @@ fn give_way(
                 continue;
             }
             let stands = !them.following && them.pushable && !them.giving_way;
+            walkers_near |= them.following;
             if exchanging
                 && stands
                 && !them.exchanging
@@ -226,6 +228,10 @@ fn give_way(
             b.exchanges.push((entity(a), entity(other)));
             continue;
         }
+        // Off its goal with nobody to exchange with: a member of a goal group walks
+        // back to its cell once no unit walks near it (it would walk into their way).
+        let member = m.exchange.is_some_and(|key| key.in_group());
+        b.movers[b.owners[k]].walk_back = off_goal && member && !walkers_near;
         b.movers[b.owners[k]].walled_in =
             (settling && touching_standing) || (held_up && m.still >= GIVE_UP_AFTER && touching);
         if away != Vector::ZERO {

@@ -86,6 +86,9 @@ pub(super) struct Mover {
     /// It waits for a new path (it carries [`Replanning`]), or exchanged its goal this
     /// frame: it exchanges nothing (more).
     pub(super) exchanging: bool,
+    /// It stands off the goal it arrived on, and may walk back to it (see
+    /// `crowd::give_way`).
+    pub(super) walk_back: bool,
     /// Where it ends the frame.
     pub(super) end: Vec2,
 }

@@ -6,7 +6,7 @@ use bevy::transform::helper::TransformHelper;
 
 use super::avoid::CellSpace;
 use super::crowd::{avoid, separate};
-use super::exchange::{CALM_AFTER, ExchangeKey, OFF_GOAL, exchange};
+use super::exchange::{ExchangeKey, OFF_GOAL, exchange};
 use super::follow::{Slowness, Waypoints, follow, rejoin};
 use super::frame::{Mover, SteerBuffers, Units, slide};
 use super::lanes::Lanes;
@@ -133,6 +133,7 @@ fn plan_moves(
             returning: false,
             exchange: None,
             exchanging: replanning,
+            walk_back: false,
             end: pos,
         };
         let found = result.as_ref().and_then(|r| r.found());
@@ -243,11 +244,8 @@ fn finish_moves(
         if arrived {
             progress.settled();
             // A member of a goal group pushed off the cell it arrived on walks back once
-            // the crowd has left it alone for a moment.
-            let off = p.distance(m.goal) > OFF_GOAL * cell_span;
-            let calm = m.still >= CALM_AFTER;
-            let member = m.exchange.is_some_and(|key| key.in_group());
-            if progress.on_goal && off && calm && member && !m.exchanging {
+            // the crowd has left it alone.
+            if progress.on_goal && m.walk_back && !m.exchanging {
                 progress.walk_back();
                 commands.entity(entity).remove::<Arrived>();
             }
