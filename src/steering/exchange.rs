@@ -9,7 +9,7 @@ use crate::crowd::Vector;
 use crate::scenario::ProfileId;
 
 /// Seconds without getting half a tile closer to its goal after which a walking unit in
-/// its goal area may exchange goals with a standing unit it touches.
+/// its goal area may exchange goals with a standing unit within [`EXCHANGE_REACH`].
 pub(super) const EXCHANGE_AFTER: f32 = 0.4;
 
 /// Tiles from its goal beyond which a standing unit stands off it (the crowd pushed it
@@ -80,12 +80,13 @@ impl ExchangeKey {
     }
 }
 
-/// Whether a walker at `me` bound for `mine` and a standing unit at `other` on `theirs`
-/// (all in tiles) should exchange goals, and how much nearer the walker's cell the
-/// standing unit is (the larger, the better the exchange): it must be nearer by
-/// [`EXCHANGE_AHEAD`], and the exchange must cost the pair at most [`EXCHANGE_DETOUR`]
-/// of walking. The standing unit stands in the walker's way to its cell; after the
-/// exchange it walks on ahead of the walker, which stops where it stood.
+/// Whether a unit at `me` bound for `mine` and a standing unit at `other` on `theirs`
+/// (all in tiles) should exchange goals, and by how much the exchange shortens the
+/// pair's walks (the larger, the better). They exchange when the standing unit blocks
+/// the other's way (it stands nearer `mine` by [`EXCHANGE_AHEAD`], and the exchange adds
+/// at most [`EXCHANGE_DETOUR`] to the walk: it then walks on ahead, and the other stops
+/// where it stood), or when the exchange shortens the pair's walks by more than
+/// [`EXCHANGE_DETOUR`].
 pub(super) fn exchange_gain(
     me: Vector,
     mine: Vector,
