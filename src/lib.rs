@@ -151,6 +151,21 @@
 //! to your [`PathRequest`]; its [`PathStatus`](components::PathStatus) says whether it
 //! waits in the queue, in which lane, since when, and which goal cell it claimed.
 //!
+//! ## Paths in a crowd
+//!
+//! A path is first the cheapest on the map alone. If it crosses units it avoids
+//! ([`PathRequest::avoid_units`](components::PathRequest::avoid_units)) or congested
+//! cells ([`CongestionSettings`](settings::CongestionSettings)), its stretch from a few
+//! cells before the first such cell to a few after the last is planned again by exact
+//! A\*, with a price on each: the stretch is then the cheapest under the terrain's costs
+//! plus those prices, as they stood when it was planned. So "optimal" means optimal on
+//! the map while no unit is in the way, and optimal under the prices of the moment
+//! across a crowd; the path's [`FoundPath::cost`] is its terrain cost, without prices.
+//! Paths already given are not planned again when units move or congestion changes;
+//! units that stall ask for new ones. [`AvoidUnits::Ignore`](search::AvoidUnits::Ignore)
+//! or [`CongestionSettings::OFF`](settings::CongestionSettings::OFF) leave the prices
+//! out.
+//!
 //! ## Settings
 //!
 //! [`TilepathSettings`] (kept if you insert it before adding the plugin) groups them by
@@ -159,8 +174,10 @@
 //! by default, and limits), how [`GroupOrders`] share work and the [`FieldSettings`] they
 //! use, [`ReplanSettings`] (re-planning on map edits), JPS+ tables, when landmark tables
 //! are built ([`LandmarkTables`](settings::LandmarkTables): in the background by default)
-//! the crowd ([`CrowdSettings`](settings::CrowdSettings)) and when a unit counts as stalled
-//! ([`StallSettings`](settings::StallSettings)). Each field's docs end with its default.
+//! the crowd ([`CrowdSettings`](settings::CrowdSettings)), when a unit counts as stalled
+//! ([`StallSettings`](settings::StallSettings)) and the congestion new paths see
+//! ([`CongestionSettings`](settings::CongestionSettings)). Each field's docs end with its
+//! default.
 //!
 //! # Pipeline
 //!
@@ -184,14 +201,15 @@
 //!    cuts in place or gives provisional detours (`pipeline::repair`), queues the rest in
 //!    their lane and retries failures an edit may fix; *claims* (`pipeline::claim`) hand
 //!    goal cells to new requests.
-//! 3. [`Solve`](plugin::TilepathSystems::Solve): record where units stand
-//!    ([`UnitMap`](components::UnitMap)), then answer the queue within the budget, oldest
+//! 3. [`Solve`](plugin::TilepathSystems::Solve): record where units stand and where
+//!    they crawl ([`UnitMap`](components::UnitMap), `steering::unit_map`), then answer the queue within the budget, oldest
 //!    first, in parallel on the compute task pool, each solver thread reusing its own
 //!    [`Pathfinder`](search::Pathfinder); answers do not depend on the thread count
 //!    (`pipeline::solve`). Each request is *resolved* first (`pipeline::resolve`: profile,
 //!    start, goal, component) into a job (`solve::jobs`); the solver threads and the
 //!    searches suspended until the next frame live in `solve::solvers`, the shared goal
-//!    fields and shared approaches in `solve::fields`. Every answer, the re-planner's
+//!    fields and shared approaches in `solve::fields`; answers that cross units or
+//!    congestion are planned again around them in `solve::around`. Every answer, the re-planner's
 //!    repairs included, is written by `pipeline::answer`: [`PathResult`], the request's
 //!    status, [`PathSolved`] and [`TilepathStats`].
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a

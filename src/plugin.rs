@@ -88,8 +88,8 @@ use crate::components::{
 use crate::pipeline::{self, FrameClock, PathQueue};
 use crate::profiles::{MovementProfiles, NamedProfile};
 use crate::settings::{
-    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, LandmarkTables, ReplanSettings,
-    RequestDefaults, StallSettings, TilepathSettings,
+    CongestionSettings, CrowdSettings, FieldSettings, FrameBudget, GroupOrders, LandmarkTables,
+    ReplanSettings, RequestDefaults, StallSettings, TilepathSettings,
 };
 use crate::stats::TilepathStats;
 use crate::steering::{
@@ -167,8 +167,9 @@ pub enum TilepathSystems {
     /// cheaper cell could shorten; new requests that claim their goal get their cell
     /// ([`PathRequest::claim_goal`]).
     Replan,
-    /// Where the units stand is recorded ([`UnitMap`](crate::components::UnitMap)), then
-    /// queued requests are solved in parallel within the frame budget.
+    /// Where the units stand, and where they crawl, is recorded
+    /// ([`UnitMap`](crate::components::UnitMap)), then queued requests are solved in
+    /// parallel within the frame budget.
     Solve,
     /// Units with [`Steering`] move along their paths.
     Steer,
@@ -219,6 +220,7 @@ impl Plugin for TilepathPlugin {
             .register_type::<Avoidance>()
             .register_type::<CrowdSettings>()
             .register_type::<StallSettings>()
+            .register_type::<CongestionSettings>()
             .register_type::<GridStepper>()
             .register_type::<GridStepProgress>()
             .register_type::<Occupancy>()

@@ -20,8 +20,8 @@ pub use crate::profiles::MovementProfiles;
 pub use crate::scenario::{MapEdit, MovementProfile, ProfileId, TerrainId};
 pub use crate::search::Algorithm;
 pub use crate::settings::{
-    CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings, RequestDefaults,
-    StallSettings, TilepathSettings,
+    CongestionSettings, CrowdSettings, FieldSettings, FrameBudget, GroupOrders, ReplanSettings,
+    RequestDefaults, StallSettings, TilepathSettings,
 };
 pub use crate::steering::{Arrived, GridStepper, Steering};
 #[cfg(feature = "tiled")]

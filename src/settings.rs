@@ -1,4 +1,5 @@
-//! The plugin's settings, grouped by concern: budget, request defaults, group orders, fields, re-planning.
+//! The plugin's settings, grouped by concern: budget, request defaults, group orders,
+//! fields, re-planning, crowds, stalls, congestion.
 
 use std::time::Duration;
 
@@ -113,6 +114,9 @@ pub struct TilepathSettings {
     /// When a unit with an order counts as stalled, and what it does then.
     /// [`StallSettings::default`] by default.
     pub stall: StallSettings,
+    /// How units that crawl make cells dearer for new paths (see
+    /// [`CongestionSettings`]). [`CongestionSettings::default`] by default.
+    pub congestion: CongestionSettings,
 }
 
 impl Default for TilepathSettings {
@@ -129,6 +133,7 @@ impl Default for TilepathSettings {
             landmark_tables: LandmarkTables::default(),
             crowd: CrowdSettings::default(),
             stall: StallSettings::default(),
+            congestion: CongestionSettings::default(),
         }
     }
 }
@@ -484,5 +489,98 @@ impl StallSettings {
     /// `hold` when it is on (positive and finite).
     pub(crate) fn hold(&self) -> Option<f32> {
         (self.hold > 0.0 && self.hold.is_finite()).then_some(self.hold)
+    }
+}
+
+/// Congestion the planner sees, in [`TilepathSettings::congestion`]: cells where units
+/// crawl become dearer for new paths for a while, so that a second group takes a
+/// parallel passage while one is jammed, and the passage again once it has cleared.
+///
+/// A unit *crawls* while it has an order and has got no tile further along its path for
+/// a second or more (the progress rule of [`StallSettings`] with a shorter wait). Each
+/// second it crawls in a passage (a cell at most half of whose steps are open on the
+/// map's walls: a corridor or a gap one unit wide, a door) raises the cells under it by
+/// `1 / build_up` of full congestion; each second every cell falls by `1 / fade` of it,
+/// to clear. Crowds in the open are not congestion (there is room to walk round them),
+/// nor are standing units: paths already go around those
+/// ([`CrowdSettings::unit_penalty`]).
+///
+/// Requests that go around units
+/// ([`PathRequest::avoid_units`](crate::components::PathRequest::avoid_units) other
+/// than [`AvoidUnits::Ignore`](crate::search::AvoidUnits::Ignore)) pay, for the stretch
+/// of their path that crosses congested cells, entering a cell congested to a fraction
+/// `f` of full `f × penalty` straight steps on top of the step (see
+/// [Paths in a crowd](crate#paths-in-a-crowd)). Paths already given are not reviewed when congestion
+/// changes. [`CongestionSettings::OFF`] turns it off.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_tilepath::prelude::*;
+///
+/// let settings = TilepathSettings {
+///     congestion: CongestionSettings::OFF,
+///     ..default()
+/// };
+/// assert!(!settings.congestion.is_on());
+/// assert!(TilepathSettings::default().congestion.is_on());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Default, Debug, PartialEq)]
+pub struct CongestionSettings {
+    /// What entering a fully congested cell adds to a new path, in straight steps on the
+    /// cheapest terrain; zero, negative, NaN or infinite turns congestion off. 6 by
+    /// default.
+    pub penalty: f32,
+    /// Seconds of crawling over a cell that make it fully congested (at least one frame).
+    /// 1 s by default.
+    pub build_up: f32,
+    /// Seconds a fully congested cell takes to clear once nobody crawls over it (at
+    /// least one frame). 5 s by default.
+    pub fade: f32,
+}
+
+impl Default for CongestionSettings {
+    fn default() -> Self {
+        Self {
+            penalty: 6.0,
+            build_up: 1.0,
+            fade: 5.0,
+        }
+    }
+}
+
+impl CongestionSettings {
+    /// No congestion: paths see the map and the units that stand only.
+    pub const OFF: Self = Self {
+        penalty: 0.0,
+        build_up: 1.0,
+        fade: 5.0,
+    };
+
+    /// True when congestion is on (`penalty` positive and finite).
+    pub fn is_on(&self) -> bool {
+        self.penalty > 0.0 && self.penalty.is_finite()
+    }
+
+    /// What entering a fully congested cell costs, in straight steps (0 when off).
+    pub(crate) fn penalty(&self) -> f32 {
+        if self.is_on() { self.penalty } else { 0.0 }
+    }
+
+    /// How much a unit crawling for `dt` seconds raises its cells, and how much every
+    /// cell falls in `dt`, in levels of [`Congestion`](crate::search::Congestion).
+    pub(crate) fn steps(&self, dt: f32) -> (u16, u16) {
+        let per = |secs: f32| {
+            let f = if secs.is_finite() {
+                dt / secs.max(dt)
+            } else {
+                0.0
+            };
+            (f.clamp(0.0, 1.0) * f32::from(crate::search::Congestion::FULL)).round() as u16
+        };
+        if !(dt > 0.0 && dt.is_finite()) {
+            return (0, 0);
+        }
+        (per(self.build_up), per(self.fade))
     }
 }

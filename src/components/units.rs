@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use crate::search::UnitCells;
+use crate::search::{Congestion, UnitCells};
 
 /// The cells held by steering and grid-stepping units as the `Solve` set starts (where
 /// the last frame's steering left them): standing units (arrived, or without a
@@ -13,10 +13,15 @@ use crate::search::UnitCells;
 /// It is rebuilt every frame in O(units × diameter²) and never reviews a path: a unit
 /// that stops or starts changes what later searches see, not the paths already given,
 /// so no wave of re-plans follows when a group arrives. A unit that a standing one
-/// blocks stalls, plans again and then goes around it. Memory: 1 byte per map cell.
+/// blocks stalls, plans again and then goes around it.
+///
+/// It also keeps where units have crawled lately ([`UnitMap::congestion`], see
+/// [`CongestionSettings`](crate::settings::CongestionSettings)), updated at the same
+/// time in O(units × diameter² + cells congested). Memory: 3 bytes per map cell.
 #[derive(Resource, Debug, Default)]
 pub struct UnitMap {
     cells: UnitCells,
+    congestion: Congestion,
 }
 
 impl UnitMap {
@@ -25,8 +30,13 @@ impl UnitMap {
         &self.cells
     }
 
-    /// The record to rebuild (the steering systems mark units into it).
-    pub(crate) fn cells_mut(&mut self) -> &mut UnitCells {
-        &mut self.cells
+    /// How congested each cell has been lately (empty while congestion is off).
+    pub fn congestion(&self) -> &Congestion {
+        &self.congestion
+    }
+
+    /// The records to rebuild (the steering systems mark units into them).
+    pub(crate) fn parts_mut(&mut self) -> (&mut UnitCells, &mut Congestion) {
+        (&mut self.cells, &mut self.congestion)
     }
 }

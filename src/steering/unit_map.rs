@@ -5,10 +5,12 @@ use bevy::transform::helper::TransformHelper;
 
 use super::pose::Poses;
 use super::size::UnitSize;
-use super::{Arrived, GridStepper, Steering};
+use super::{Arrived, GridStepProgress, GridStepper, Steering, SteeringProgress};
 use crate::components::{NavGrid, PathResult, UnitMap};
+use crate::grid::{Cell, Direction};
 use crate::main_thread::MainThread;
 use crate::search::UnitKind;
+use crate::settings::TilepathSettings;
 
 /// A unit as the planner sees it.
 type Marked<'w, 's> = Query<
@@ -21,21 +23,49 @@ type Marked<'w, 's> = Query<
         UnitSize,
         Option<&'static PathResult>,
         Has<Arrived>,
+        (
+            Option<&'static SteeringProgress>,
+            Option<&'static GridStepProgress>,
+        ),
     ),
     Or<(With<Steering>, With<GridStepper>)>,
 >;
 
-/// True while steering or grid-stepping units exist, and on the frame the last one goes
-/// (so that [`mark_units`] clears its cells): the run condition of [`mark_units`].
+/// True while steering or grid-stepping units exist, on the frame the last one goes (so
+/// that [`mark_units`] clears its cells), and while congestion is left to cool: the run
+/// condition of [`mark_units`].
 pub(crate) fn units_to_mark(
     steering: Query<(), With<Steering>>,
     steppers: Query<(), With<GridStepper>>,
     mut gone: RemovedComponents<Steering>,
     mut gone_steppers: RemovedComponents<GridStepper>,
+    map: Res<UnitMap>,
 ) -> bool {
     let gone = gone.read().count() + gone_steppers.read().count() > 0;
-    gone || !steering.is_empty() || !steppers.is_empty()
+    gone || !steering.is_empty() || !steppers.is_empty() || !map.congestion().is_empty()
 }
+
+/// True when `cell` lies in a passage for an agent of `diameter` (on the map's walls): at
+/// most half of the steps a cell has on an open map lead out of it (a corridor or a gap
+/// one unit wide, a door). O(8).
+fn narrow(grid: &NavGrid, cell: Cell, diameter: u32) -> bool {
+    let Some(layer) = grid.scenario().layer(diameter) else {
+        return false;
+    };
+    let all = layer.shape().neighbours(cell).count_ones();
+    let open = Direction::ALL
+        .into_iter()
+        .filter(|d| {
+            let (dx, dy) = d.delta();
+            layer.can_step(cell, Cell::new(cell.x + dx, cell.y + dy))
+        })
+        .count() as u32;
+    2 * open <= all
+}
+
+/// Seconds without a tile of progress after which a unit with an order crawls, for
+/// [`CongestionSettings`](crate::settings::CongestionSettings).
+pub(crate) const CRAWL_AFTER: f32 = 1.0;
 
 /// Marks every steering and grid-stepping unit into the [`UnitMap`] at its anchor cell,
 /// as wide as its request or its [`Footprint`](crate::components::Footprint) says:
@@ -43,9 +73,16 @@ pub(crate) fn units_to_mark(
 /// arrived and waits for no new answer; moving otherwise (a unit given an order this
 /// frame is about to move). Runs first in the `Solve` set, after intake has marked new
 /// orders pending.
+///
+/// Congestion (when on) first cools by the frame's time, then every moving unit that
+/// has got no tile further along its path for [`CRAWL_AFTER`] seconds and stands in a
+/// passage raises its cells.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn mark_units(
     _main: MainThread,
     grid: Option<Res<NavGrid>>,
+    time: Option<Res<Time>>,
+    settings: Res<TilepathSettings>,
     mut map: ResMut<UnitMap>,
     units: Marked,
     helper: TransformHelper,
@@ -54,15 +91,26 @@ pub(crate) fn mark_units(
     let Some(grid) = grid else {
         return;
     };
-    let cells = map.cells_mut();
-    cells.clear(grid.scenario().size());
+    let size = grid.scenario().size();
+    let (cells, congestion) = map.parts_mut();
+    cells.clear(size);
+    let dt = time.map_or(0.0, |t| t.delta_secs());
+    let on = settings.congestion.is_on();
+    let (rise, fall) = settings.congestion.steps(dt);
+    if on {
+        congestion.resize(size);
+        congestion.cool(fall);
+    } else {
+        congestion.clear();
+    }
     poses.begin();
     for (entity, transform, parent, ..) in &units {
         poses.add(entity, transform.translation, parent);
     }
     poses.finish(&helper, grid.placement());
     for pose in &poses.poses {
-        let Ok((_, _, _, size, result, arrived)) = units.get(pose.entity) else {
+        let Ok((_, _, _, size, result, arrived, (steering, stepper))) = units.get(pose.entity)
+        else {
             continue;
         };
         let diameter = size.diameter();
@@ -72,8 +120,15 @@ pub(crate) fn mark_units(
         } else {
             UnitKind::Moving
         };
-        if let Some(cell) = grid.plane_agent_cell(pose.at, diameter) {
-            cells.mark(cell, diameter, kind);
+        let Some(cell) = grid.plane_agent_cell(pose.at, diameter) else {
+            continue;
+        };
+        cells.mark(cell, diameter, kind);
+        let stalled = steering.map_or(0.0, SteeringProgress::stalled_for)
+            + stepper.map_or(0.0, |s| s.stalled_ticks() as f32 * dt);
+        if on && kind == UnitKind::Moving && stalled >= CRAWL_AFTER && narrow(&grid, cell, diameter)
+        {
+            congestion.raise(cell, diameter, rise);
         }
     }
 }

@@ -8,6 +8,7 @@ mod budget;
 mod budget_bound;
 mod carry_over;
 mod common;
+mod congestion;
 mod contracts;
 mod crowd;
 mod debug;

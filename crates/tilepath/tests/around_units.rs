@@ -7,7 +7,7 @@ use tilepath::grid::{Cell, Cost, GridSize, STRAIGHT};
 use tilepath::prelude::*;
 use tilepath::scenario::generate::SplitMix64;
 use tilepath::scenario::{BitGrid, footprint};
-use tilepath::search::{AvoidUnits, UnitCells, UnitKind, validate_path};
+use tilepath::search::{Around, AvoidUnits, Congestion, UnitCells, UnitKind, validate_path};
 
 const PENALTY_TILES: f32 = 3.0;
 
@@ -147,4 +147,135 @@ fn units_recorded_for_another_map_size_are_not_read() {
     pf.find_around(&map, &query, &units, AvoidUnits::All, 8.0)
         .unwrap();
     assert_eq!(pf.path().len(), 6);
+}
+
+/// The map with its congestion: `#` walls, `o` the path, `0`-`9` the level in tenths.
+fn render_congestion(bits: &BitGrid, congestion: &Congestion, path: &[Cell]) -> String {
+    let size = bits.size();
+    let mut out = String::new();
+    for y in 0..size.height as i32 {
+        for x in 0..size.width as i32 {
+            let c = Cell::new(x, y);
+            let tenths = u32::from(congestion.level(c)) * 10 / u32::from(Congestion::FULL);
+            out.push(if bits.get_or(c, true) {
+                '#'
+            } else if path.contains(&c) {
+                'o'
+            } else if congestion.level(c) > 0 {
+                char::from_digit(tenths.min(9), 10).unwrap_or('9')
+            } else {
+                '.'
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn paths_through_congestion_cost_what_dijkstra_says() {
+    let size = GridSize::new(24, 18);
+    let (unit_tiles, congestion_tiles) = (PENALTY_TILES, 5.0_f32);
+    let penalty = (f64::from(unit_tiles) * STRAIGHT as f64) as Cost;
+    let full = (f64::from(congestion_tiles) * STRAIGHT as f64) as Cost;
+    let mut pf = Pathfinder::new();
+    let (mut units, mut congestion) = (UnitCells::new(), Congestion::new());
+    let (mut checked, mut mattered) = (0, 0);
+    for seed in 0..256u64 {
+        let bits = random_grid(size, 18, seed);
+        let map = CachedScenario::from_bits(bits.clone()).unwrap();
+        let mut rng = SplitMix64::new(seed ^ 0xc0de);
+        units.clear(size);
+        congestion.resize(size);
+        congestion.clear();
+        for _ in 0..12 {
+            let c = Cell::new(rng.range(0, 23), rng.range(0, 17));
+            units.mark(c, 1, UnitKind::Standing);
+        }
+        for _ in 0..60 {
+            let c = Cell::new(rng.range(0, 23), rng.range(0, 17));
+            let by = rng.range(1, i32::from(u16::MAX)) as u16;
+            congestion.raise(c, 1 + rng.range(0, 1) as u32, by);
+        }
+        congestion.cool(rng.range(0, 20_000) as u16);
+        let diameter = 1 + (seed % 2) as u32;
+        let start = Cell::new(rng.range(0, 23), rng.range(0, 17));
+        let goal = Cell::new(rng.range(0, 23), rng.range(0, 17));
+        let query = PathQuery::new(start, goal)
+            .diameter(diameter)
+            .options(SearchOptions::EXACT);
+        let extra = |c: Cell| {
+            let cells = || footprint(c, diameter).cells();
+            let unit = cells().any(|f| units.kind(f).is_some());
+            let level = cells().map(|f| congestion.level(f)).max().unwrap_or(0);
+            let jam = (u128::from(full) * u128::from(level) / u128::from(Congestion::FULL)) as Cost;
+            if unit { penalty + jam } else { jam }
+        };
+        let around = Around {
+            units: &units,
+            avoid: AvoidUnits::Standing,
+            penalty_tiles: unit_tiles,
+            congestion: &congestion,
+            congestion_tiles,
+        };
+        let oracle = oracle_cost_with(&map, extra, start, goal, diameter);
+        let ours = pf.find_around_with(&map, &query, &around);
+        let path = pf.path().to_vec();
+        let shown = || render_congestion(&bits, &congestion, &path);
+        match (oracle, ours) {
+            (None, Err(_)) => {}
+            (Some(best), Ok(stats)) => {
+                let priced = cost_of(&path) + path[1..].iter().map(|&c| extra(c)).sum::<Cost>();
+                assert_eq!(priced, best, "seed {seed} d {diameter}\n{}", shown());
+                assert_eq!(
+                    stats.cost,
+                    cost_of(&path),
+                    "seed {seed}: cost without prices"
+                );
+                checked += 1;
+                let mut plain = Pathfinder::new();
+                if plain.find(&map, &query).is_ok() {
+                    let plain_jam = plain.path()[1..].iter().any(|&c| extra(c) > 0);
+                    mattered += usize::from(plain_jam && plain.path() != path.as_slice());
+                }
+            }
+            (oracle, ours) => panic!("seed {seed}: oracle {oracle:?}, ours {ours:?}\n{}", shown()),
+        }
+    }
+    assert!(checked >= 80, "only {checked} reachable queries");
+    assert!(mattered >= 10, "congestion changed only {mattered} paths");
+}
+
+#[test]
+fn congestion_is_not_priced_when_units_are_ignored_or_off() {
+    let map = CachedScenario::from_ascii(".........\n.#######.\n.........").unwrap();
+    let (mut units, mut congestion) = (UnitCells::new(), Congestion::new());
+    units.clear(map.size());
+    congestion.resize(map.size());
+    for x in 2..7 {
+        congestion.raise(Cell::new(x, 0), 1, Congestion::FULL);
+    }
+    let query = PathQuery::new(Cell::new(1, 0), Cell::new(7, 0));
+    let mut pf = Pathfinder::new();
+    for (avoid, tiles, straight) in [
+        (AvoidUnits::Standing, 4.0, false),
+        (AvoidUnits::Ignore, 4.0, true),
+        (AvoidUnits::All, 0.0, true),
+        (AvoidUnits::All, f32::NAN, true),
+    ] {
+        let around = Around {
+            units: &units,
+            avoid,
+            penalty_tiles: 8.0,
+            congestion: &congestion,
+            congestion_tiles: tiles,
+        };
+        pf.find_around_with(&map, &query, &around).unwrap();
+        assert_eq!(
+            pf.path().contains(&Cell::new(4, 0)),
+            straight,
+            "{avoid:?} {tiles}: {:?}",
+            pf.path()
+        );
+    }
 }

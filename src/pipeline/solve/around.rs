@@ -1,11 +1,13 @@
-//! Answers planned again around the units they cross ([`PathRequest::avoid_units`]).
+//! Answers planned again around the units and the congestion they cross
+//! ([`PathRequest::avoid_units`], [`CongestionSettings`]).
 //!
 //! [`PathRequest::avoid_units`]: crate::components::PathRequest::avoid_units
+//! [`CongestionSettings`]: crate::settings::CongestionSettings
 
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, cost_to_f64};
 use crate::search::{
-    AvoidUnits, Limits, PathQuery as SearchQuery, Pathfinder, SearchOptions, UnitCells,
+    Around, AvoidUnits, Limits, PathQuery as SearchQuery, Pathfinder, SearchOptions,
 };
 use crate::smoothing;
 
@@ -24,32 +26,41 @@ pub(super) struct Detour {
     smoothed: Vec<Cell>,
 }
 
-/// Plans the stretch of `path` (the answer to `query`) that crosses units of `cells` that
-/// `avoid` counts again around them, entering a unit's cell costing `penalty` straight
-/// steps: from `MARGIN` + penalty cells before the first crossed unit to as
-/// many after the last, exactly for that stretch under
-/// [`Pathfinder::find_around`]'s costs, and splices it in (waypoints, length and cost
-/// follow). Returns the expansions spent (0 when the path crosses no such unit).
+/// Plans the stretch of `path` (the answer to `query`) that crosses what `around`
+/// prices in (the units it counts, congested cells) again around them: from `MARGIN` +
+/// the dearer penalty's worth of cells before the first crossed cell to as many after
+/// the last, exactly for that stretch under [`Pathfinder::find_around_with`]'s costs,
+/// and splices it in (waypoints, length and cost follow). Returns the expansions spent
+/// (0 when the path crosses nothing priced).
 pub(super) fn around_units(
     detour: &mut Detour,
     grid: &NavGrid,
-    cells: &UnitCells,
-    penalty: f32,
-    avoid: AvoidUnits,
+    around: &Around,
     query: &SearchQuery,
     path: &mut FoundPath,
 ) -> u64 {
     let map = grid.scenario();
     let diameter = query.diameter;
-    if avoid == AvoidUnits::Ignore || cells.is_empty() || cells.size() != map.size() {
+    if around.avoid == AvoidUnits::Ignore {
         return 0;
     }
-    let mut crossed = cells.crossed(&path.cells, diameter, avoid);
-    let Some(first) = crossed.next() else {
+    let units = (!around.units.is_empty() && around.units.size() == map.size())
+        .then(|| around.units.crossed(&path.cells, diameter, around.avoid))
+        .into_iter()
+        .flatten();
+    let jammed = (around.congestion_tiles > 0.0 && around.congestion.size() == map.size())
+        .then(|| around.congestion.crossed(&path.cells, diameter))
+        .into_iter()
+        .flatten();
+    let (mut first, mut last) = (usize::MAX, 0);
+    for i in units.chain(jammed) {
+        (first, last) = (first.min(i), last.max(i));
+    }
+    if first == usize::MAX {
         return 0;
-    };
-    let last = crossed.last().unwrap_or(first);
-    let margin = MARGIN + penalty.clamp(0.0, 64.0).ceil() as usize;
+    }
+    let dearer = around.penalty_tiles.max(around.congestion_tiles);
+    let margin = MARGIN + dearer.clamp(0.0, 64.0).ceil() as usize;
     let a = first.saturating_sub(margin);
     let b = (last + margin).min(path.cells.len() - 1);
     let options = SearchOptions {
@@ -65,7 +76,7 @@ pub(super) fn around_units(
             time_budget: None,
         });
     let pf = &mut detour.pathfinder;
-    let found = pf.find_around(map, &stretch, cells, avoid, penalty);
+    let found = pf.find_around_with(map, &stretch, around);
     let expanded = u64::from(pf.last_expanded());
     if found.is_err() || pf.path().len() < 2 {
         return expanded;

@@ -41,7 +41,7 @@ use crate::components::{
 };
 use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
-use crate::search::UnitCells;
+use crate::search::Around;
 use crate::settings::{FrameBudget, TilepathSettings};
 use crate::stats::TilepathStats;
 use fields::Fields;
@@ -81,9 +81,11 @@ pub(crate) struct SolveState {
     /// `MapRefused` instead of `NoMap`.
     map_refused: bool,
     /// The frame's [`UnitMap`], taken from the resource while the frame solves (an O(1)
-    /// swap) and given back at its end, and what entering a unit's cell costs.
-    units: UnitCells,
+    /// swap) and given back at its end, and what entering a unit's cell and a fully
+    /// congested one cost.
+    units: UnitMap,
     unit_penalty: f32,
+    congestion_penalty: f32,
     /// Scratch of the paths planned again around units.
     detour: around::Detour,
     jobs: Vec<Job>,
@@ -113,8 +115,9 @@ pub(crate) fn solve_paths(
 ) {
     let started = Instant::now();
     let state = &mut *state;
-    std::mem::swap(&mut state.units, unit_map.cells_mut());
+    std::mem::swap(&mut state.units, &mut *unit_map);
     state.unit_penalty = settings.crowd.unit_penalty;
+    state.congestion_penalty = settings.congestion.penalty();
     state.map_refused = refused.0 > 0;
     let generation = grid.as_ref().map(|g| g.generation());
     let map = grid.as_ref().map(|g| g.scenario().id());
@@ -255,7 +258,7 @@ pub(crate) fn solve_paths(
     stats.suspended = state.solvers.suspended.len();
     stats.fields = state.fields.len();
     stats.field_bytes = state.fields.memory_bytes();
-    std::mem::swap(&mut state.units, unit_map.cells_mut());
+    std::mem::swap(&mut state.units, &mut *unit_map);
     finish_stats(&mut stats, &requests, started);
     if had_work {
         let time = stats.solve_time;
@@ -276,16 +279,14 @@ impl SolveState {
             return 0;
         };
         let job = &self.jobs[job];
-        let (units, penalty) = (&self.units, self.unit_penalty);
-        around::around_units(
-            &mut self.detour,
-            grid,
-            units,
-            penalty,
-            job.avoid,
-            job.query(),
-            path,
-        )
+        let around = Around {
+            units: self.units.cells(),
+            avoid: job.avoid,
+            penalty_tiles: self.unit_penalty,
+            congestion: self.units.congestion(),
+            congestion_tiles: self.congestion_penalty,
+        };
+        around::around_units(&mut self.detour, grid, &around, job.query(), path)
     }
 }
 

@@ -9,8 +9,10 @@
 //! ```text
 //! cargo run --release -p tilepath_bench --example crowd -- [--scenario NAME]... [--seconds N]
 //!     [--threads N] [--system ours|northstar] [--mover steering|stepper] [--legs N]
-//!     [--csv FILE] [--svg FILE.svg] [--check]
+//!     [--no-congestion] [--csv FILE] [--svg FILE.svg] [--check]
 //! ```
+//!
+//! `--no-congestion` runs ours with `CongestionSettings::OFF` (on by default).
 //!
 //! Scenarios (`--scenario` takes one name or a comma-separated list, and may be
 //! repeated; all by default): `gap1`, `gap3`, `head_on`, `parked`, `one_point`, `army`,
@@ -64,6 +66,8 @@ pub struct Limits {
     pub threads: usize,
     /// `--seconds`: the most simulated seconds of any run.
     pub seconds: Option<f64>,
+    /// False with `--no-congestion`: ours runs with `CongestionSettings::OFF`.
+    pub congestion: bool,
 }
 
 impl Limits {
@@ -88,8 +92,8 @@ struct Options {
 }
 
 const USAGE: &str = "usage: crowd [--scenario NAME]... [--seconds N] [--threads N] \
-[--system ours|northstar] [--mover steering|stepper] [--legs N] [--csv FILE] [--svg FILE.svg] \
-[--check]
+[--system ours|northstar] [--mover steering|stepper] [--legs N] [--no-congestion] [--csv FILE] \
+[--svg FILE.svg] [--check]
 scenarios: gap1, gap3, head_on, parked, one_point, army, mixed, corridors, corridors_large \
 (all by default)";
 
@@ -105,6 +109,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
         limits: Limits {
             threads: 1,
             seconds: None,
+            congestion: true,
         },
         csv: None,
         svg: None,
@@ -155,6 +160,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
                 let n = v.parse::<usize>().ok().filter(|&n| n > 0);
                 o.limits.threads = n.ok_or(format!("--threads {v}"))?;
             }
+            "--no-congestion" => o.limits.congestion = false,
             "--csv" => o.csv = Some(value()?),
             "--svg" => o.svg = Some(value()?),
             "--check" => o.check = true,

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, FrameBudget, GridStepper, NavGrid, PathRequest, PathResult, Steering,
-    TilepathPlugin, TilepathSettings, TilepathSystems,
+    Arrived, Cell, CongestionSettings, FrameBudget, GridStepper, NavGrid, PathRequest, PathResult,
+    Steering, TilepathPlugin, TilepathSettings, TilepathSystems,
 };
 
 use crate::legs::Legs;
@@ -90,6 +90,11 @@ fn app(limits: &Limits) -> App {
     app.insert_resource(TilepathSettings {
         max_threads: limits.threads,
         budget: FrameBudget::Time(Duration::MAX),
+        congestion: if limits.congestion {
+            CongestionSettings::default()
+        } else {
+            CongestionSettings::OFF
+        },
         ..default()
     });
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(

@@ -202,7 +202,8 @@ pub fn table(rows: &[Row], scenarios: &[Scenario], threads: usize, dt: f64) -> S
          static map from its cell to its goal) did not drop by {PROGRESS_TILES} tile within \
          the last {WINDOW_S} s of its leg, measured alike for every system; unit-seconds summed, \
          and the longest stall of one unit.\n\
-         - Ours: default `PathRequest::new(goal).diameter(d)` (goal claims on); no frame \
+         - Ours: default `PathRequest::new(goal).diameter(d)` (goal claims on); congestion \
+         on (`CongestionSettings::default()`) unless `--no-congestion`; no frame \
          budget (`FrameBudget::Time(Duration::MAX)`), so every order is solved in its frame \
          and the run does not depend on the machine.\n\
          - northstar 0.7: collision on, `avoidance_distance({AVOIDANCE_DISTANCE})`, every \

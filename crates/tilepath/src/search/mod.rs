@@ -25,13 +25,16 @@
 //!   units; its own state, like an algorithm family.
 //! - `landmark`: a [`DistanceField`] frozen as a lower bound for searches to cells near
 //!   its goal ([`Pathfinder::find_guided`]); imports the field only.
-//! - `units`: other units as costly cells ([`UnitCells`], [`AvoidUnits`]) and the step
-//!   costs that price them in for [`Pathfinder::find_around`]; no algorithm.
+//! - `congestion`: how crowded cells have been lately ([`Congestion`]); no algorithm.
+//! - `units`: other units as costly cells ([`UnitCells`], [`AvoidUnits`]), what a search
+//!   around them prices in ([`Around`], congestion included) and the step costs that do
+//!   it for [`Pathfinder::find_around_with`]; imports `congestion`, no algorithm.
 //! - `validate`: the movement rules ([`validate_path`]), the one implementation used by
 //!   evasion's final check, the tests and the benchmark runner.
 
 mod astar;
 mod carry;
+mod congestion;
 mod costs;
 mod ends;
 mod evasion;
@@ -48,11 +51,12 @@ mod uninformed;
 mod units;
 mod validate;
 
+pub use congestion::Congestion;
 pub use field::DistanceField;
 pub use heap::IndexedHeap;
 pub use options::SearchOptions;
 pub use pathfinder::{PathStats, Pathfinder, Progress};
 pub use query::{Algorithm, Limit, Limits, OpenList, PathError, PathQuery, UnknownAlgorithm};
 pub use radix::RadixQueue;
-pub use units::{AvoidUnits, UnitCells, UnitKind};
+pub use units::{Around, AvoidUnits, UnitCells, UnitKind};
 pub use validate::{InvalidPath, validate_path};

@@ -2,6 +2,7 @@
 
 use crate::grid::{Cell, Cost, Direction, GridSize, STRAIGHT};
 use crate::scenario::footprint_on;
+use crate::search::congestion::Congestion;
 use crate::search::costs::StepCosts;
 
 /// Which other units a search steers around ([`Pathfinder::find_around`]), after the
@@ -168,29 +169,91 @@ impl UnitCells {
     }
 }
 
-/// Step costs with units priced in: `inner`'s step, plus `penalty` when the agent's
-/// footprint at the step's end overlaps a unit that `avoid` counts. Penalties are never
-/// negative, so `inner`'s heuristic stays admissible and consistent.
+/// What a search around units ([`Pathfinder::find_around_with`]) prices in on top of
+/// the terrain: the units of `units` that `avoid` counts, entering a cell of one costing
+/// `penalty_tiles` straight steps on the profile's cheapest terrain, and the cells of
+/// `congestion`, entering a fully congested one costing `congestion_tiles` straight steps
+/// (a less congested one in proportion to its level).
+///
+/// With [`AvoidUnits::Ignore`] neither is priced in: the path is the map's alone.
+///
+/// [`Pathfinder::find_around_with`]: crate::search::Pathfinder::find_around_with
+#[derive(Clone, Copy, Debug)]
+pub struct Around<'a> {
+    /// The cells units hold.
+    pub units: &'a UnitCells,
+    /// Which of them are priced in.
+    pub avoid: AvoidUnits,
+    /// What entering a counted unit's cell costs, in straight steps.
+    pub penalty_tiles: f32,
+    /// How congested cells have been lately ([`Congestion`]).
+    pub congestion: &'a Congestion,
+    /// What entering a fully congested cell costs, in straight steps (0: congestion is
+    /// not priced in).
+    pub congestion_tiles: f32,
+}
+
+impl<'a> Around<'a> {
+    /// Units only, with no congestion.
+    pub fn units(units: &'a UnitCells, avoid: AvoidUnits, penalty_tiles: f32) -> Self {
+        static NONE: Congestion = Congestion::EMPTY;
+        Self {
+            units,
+            avoid,
+            penalty_tiles,
+            congestion: &NONE,
+            congestion_tiles: 0.0,
+        }
+    }
+
+    /// True when units of `units` count on a map of `size`.
+    pub(crate) fn counts_units(&self, size: GridSize) -> bool {
+        self.avoid != AvoidUnits::Ignore && !self.units.is_empty() && self.units.size() == size
+    }
+
+    /// True when congestion counts on a map of `size`.
+    pub(crate) fn counts_congestion(&self, size: GridSize) -> bool {
+        self.avoid != AvoidUnits::Ignore
+            && penalty(self.congestion_tiles, 1) > 0
+            && !self.congestion.is_empty()
+            && self.congestion.size() == size
+    }
+}
+
+/// Step costs with units and congestion priced in: `inner`'s step, plus `penalty` when
+/// the agent's footprint at the step's end overlaps a unit that `avoid` counts, plus
+/// congestion's price of the highest level under it. Prices are never negative, so
+/// `inner`'s heuristic stays admissible and consistent.
 #[derive(Clone, Copy)]
 pub(crate) struct AroundUnits<'u, C> {
     pub(crate) inner: C,
-    pub(crate) units: &'u UnitCells,
+    /// The units (`None` when they do not count).
+    pub(crate) units: Option<&'u UnitCells>,
     pub(crate) avoid: AvoidUnits,
     pub(crate) diameter: u32,
     pub(crate) penalty: Cost,
+    /// Congestion (`None` when it does not count) and the price of a full cell.
+    pub(crate) congestion: Option<&'u Congestion>,
+    pub(crate) congested: Cost,
+    pub(crate) width: u32,
 }
 
 impl<C: StepCosts> StepCosts for AroundUnits<'_, C> {
     #[inline]
     fn step(&self, from: u32, to: u32, d: Direction) -> Cost {
-        let base = self.inner.step(from, to, d);
-        let w = self.units.size.width.max(1);
+        let mut cost = self.inner.step(from, to, d);
+        let w = self.width.max(1);
         let at = Cell::new((to % w) as i32, (to / w) as i32);
-        if self.units.blocks(at, self.diameter, self.avoid) {
-            base.saturating_add(self.penalty)
-        } else {
-            base
+        if let Some(units) = self.units
+            && units.blocks(at, self.diameter, self.avoid)
+        {
+            cost = cost.saturating_add(self.penalty);
         }
+        if let Some(congestion) = self.congestion {
+            let level = congestion.level_under(at, self.diameter);
+            cost = cost.saturating_add(Congestion::price(level, self.congested));
+        }
+        cost
     }
 
     #[inline]

@@ -4,10 +4,11 @@ use super::{Edits, PathStats, Pathfinder};
 use crate::grid::Cost;
 use crate::scenario::{CachedScenario, Layer};
 use crate::search::astar::{self, Mode};
+use crate::search::congestion::Congestion;
 use crate::search::costs::{StepCosts, UnitCosts};
 use crate::search::ends;
 use crate::search::query::{Algorithm, OpenList, PathError, PathQuery};
-use crate::search::units::{AroundUnits, AvoidUnits, UnitCells, penalty};
+use crate::search::units::{Around, AroundUnits, AvoidUnits, UnitCells, penalty};
 
 impl Pathfinder {
     /// Answers `query` like [`Pathfinder::find`], with the units of `units` that `avoid`
@@ -59,7 +60,74 @@ impl Pathfinder {
         avoid: AvoidUnits,
         penalty_tiles: f32,
     ) -> Result<PathStats, PathError> {
-        if avoid == AvoidUnits::Ignore || units.is_empty() || units.size() != map.size() {
+        self.find_around_with(map, query, &Around::units(units, avoid, penalty_tiles))
+    }
+
+    /// Answers `query` like [`Pathfinder::find_around`], with what `around` prices in:
+    /// the units it counts and, where cells are congested, congestion's price in
+    /// proportion to each cell's level ([`Around`]). The path is the cheapest under the
+    /// terrain's costs plus those prices (A\* on the binary heap, the heuristic
+    /// admissible since prices only add); the cost in the returned [`PathStats`] is the
+    /// path's own, without them.
+    ///
+    /// With [`AvoidUnits::Ignore`], or nothing to price on a map of this size, it is
+    /// [`Pathfinder::find`].
+    ///
+    /// Complexity: that of A\* on a map whose costly cells are the units' and the
+    /// congested ones, within the query's limits.
+    ///
+    /// ```
+    /// use tilepath::prelude::*;
+    /// use tilepath::search::{Around, AvoidUnits, Congestion, UnitCells};
+    ///
+    /// let map = CachedScenario::from_ascii("
+    ///     .........
+    ///     .#######.
+    ///     .........
+    /// ").unwrap();
+    /// let (mut units, mut congestion) = (UnitCells::new(), Congestion::new());
+    /// units.clear(map.size());
+    /// congestion.resize(map.size());
+    /// // A jam along the top row: the way along the bottom is taken while it lasts.
+    /// for x in 2..7 {
+    ///     congestion.raise(Cell::new(x, 0), 1, Congestion::FULL);
+    /// }
+    /// let query = PathQuery::new(Cell::new(1, 0), Cell::new(7, 0));
+    /// let mut pf = Pathfinder::new();
+    /// let mut path_with = |congestion: &Congestion| -> Vec<Cell> {
+    ///     let around = Around {
+    ///         units: &units,
+    ///         avoid: AvoidUnits::Standing,
+    ///         penalty_tiles: 8.0,
+    ///         congestion,
+    ///         congestion_tiles: 4.0,
+    ///     };
+    ///     pf.find_around_with(&map, &query, &around).unwrap();
+    ///     pf.path().to_vec()
+    /// };
+    /// assert!(path_with(&congestion).contains(&Cell::new(4, 2)));
+    /// // Once the jam has cleared, the straight way again.
+    /// congestion.cool(Congestion::FULL);
+    /// let path = path_with(&congestion);
+    /// assert!(path.contains(&Cell::new(4, 0)));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Pathfinder::find`].
+    pub fn find_around_with(
+        &mut self,
+        map: &CachedScenario,
+        query: &PathQuery,
+        around: &Around,
+    ) -> Result<PathStats, PathError> {
+        let (units, congestion) = (
+            around.counts_units(map.size()).then_some(around.units),
+            around
+                .counts_congestion(map.size())
+                .then_some(around.congestion),
+        );
+        if units.is_none() && congestion.is_none() {
             return self.find(map, query);
         }
         self.smoothed = false;
@@ -78,12 +146,18 @@ impl Pathfinder {
             return Ok(self.finish(layer, weights, &settled));
         }
         self.state.set_slice(u32::MAX);
-        let around = |scale: Cost| (units, avoid, query.diameter, penalty(penalty_tiles, scale));
+        let priced = Priced {
+            units,
+            congestion,
+            around,
+            diameter: query.diameter,
+            width: map.size().width,
+        };
         let found = if weights.unit_steps() {
-            self.search_around(layer, UnitCosts, around(1), &settled)
+            self.search_around(layer, priced.costs(UnitCosts, 1), &settled)
         } else {
             let scale = StepCosts::heuristic_scale(&weights);
-            self.search_around(layer, weights, around(scale), &settled)
+            self.search_around(layer, priced.costs(weights, scale), &settled)
         };
         match found {
             Ok(()) => Ok(self.finish(layer, weights, &settled)),
@@ -97,18 +171,35 @@ impl Pathfinder {
     fn search_around<C: StepCosts>(
         &mut self,
         layer: &Layer,
-        inner: C,
-        (units, avoid, diameter, penalty): (&UnitCells, AvoidUnits, u32, Cost),
+        costs: AroundUnits<C>,
         query: &PathQuery,
     ) -> Result<(), PathError> {
-        let costs = AroundUnits {
-            inner,
-            units,
-            avoid,
-            diameter,
-            penalty,
-        };
         let (s, a) = (&mut self.state, &mut self.astar);
         astar::search(s, a, layer, query, Mode::AStar, costs, false, None).map(|_| ())
+    }
+}
+
+/// What a search around units counts, before the step costs it wraps are known.
+struct Priced<'a> {
+    units: Option<&'a UnitCells>,
+    congestion: Option<&'a Congestion>,
+    around: &'a Around<'a>,
+    diameter: u32,
+    width: u32,
+}
+
+impl<'a> Priced<'a> {
+    /// `inner`'s steps with the prices in, on a profile whose cheapest step is `scale`.
+    fn costs<C>(&self, inner: C, scale: Cost) -> AroundUnits<'a, C> {
+        AroundUnits {
+            inner,
+            units: self.units,
+            avoid: self.around.avoid,
+            diameter: self.diameter,
+            penalty: penalty(self.around.penalty_tiles, scale),
+            congestion: self.congestion,
+            congested: penalty(self.around.congestion_tiles, scale),
+            width: self.width,
+        }
     }
 }
