@@ -217,7 +217,7 @@
 //!    `steering::crowd` and `steering::lanes`; right of way in narrow passages in
 //!    `steering::passage` and `steering::right_of_way`; goal exchange in
 //!    `steering::exchange`), steps every [`GridStepper`](steering::GridStepper)
-//!    (`steering::grid_step`, refuges in `steering::step_refuge`), marks stalled units
+//!    (`steering::grid_step`, sidesteps and refuges in `steering::sidestep`), marks stalled units
 //!    [`Replanning`] and arrived ones [`Arrived`](steering::Arrived).
 //! 5. [`Debug`](plugin::TilepathSystems::Debug): [`debug`] draws paths, obstacles and
 //!    clearance with gizmos (always in [`Update`], whatever the plugin's schedule).

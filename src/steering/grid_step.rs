@@ -7,9 +7,8 @@ use super::Arrived;
 use super::occupancy::Occupancy;
 use super::passage;
 use super::pose::{Poses, write_position};
-use super::sidestep::Sidestep;
+use super::sidestep::{Reach, Sidestep};
 use super::step_out::{step_from, way_out};
-use super::step_refuge::FarSearch;
 use super::stepper::{
     Steppers, Turn, Way, WayAhead, is_idle, next_of, overlaps, profile_of, take_result,
 };
@@ -32,7 +31,6 @@ pub(crate) struct StepBuffers {
     poses: Poses,
     standing: Vec<Standing>,
     sidestep: Sidestep,
-    far: FarSearch,
 }
 
 /// Moves grid-stepping units one cell (see [`GridStepper`](super::GridStepper)).
@@ -299,7 +297,7 @@ fn blocked(
         let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| next + i);
         detour = b
             .sidestep
-            .find(layer, at, rejoin, open)
+            .find(layer, at, Reach::NEAR, rejoin, open)
             .map(|i| (i, b.sidestep.cells().iter().copied().collect()));
     }
     if detour.is_none() && off_path && progress.gave_way && unit.diameter == 1 {
@@ -310,17 +308,17 @@ fn blocked(
         let ahead = &ahead[..ahead.len().min(passage::LOOKAHEAD)];
         let rejoin = |c: Cell| ahead.iter().position(|&p| p == c).map(|i| from + i);
         detour = b
-            .far
-            .find(layer, at, rejoin, open)
-            .map(|i| (i, b.far.cells().iter().copied().collect()));
+            .sidestep
+            .find(layer, at, Reach::FAR, rejoin, open)
+            .map(|i| (i, b.sidestep.cells().iter().copied().collect()));
         if detour.is_none() {
             // Units stand on every way back: it takes the shortest one, whoever stands on
             // it, and waits; its next cell is then one step away, so the rules above see
             // whom it faces.
             back = b
-                .far
-                .find(layer, at, rejoin, |_| true)
-                .map(|i| (i, b.far.cells().iter().copied().collect()));
+                .sidestep
+                .find(layer, at, Reach::FAR, rejoin, |_| true)
+                .map(|i| (i, b.sidestep.cells().iter().copied().collect()));
         }
     }
     // Two units facing each other: one walks to the nearest cell off the other's way.
@@ -339,10 +337,13 @@ fn blocked(
                 .all(|&r| !overlaps(shape, mine, r))
                 .then_some(())
         };
-        refuge = if b.sidestep.find(layer, at, off_their_way, open).is_some() {
+        let near = b.sidestep.find(layer, at, Reach::NEAR, off_their_way, open);
+        refuge = if near.is_some()
+            || (b.sidestep)
+                .find(layer, at, Reach::FAR, off_their_way, open)
+                .is_some()
+        {
             Some(b.sidestep.cells().iter().copied().collect())
-        } else if b.far.find(layer, at, off_their_way, open).is_some() {
-            Some(b.far.cells().iter().copied().collect())
         } else {
             make_room(units, occupancy, grid, b, k, h, &theirs).map(|c| Way::from_slice(&[c]))
         };
@@ -411,7 +412,7 @@ fn make_room(
         |c: Cell| (shape.steps(at, c) != 1 || off(c)) && occupancy.holder(c).is_none_or(&queued);
     let free = |c: Cell| occupancy.holder(c).is_none().then_some(());
     let mut search = std::mem::take(&mut b.sidestep);
-    let found = search.find(layer, at, free, open).is_some();
+    let found = search.find(layer, at, Reach::NEAR, free, open).is_some();
     let way: Way = search.cells().iter().copied().collect();
     b.sidestep = search;
     let first = *way.first().filter(|_| found)?;
@@ -575,6 +576,6 @@ fn aside(
     let layer = grid.scenario().layer_for(profile, unit.diameter)?;
     let open = |c: Cell| occupancy.is_free_for(c, unit.diameter, entity);
     let goal = |c: Cell| keep(c, unit.diameter).then_some(());
-    b.sidestep.find(layer, at, goal, open)?;
+    b.sidestep.find(layer, at, Reach::NEAR, goal, open)?;
     b.sidestep.cells().first().copied()
 }

@@ -18,7 +18,6 @@ mod right_of_way;
 mod sidestep;
 mod size;
 mod step_out;
-mod step_refuge;
 mod stepper;
 mod system;
 mod unit_map;
