@@ -5,7 +5,7 @@
 //! walks back to the cell of its path it left and goes on. The other waits while the
 //! one giving way still stands close in front of it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use bevy::prelude::*;
 use smallvec::SmallVec;
@@ -13,8 +13,9 @@ use smallvec::SmallVec;
 use super::frame::{SteerBuffers, Units};
 use super::give_way::{GiveWay, Phase};
 use super::passage::{self, LOOKAHEAD};
+use super::sidestep::{Reach, Sidestep};
 use crate::components::{FoundPath, NavGrid};
-use crate::grid::{Cell, Direction};
+use crate::grid::Cell;
 use crate::scenario::Layer;
 
 /// Seconds after which a unit stops giving way (the other may be held up itself); it
@@ -24,9 +25,6 @@ const GIVE_UP: f32 = 4.0;
 /// Seconds a unit walks back to its path before it gives up giving way (units behind
 /// the one it let by may stand in its way).
 const BACK_FOR: f32 = 2.0;
-
-/// Most cells the search for a refuge (or the way to it) visits.
-const SEARCH_CELLS: usize = 512;
 
 /// Cells of its way in front of it that a unit with the right of way keeps clear of
 /// the way of the unit giving way to it, until that one is in its refuge.
@@ -58,12 +56,11 @@ pub(crate) struct RightOfWay {
     search: Search,
 }
 
-/// Breadth-first search scratch: the queue, each reached cell's parent, and the way
-/// found.
+/// The searches for a refuge and for the way to it or back ([`Sidestep`] within
+/// [`Reach::FAR`]), and the cells of the last way found, from its end back to the unit.
 #[derive(Default)]
 struct Search {
-    queue: VecDeque<(Cell, u32)>,
-    parent: HashMap<Cell, Cell>,
+    sidestep: Sidestep,
     route: Vec<Cell>,
 }
 
@@ -95,8 +92,8 @@ impl RightOfWay {
     /// Applies the right of way to this frame's movers: units giving way get their moves
     /// (to their refuge, or back), units with the right of way wait while the one giving
     /// way to them is close in front of them. Runs after path following, before the
-    /// crowd. O(units × [`LOOKAHEAD`]), plus a search of at most [`SEARCH_CELLS`] cells
-    /// per unit giving way.
+    /// crowd. O(units × [`LOOKAHEAD`]), plus a search within [`Reach::FAR`] per unit
+    /// giving way.
     pub(super) fn apply(
         &mut self,
         units: &mut Units,
@@ -340,8 +337,8 @@ impl RightOfWay {
                 && !held_by_other(at, c, i)
         };
         let passable = |c: Cell| shape.steps(c, them.here) >= sep && !held_by_other(at, c, i);
-        let Search { queue, parent, .. } = &mut self.search;
-        search(layer, me.here, queue, parent, passable, free)
+        let goal = |c: Cell| free(c).then_some(c);
+        (self.search.sidestep).find(layer, me.here, Reach::FAR, goal, passable)
     }
 
     /// Unit `i`'s move when it gives way, or waits for one giving way to it.
@@ -478,41 +475,6 @@ fn waypoint_after(path: &FoundPath, grid: &NavGrid, diameter: u32, at: usize) ->
     last
 }
 
-/// Breadth-first search over `layer`'s steps from `from`, through cells `passable`
-/// allows, for the nearest cell `goal` accepts (other than `from`), at most
-/// [`SEARCH_CELLS`] cells. Leaves each reached cell's parent in `parent`.
-fn search(
-    layer: &Layer,
-    from: Cell,
-    queue: &mut VecDeque<(Cell, u32)>,
-    parent: &mut HashMap<Cell, Cell>,
-    passable: impl Fn(Cell) -> bool,
-    goal: impl Fn(Cell) -> bool,
-) -> Option<Cell> {
-    queue.clear();
-    parent.clear();
-    queue.push_back((from, 0));
-    parent.insert(from, from);
-    while let Some((c, depth)) = queue.pop_front() {
-        if c != from && goal(c) {
-            return Some(c);
-        }
-        if parent.len() >= SEARCH_CELLS || depth >= 2 * LOOKAHEAD as u32 {
-            continue;
-        }
-        for d in Direction::ALL {
-            let (dx, dy) = d.delta();
-            let n = Cell::new(c.x + dx, c.y + dy);
-            if parent.contains_key(&n) || !layer.can_step(c, n) || !passable(n) {
-                continue;
-            }
-            parent.insert(n, c);
-            queue.push_back((n, depth + 1));
-        }
-    }
-    None
-}
-
 /// The first cell of a shortest way from `from` to `to` over `layer`'s steps through
 /// cells `passable` allows (`to` itself when the unit stands on it); the way's cells,
 /// from `to` back to `from`, in `route`.
@@ -523,23 +485,20 @@ fn first_step(
     scratch: &mut Search,
     passable: impl Fn(Cell) -> bool,
 ) -> Option<Cell> {
-    let Search {
-        queue,
-        parent,
-        route,
-    } = scratch;
+    let Search { sidestep, route } = scratch;
     route.clear();
     route.push(to);
     if from == to {
         return Some(to);
     }
-    let mut c = search(layer, from, queue, parent, passable, |c| c == to)?;
-    while let Some(&p) = parent.get(&c) {
-        route.push(p);
-        if p == from {
-            return Some(c);
-        }
-        c = p;
-    }
-    None
+    sidestep.find(
+        layer,
+        from,
+        Reach::FAR,
+        |c| (c == to).then_some(()),
+        passable,
+    )?;
+    route.push(from);
+    route.extend(sidestep.cells().iter().rev());
+    sidestep.cells().first().copied()
 }
