@@ -18,6 +18,7 @@ mod fields;
 mod gaps;
 mod goals;
 mod grid_step;
+mod head_on;
 mod hex;
 mod iso;
 mod landmarks;
