@@ -6,9 +6,7 @@
 
 use crate::components::{FoundPath, NavGrid};
 use crate::grid::{Cell, cost_to_f64};
-use crate::search::{
-    Around, AvoidUnits, Limits, PathQuery as SearchQuery, Pathfinder, SearchOptions,
-};
+use crate::search::{Around, Limits, PathQuery as SearchQuery, Pathfinder, SearchOptions};
 use crate::smoothing;
 
 /// Cells of the old path kept free of re-planning on each side of the crossed units,
@@ -41,14 +39,13 @@ pub(super) fn around_units(
 ) -> u64 {
     let map = grid.scenario();
     let diameter = query.diameter;
-    if around.avoid == AvoidUnits::Ignore {
-        return 0;
-    }
-    let units = (!around.units.is_empty() && around.units.size() == map.size())
+    let units = around
+        .counts_units(map.size())
         .then(|| around.units.crossed(&path.cells, diameter, around.avoid))
         .into_iter()
         .flatten();
-    let jammed = (around.congestion_tiles > 0.0 && around.congestion.size() == map.size())
+    let jammed = around
+        .counts_congestion(map.size())
         .then(|| around.congestion.crossed(&path.cells, diameter))
         .into_iter()
         .flatten();

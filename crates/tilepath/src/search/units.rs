@@ -207,12 +207,12 @@ impl<'a> Around<'a> {
     }
 
     /// True when units of `units` count on a map of `size`.
-    pub(crate) fn counts_units(&self, size: GridSize) -> bool {
+    pub fn counts_units(&self, size: GridSize) -> bool {
         self.avoid != AvoidUnits::Ignore && !self.units.is_empty() && self.units.size() == size
     }
 
     /// True when congestion counts on a map of `size`.
-    pub(crate) fn counts_congestion(&self, size: GridSize) -> bool {
+    pub fn counts_congestion(&self, size: GridSize) -> bool {
         self.avoid != AvoidUnits::Ignore
             && penalty(self.congestion_tiles, 1) > 0
             && !self.congestion.is_empty()
