@@ -13,8 +13,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::grid::GridSize;
 use bevy_tilepath::prelude::FrameBudget;
 use bevy_tilepath::prelude::{
-    Cell, FoundPath, GridLayout, MapEdit, NavGrid, PathFailure, PathResult, PathSolved,
-    TilepathPlugin, TilepathSettings,
+    Cell, FoundPath, GridLayout, MapEdit, NavGrid, PathFailure, PathRequest, PathResult,
+    PathSolved, Steering, TilepathPlugin, TilepathSettings,
 };
 use bevy_tilepath::scenario::{BitGrid, CachedScenario, Layer};
 use bevy_tilepath::search::PathError;
@@ -170,6 +170,18 @@ pub struct Unit {
     pub entity: Entity,
     pub diameter: u32,
     pub goal: Cell,
+}
+
+/// Spawns a one-tile `Steering` unit centred on `cell` of the app's grid, with `request`.
+pub fn spawn_steering_on(app: &mut App, cell: Cell, request: PathRequest) -> Entity {
+    let at = app.world().resource::<NavGrid>().agent_center(cell, 1);
+    app.world_mut()
+        .spawn((
+            Transform::from_translation(at.extend(1.0)),
+            request,
+            Steering::default(),
+        ))
+        .id()
 }
 
 /// Spawns `n` units on the square 64x64 [`level`] (whose grid the test inserts itself,

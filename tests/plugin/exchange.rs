@@ -4,11 +4,9 @@
 
 use bevy::prelude::*;
 use bevy_tilepath::components::PathStatus;
-use bevy_tilepath::prelude::{
-    Arrived, Cell, GridLayout, NavGrid, PathRequest, PathResult, Steering,
-};
+use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, NavGrid, PathRequest, PathResult};
 
-use crate::common::{app, position, regular_grid_of, shapes};
+use crate::common::{app, position, regular_grid_of, shapes, spawn_steering_on};
 
 /// How far from the centre of the cell its path ends on a unit may stand, tiles.
 const ON_GOAL: f32 = 1.0;
@@ -28,22 +26,12 @@ fn spawn_order(app: &mut App, group: Option<u32>) -> Vec<(Entity, Cell)> {
         for y in 0..ROWS {
             let start = Cell::new(x, y);
             let goal = Cell::new(LENGTH - 2 - x, y);
-            let grid = app.world().resource::<NavGrid>();
-            let at = grid.agent_center(start, 1);
             let request = PathRequest::new(goal);
             let request = match group {
                 Some(g) => request.goal_group(g),
                 None => request,
             };
-            let unit = app
-                .world_mut()
-                .spawn((
-                    Transform::from_translation(at.extend(1.0)),
-                    request,
-                    Steering::default(),
-                ))
-                .id();
-            units.push((unit, goal));
+            units.push((spawn_steering_on(app, start, request), goal));
         }
     }
     units

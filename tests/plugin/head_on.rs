@@ -2,9 +2,9 @@
 //! group's block, on every grid shape (the crowd benchmark's `head_on`, small).
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, NavGrid, PathRequest, Steering};
+use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, PathRequest};
 
-use crate::common::{app, regular_grid_of, shapes};
+use crate::common::{app, regular_grid_of, shapes, spawn_steering_on};
 
 /// The corridor's width and length, cells; each group fills `COLUMNS` columns at one end.
 const ROWS: i32 = 4;
@@ -26,20 +26,8 @@ fn cross(layout: GridLayout, frames: usize) -> Option<usize> {
     for (group, first, step) in [(1, 0, shift), (2, LENGTH - COLUMNS, -shift)] {
         for x in first..first + COLUMNS {
             for y in 0..ROWS {
-                let at = app
-                    .world()
-                    .resource::<NavGrid>()
-                    .agent_center(Cell::new(x, y), 1);
                 let request = PathRequest::new(Cell::new(x + step, y)).goal_group(group);
-                let unit = app
-                    .world_mut()
-                    .spawn((
-                        Transform::from_translation(at.extend(1.0)),
-                        request,
-                        Steering::default(),
-                    ))
-                    .id();
-                units.push(unit);
+                units.push(spawn_steering_on(&mut app, Cell::new(x, y), request));
             }
         }
     }
