@@ -213,7 +213,8 @@
 //!    repairs included, is written by `pipeline::answer`: [`PathResult`], the request's
 //!    status, [`PathSolved`] and [`TilepathStats`].
 //! 4. [`Steer`](plugin::TilepathSystems::Steer): [`steering`] moves every unit with a
-//!    [`Steering`] along its path (`steering::system`, `steering::follow`; the crowd in
+//!    [`Steering`] along its path (`steering::system`, `steering::follow`; units at rest
+//!    left out in `steering::rest`; the crowd in
 //!    `steering::crowd` and `steering::lanes`; right of way in narrow passages in
 //!    `steering::passage` and `steering::right_of_way`; goal exchange in
 //!    `steering::exchange`), steps every [`GridStepper`](steering::GridStepper)

@@ -5,8 +5,9 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 /// What the plugin did in the last frame and since it started. Updated by the
-/// [`crate::plugin::TilepathSystems::Replan`] and [`crate::plugin::TilepathSystems::Solve`]
-/// sets; read it after `Solve` for the current frame.
+/// [`crate::plugin::TilepathSystems::Replan`], [`crate::plugin::TilepathSystems::Solve`]
+/// and [`crate::plugin::TilepathSystems::Steer`] sets; read it after them for the
+/// current frame.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -126,6 +127,10 @@ pub struct TilepathStats {
     /// Frames the last complete pass of that review over every request took: how long
     /// an edit waited, at most, to be checked against every path.
     pub review_pass_frames: u32,
+    /// Steering units the last frame's steering read: the units that may move (they
+    /// follow a path, or something moved or changed them lately) and those near them.
+    /// Units at rest away from them cost steering nothing; see [`crate::steering::Steering`].
+    pub steered: usize,
     /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
     /// thread (at most [`crate::settings::TilepathSettings::max_threads`] and the compute
     /// pool's thread count), the suspended searches, and as many spares.
@@ -151,6 +156,7 @@ impl TilepathStats {
         self.field_answers = 0;
         self.field_charged = 0;
         self.solve_time = Duration::ZERO;
+        self.steered = 0;
     }
 }
 

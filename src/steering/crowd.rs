@@ -273,7 +273,7 @@ fn fill_agents(
             max_speed: space.speed(m.max_step.max(m.wanted.length()) / dt),
             responsibility: if m.following {
                 1.0
-            } else if m.pushable {
+            } else if m.pushable && !m.fixed {
                 standing
             } else {
                 IMMOVABLE
@@ -345,7 +345,7 @@ pub(super) fn separate(
             continue;
         }
         let m = b.movers[b.owners[k]];
-        if !m.pushable {
+        if !m.pushable || m.fixed {
             continue;
         }
         b.movers[b.owners[k]].end = slide(grid, &m, m.end, correction, cell_span);

@@ -89,6 +89,9 @@ pub(super) struct Mover {
     /// It stands off the goal it arrived on, and may walk back to it (see
     /// `crowd::give_way`).
     pub(super) walk_back: bool,
+    /// It rests beyond the reach of every unit that moves this frame, read only as an
+    /// obstacle that does not move (see [`super::rest`]).
+    pub(super) fixed: bool,
     /// Where it ends the frame.
     pub(super) end: Vec2,
 }

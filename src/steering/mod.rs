@@ -14,6 +14,7 @@ mod occupancy;
 mod passage;
 mod pose;
 mod progress;
+mod rest;
 mod right_of_way;
 mod sidestep;
 mod size;
@@ -106,6 +107,14 @@ pub(crate) use unit_map::{mark_units, units_to_mark};
 /// [`FrameBudget::Expansions`](crate::settings::FrameBudget::Expansions)). The whole move
 /// is capped at the speed of the cell the unit stands in, so a crowd cannot push a unit
 /// through mud at road speed either.
+///
+/// Units at rest cost nothing. A unit without a path to follow that has stood still for
+/// 2 s rests: steering reads none of it while no unit that may move is within reach (a
+/// few tiles, plus the widest unit and the longest step of the frame). It wakes when
+/// such a unit comes near, or when its result, its `Steering` or its `Transform`
+/// changes; a child entity never rests. An army that has arrived costs one pass over
+/// its units a frame. [`TilepathStats::steered`](crate::stats::TilepathStats::steered)
+/// counts the units a frame read.
 ///
 /// Walls: the unit's whole footprint, a square of [`PathRequest::diameter`](crate::components::PathRequest::diameter) tiles
 /// centred on it, stays out of cells blocked for its diameter and movement profile, not

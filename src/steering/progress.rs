@@ -35,6 +35,9 @@ pub struct SteeringProgress {
     /// It arrived on its goal (not held back short of it): pushed off it, it may walk
     /// back.
     pub(super) on_goal: bool,
+    /// Seconds it has stood still without a path to follow (at most
+    /// [`REST_AFTER`](super::rest::REST_AFTER)): then it may rest.
+    pub(super) resting: f32,
 }
 
 /// What the progress rule keeps of a steering unit: its remaining path length (tiles),
@@ -114,6 +117,7 @@ impl Default for SteeringProgress {
             cell: usize::MAX,
             give_way: None,
             on_goal: false,
+            resting: 0.0,
         }
     }
 }

@@ -11,25 +11,49 @@ use super::follow::{Slowness, Waypoints, follow, rejoin};
 use super::frame::{Mover, SteerBuffers, Units, slide};
 use super::lanes::Lanes;
 use super::pose::{Poses, write_position};
+use super::rest::{Part, REST_AFTER, Rest, Resting, STILL_MOVE};
 use super::right_of_way::RightOfWay;
 use super::walls::Lattice;
 use super::{Arrived, SteeringProgress};
-use crate::components::{NavGrid, PathProgress, PathResult, Placement, Replanning};
+use crate::components::{NavGrid, PathProgress, PathResult, Replanning};
 use crate::main_thread::MainThread;
 use crate::profiles::MovementProfiles;
 use crate::scenario::ProfileId;
 use crate::settings::TilepathSettings;
+use crate::stats::TilepathStats;
 
-/// World positions of every steering unit (and its parent's world transform), from its
-/// `Transform` and those of its ancestors as of now.
+/// The units the frame reads ([`Rest`]), and the world positions of those (and their
+/// parents' world transforms), from their `Transform` and those of their ancestors as of
+/// now.
+#[allow(clippy::too_many_arguments)]
 fn collect_poses(
-    set: &mut ParamSet<(Units, TransformHelper)>,
+    set: &mut ParamSet<(Units, TransformHelper, Resting)>,
+    rest: &mut Rest,
     poses: &mut Poses,
-    placement: &Placement,
+    grid: &NavGrid,
+    settings: &TilepathSettings,
+    space: CellSpace,
+    dt: f32,
+    cell_span: f32,
 ) {
+    let placement = grid.placement();
+    rest.sort(&set.p2(), space, placement, settings, dt, cell_span);
+    if rest.children() > 0 {
+        let helper = set.p1();
+        for k in 0..rest.children() {
+            if let Ok(global) = helper.compute_global_transform(rest.child(k)) {
+                let at = placement.plane_of(global.translation().truncate());
+                rest.place_child(k, at, space);
+            }
+        }
+    }
+    rest.finish();
     poses.begin();
-    for (entity, _, _, _, transform, _, _, _, parent, _) in set.p0().iter() {
-        poses.add(entity, transform.translation, parent);
+    let units = set.p0();
+    for &(entity, _) in &rest.taken {
+        if let Ok((entity, _, _, _, transform, _, _, _, parent, _)) = units.get(entity) {
+            poses.add(entity, transform.translation, parent);
+        }
     }
     poses.finish(&set.p1(), placement);
 }
@@ -43,8 +67,9 @@ pub(crate) fn steer_units(
     settings: Res<TilepathSettings>,
     profiles: Res<MovementProfiles>,
     mut commands: Commands,
-    mut buffers: Local<(SteerBuffers, Lanes, RightOfWay)>,
-    mut set: ParamSet<(Units, TransformHelper)>,
+    mut stats: ResMut<TilepathStats>,
+    mut buffers: Local<(SteerBuffers, Lanes, RightOfWay, Rest)>,
+    mut set: ParamSet<(Units, TransformHelper, Resting)>,
 ) {
     let (Some(time), Some(grid)) = (time, grid) else {
         return;
@@ -56,15 +81,35 @@ pub(crate) fn steer_units(
     if !(cell_span > 0.0 && cell_span.is_finite()) {
         return;
     }
-    let (b, lanes, right_of_way) = &mut *buffers;
-    collect_poses(&mut set, &mut b.poses, grid.placement());
+    let (b, lanes, right_of_way, rest) = &mut *buffers;
+    let space = CellSpace::new(&grid);
+    let step = if moving { dt } else { 0.0 };
+    collect_poses(
+        &mut set,
+        rest,
+        &mut b.poses,
+        &grid,
+        &settings,
+        space,
+        step,
+        cell_span,
+    );
+    stats.steered = b.poses.poses.len();
     let mut units = set.p0();
-    plan_moves(&mut units, &grid, &profiles, &mut commands, b, dt, moving);
+    plan_moves(
+        &mut units,
+        &grid,
+        &profiles,
+        &mut commands,
+        b,
+        rest,
+        dt,
+        moving,
+    );
     if !moving {
         return;
     }
     right_of_way.apply(&mut units, &grid, b, dt);
-    let space = CellSpace::new(&grid);
     avoid(&units, &grid, &settings, b, lanes, space, dt);
     for m in &mut b.movers {
         m.end = slide(&grid, m, b.poses.poses[m.pose].at, m.wanted, cell_span);
@@ -85,12 +130,14 @@ pub(crate) fn steer_units(
 }
 
 /// Takes note of new results and works out each unit's move along its path.
+#[allow(clippy::too_many_arguments)]
 fn plan_moves(
     units: &mut Units,
     grid: &NavGrid,
     profiles: &MovementProfiles,
     commands: &mut Commands,
     b: &mut SteerBuffers,
+    rest: &Rest,
     dt: f32,
     moving: bool,
 ) {
@@ -134,6 +181,7 @@ fn plan_moves(
             exchange: None,
             exchanging: replanning,
             walk_back: false,
+            fixed: rest.part(pose.entity) == Some(Part::Obstacle),
             end: pos,
         };
         let found = result.as_ref().and_then(|r| r.found());
@@ -241,6 +289,18 @@ fn finish_moves(
             continue;
         };
         let (pos, p) = (pose.at, m.end);
+        if m.fixed {
+            continue;
+        }
+        // Standing still without a path to follow, toward rest.
+        let resting = if m.following || p.distance(pos) > STILL_MOVE * cell_span {
+            0.0
+        } else {
+            (progress.resting + dt).min(REST_AFTER)
+        };
+        if progress.resting != resting {
+            progress.resting = resting;
+        }
         if arrived {
             progress.settled();
             // A member of a goal group pushed off the cell it arrived on walks back once

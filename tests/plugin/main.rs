@@ -29,6 +29,7 @@ mod lockstep;
 mod matrix;
 mod passage;
 mod replan;
+mod rest;
 mod review;
 mod schedule;
 mod shaped;

@@ -1,7 +1,8 @@
 //! What the plugin costs a frame when it has little or nothing to do: CPU per
 //! `App::update` of `MinimalPlugins` alone, and with `TilepathPlugin` added, with no map,
-//! with a 512 × 512 map, and with that map and 5,000 units whose paths are found (no
-//! steering: they stand). The rows run one after another in one process, in alternation,
+//! with a 512 × 512 map, with that map and 5,000 units whose paths are found (no
+//! steering: they stand), and with 5,000 steering units that have arrived (each sent to
+//! the cell it stands on, side by side). The rows run one after another in one process, in alternation,
 //! and each row's figure is its median over the rounds.
 //!
 //! `cargo run --release -p tilepath_bench --example frames [-- ROUNDS]`
@@ -9,7 +10,10 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_tilepath::prelude::{Cell, NavGrid, PathRequest, PathResult, TilepathPlugin};
+use bevy::time::TimeUpdateStrategy;
+use bevy_tilepath::prelude::{
+    Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin,
+};
 use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::grid::GridSize;
 use bevy_tilepath::tilepath::scenario::BitGrid;
@@ -29,14 +33,16 @@ enum Setup {
     PluginNoMap,
     PluginMap,
     PluginUnits,
+    SteeringArrived,
 }
 
 impl Setup {
-    const ALL: [Setup; 4] = [
+    const ALL: [Setup; 5] = [
         Setup::Bare,
         Setup::PluginNoMap,
         Setup::PluginMap,
         Setup::PluginUnits,
+        Setup::SteeringArrived,
     ];
 
     fn name(self) -> &'static str {
@@ -45,6 +51,7 @@ impl Setup {
             Setup::PluginNoMap => "+ TilepathPlugin, no map",
             Setup::PluginMap => "+ a 512 × 512 NavGrid",
             Setup::PluginUnits => "+ 5,000 units with found paths",
+            Setup::SteeringArrived => "5,000 steering units, all arrived (instead)",
         }
     }
 }
@@ -55,10 +62,16 @@ fn app(setup: Setup) -> App {
     if !matches!(setup, Setup::Bare) {
         app.add_plugins(TilepathPlugin::default());
     }
-    if matches!(setup, Setup::PluginMap | Setup::PluginUnits) {
+    if !matches!(setup, Setup::Bare | Setup::PluginNoMap) {
         let bits = BitGrid::new(GridSize::new(SIDE, SIDE), false);
         let map = CachedScenario::from_bits(bits).expect("an open map");
         app.insert_resource(NavGrid::new(map, Vec2::ZERO, Vec2::ONE));
+    }
+    if matches!(setup, Setup::SteeringArrived) {
+        // Steering's timers run on simulated time: 16 ms a frame.
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )));
     }
     let row = SIDE as i32 - 12;
     for i in 0..UNITS {
@@ -66,8 +79,18 @@ fn app(setup: Setup) -> App {
         let mut unit = app
             .world_mut()
             .spawn(Transform::from_xyz(x as f32, y as f32, 0.0));
-        if matches!(setup, Setup::PluginUnits) {
-            unit.insert(PathRequest::new(Cell::new(x + 10, y)));
+        match setup {
+            Setup::PluginUnits => {
+                unit.insert(PathRequest::new(Cell::new(x + 10, y)));
+            }
+            Setup::SteeringArrived => {
+                unit.insert((
+                    Transform::from_xyz(x as f32 + 0.5, y as f32 + 0.5, 0.0),
+                    PathRequest::new(Cell::new(x, y)),
+                    Steering::with_speed(4.0),
+                ));
+            }
+            _ => {}
         }
     }
     app
@@ -91,17 +114,27 @@ fn main() {
     for app in &mut apps {
         per_frame(app, FRAMES);
     }
-    if let Some(units) = apps.last_mut() {
-        let world = units.world_mut();
-        let mut results = world.query::<&PathResult>();
-        let found = results
-            .iter(world)
-            .filter(|r| matches!(r, PathResult::Found(_)))
-            .count();
-        assert_eq!(
-            found, UNITS as usize,
-            "every unit has its path before timing"
-        );
+    for (setup, app) in Setup::ALL.into_iter().zip(&mut apps) {
+        let world = app.world_mut();
+        let mut results = world.query::<(&PathResult, Has<Arrived>)>();
+        let (found, arrived) = results.iter(world).fold((0, 0), |(f, a), (r, arrived)| {
+            (
+                f + usize::from(r.found().is_some()),
+                a + usize::from(arrived),
+            )
+        });
+        match setup {
+            Setup::PluginUnits => {
+                assert_eq!(
+                    found, UNITS as usize,
+                    "every unit has its path before timing"
+                )
+            }
+            Setup::SteeringArrived => {
+                assert_eq!(arrived, UNITS as usize, "every unit arrived before timing")
+            }
+            _ => {}
+        }
     }
     let mut times = vec![Vec::new(); apps.len()];
     for _ in 0..rounds {

@@ -1,0 +1,143 @@
+//! Units at rest: an army that has arrived costs steering nothing (by count: the units it
+//! reads, `TilepathStats::steered`), a unit walking far from it reads none of it, and
+//! one walking into it wakes it and gets through without overlapping anyone.
+
+use bevy::prelude::*;
+use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
+use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, NavGrid, PathRequest};
+use bevy_tilepath::stats::TilepathStats;
+
+use crate::common::{app, position, regular_grid_of, shapes, spawn_steering_on};
+
+/// The army's block: columns 40..46, rows 3..9 of a 64 × 12 open map.
+const BLOCK: (std::ops::Range<i32>, std::ops::Range<i32>) = (40..46, 3..9);
+
+fn steered(app: &App) -> usize {
+    app.world().resource::<TilepathStats>().steered
+}
+
+/// An app on the open map laid out as `layout`, with the army of one-tile units each
+/// sent to the cell it stands on, run until steering reads none of it (at most
+/// `limit` frames). Returns the app, the army and the frame it came to rest.
+fn army_at_rest(layout: GridLayout, limit: usize) -> (App, Vec<Entity>, Option<usize>) {
+    let mut app = app();
+    let rows = vec![".".repeat(64); 12].join("\n");
+    app.insert_resource(regular_grid_of(layout, &rows));
+    let (xs, ys) = BLOCK;
+    let army: Vec<Entity> = ys
+        .flat_map(|y| xs.clone().map(move |x| Cell::new(x, y)))
+        .map(|c| spawn_steering_on(&mut app, c, PathRequest::new(c)))
+        .collect();
+    let rested = (1..=limit).find(|_| {
+        app.update();
+        steered(&app) == 0
+    });
+    (app, army, rested)
+}
+
+fn positions(app: &App, units: &[Entity]) -> Vec<Vec2> {
+    units.iter().map(|&e| position(app, e)).collect()
+}
+
+/// The worst overlap (plane tiles) of two units' bodies among `units`.
+fn worst_overlap(app: &App, units: &[Entity]) -> f32 {
+    let grid = app.world().resource::<NavGrid>();
+    let body = 2.0 * grid.layout().shape().body_radius(1) as f32;
+    let tile = grid.plane_tile_size().x;
+    let at: Vec<Vec2> = units
+        .iter()
+        .map(|&e| grid.world_to_plane(position(app, e)) / tile)
+        .collect();
+    let mut worst = 0.0f32;
+    for (i, a) in at.iter().enumerate() {
+        for b in &at[i + 1..] {
+            worst = worst.max(body - a.distance(*b));
+        }
+    }
+    worst
+}
+
+#[test]
+fn an_arrived_army_rests_and_a_unit_walking_far_from_it_reads_none_of_it() {
+    for layout in shapes() {
+        let (mut app, army, rested) = army_at_rest(layout, 600);
+        let rested = rested.unwrap_or_else(|| {
+            panic!(
+                "{layout:?}: steering still reads {} units of an army that arrived",
+                steered(&app)
+            )
+        });
+        println!("{layout:?}: at rest after {rested} frames");
+        assert!(
+            army.iter()
+                .all(|&e| app.world().get::<Arrived>(e).is_some()),
+            "{layout:?}: the whole army arrived"
+        );
+        let before = positions(&app, &army);
+        // A unit walks at the far west end, well out of the army's reach.
+        let walker =
+            spawn_steering_on(&mut app, Cell::new(1, 6), PathRequest::new(Cell::new(8, 6)));
+        let mut walked = 0;
+        for frame in 0..240 {
+            app.update();
+            let read = steered(&app);
+            assert!(
+                read <= 1,
+                "{layout:?} frame {frame}: steering read {read} units, the walker alone walks"
+            );
+            walked += read;
+        }
+        assert!(walked > 0, "{layout:?}: the walker was never steered");
+        assert!(
+            app.world().get::<Arrived>(walker).is_some(),
+            "{layout:?}: the walker arrived"
+        );
+        assert_eq!(
+            positions(&app, &army),
+            before,
+            "{layout:?}: the resting army moved"
+        );
+    }
+}
+
+#[test]
+fn a_unit_walking_into_a_resting_army_wakes_it_and_gets_through_without_overlaps() {
+    for layout in shapes() {
+        let (mut app, mut units, rested) = army_at_rest(layout, 600);
+        assert!(rested.is_some(), "{layout:?}: the army came to rest");
+        // Straight through the middle of the block, from west of it to east of it.
+        let walker = spawn_steering_on(
+            &mut app,
+            Cell::new(30, 6),
+            PathRequest::new(Cell::new(56, 6)),
+        );
+        units.push(walker);
+        let mut woke = 0;
+        let mut arrived = None;
+        for frame in 1..=1_800 {
+            app.update();
+            woke = woke.max(steered(&app));
+            let overlap = worst_overlap(&app, &units);
+            assert!(
+                frame == 1 || overlap <= OVERLAP_TOLERANCE,
+                "{layout:?} frame {frame}: units overlap by {overlap} tiles"
+            );
+            if app.world().get::<Arrived>(walker).is_some() {
+                arrived = Some(frame);
+                break;
+            }
+        }
+        println!("{layout:?}: through in {arrived:?} frames, {woke} units read at most");
+        assert!(
+            arrived.is_some(),
+            "{layout:?}: the walker never got through"
+        );
+        assert!(woke > 1, "{layout:?}: the army never woke");
+        // Once the walker has gone, the army comes to rest again.
+        let again = (1..=600).find(|_| {
+            app.update();
+            steered(&app) == 0
+        });
+        assert!(again.is_some(), "{layout:?}: the army never rested again");
+    }
+}
