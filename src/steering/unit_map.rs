@@ -6,8 +6,8 @@ use bevy::transform::helper::TransformHelper;
 use super::pose::Poses;
 use super::size::UnitSize;
 use super::{Arrived, GridStepProgress, GridStepper, Steering, SteeringProgress};
-use crate::components::{NavGrid, PathResult, UnitMap};
-use crate::grid::{Cell, Direction};
+use crate::components::{Footprint, NavGrid, PathRequest, PathResult, UnitMap};
+use crate::grid::{Cell, Direction, GridSize};
 use crate::main_thread::MainThread;
 use crate::search::UnitKind;
 use crate::settings::TilepathSettings;
@@ -30,6 +30,47 @@ type Marked<'w, 's> = Query<
     ),
     Or<(With<Steering>, With<GridStepper>)>,
 >;
+
+/// The steering and grid-stepping units whose cell or kind may have changed since
+/// [`mark_units`] last ran.
+type Changed<'w, 's> = Query<
+    'w,
+    's,
+    (),
+    (
+        Or<(With<Steering>, With<GridStepper>)>,
+        Or<(
+            bevy::prelude::Changed<Transform>,
+            bevy::prelude::Changed<PathResult>,
+            bevy::prelude::Changed<PathRequest>,
+            bevy::prelude::Changed<Footprint>,
+            Added<Arrived>,
+            Added<Steering>,
+            Added<GridStepper>,
+        )>,
+    ),
+>;
+
+/// The steering and grid-stepping units that are child entities (their parents may move
+/// them without a change to their own `Transform`).
+type Children<'w, 's> = Query<'w, 's, (), (Or<(With<Steering>, With<GridStepper>)>, With<ChildOf>)>;
+
+/// Components whose removal may change a unit's cell or kind, or take it away.
+type Gone<'w, 's> = (
+    RemovedComponents<'w, 's, Arrived>,
+    RemovedComponents<'w, 's, Steering>,
+    RemovedComponents<'w, 's, GridStepper>,
+    RemovedComponents<'w, 's, PathRequest>,
+    RemovedComponents<'w, 's, Footprint>,
+);
+
+/// What [`mark_units`] last rebuilt the map for, and whether it marked a moving unit.
+#[derive(Clone, Copy)]
+pub(crate) struct LastMarks {
+    size: GridSize,
+    generation: u64,
+    moving: bool,
+}
 
 /// True while steering or grid-stepping units exist, on the frame the last one goes (so
 /// that [`mark_units`] clears its cells), and while congestion is left to cool: the run
@@ -77,6 +118,12 @@ pub(crate) const CRAWL_AFTER: f32 = 1.0;
 /// Congestion (when on) first cools by the frame's time, then every moving unit that
 /// has got no tile further along its path for [`CRAWL_AFTER`] seconds and stands in a
 /// passage raises its cells.
+///
+/// Nothing is rebuilt in a frame where no unit can have another cell or kind than at the
+/// last rebuild: every unit then stood (none was moving), none came, went or changed its
+/// `Transform`, result, request, footprint or `Arrived`, none is a child entity, the map
+/// kept its size and placement, and no congestion is left to cool. So an army at rest
+/// costs a check of its change ticks.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn mark_units(
     _main: MainThread,
@@ -86,12 +133,32 @@ pub(crate) fn mark_units(
     mut map: ResMut<UnitMap>,
     units: Marked,
     helper: TransformHelper,
+    (changed, children, mut gone): (Changed, Children, Gone),
     mut poses: Local<Poses>,
+    mut last: Local<Option<LastMarks>>,
 ) {
     let Some(grid) = grid else {
+        *last = None;
         return;
     };
     let size = grid.scenario().size();
+    let generation = grid.whole_map_generation();
+    // Read every removal (each reader keeps its own place in the log).
+    let removed = gone.0.read().count()
+        + gone.1.read().count()
+        + gone.2.read().count()
+        + gone.3.read().count()
+        + gone.4.read().count()
+        > 0;
+    let quiet = last.is_some_and(|l| l.size == size && l.generation == generation && !l.moving)
+        && !removed
+        && changed.is_empty()
+        && children.is_empty()
+        && map.congestion().is_empty();
+    if quiet {
+        return;
+    }
+    let mut moving = false;
     let (cells, congestion) = map.parts_mut();
     cells.clear(size);
     let dt = time.map_or(0.0, |t| t.delta_secs());
@@ -124,6 +191,7 @@ pub(crate) fn mark_units(
             continue;
         };
         cells.mark(cell, diameter, kind);
+        moving |= kind == UnitKind::Moving;
         let stalled = steering.map_or(0.0, SteeringProgress::stalled_for)
             + stepper.map_or(0.0, |s| s.stalled_ticks() as f32 * dt);
         if on && kind == UnitKind::Moving && stalled >= CRAWL_AFTER && narrow(&grid, cell, diameter)
@@ -131,4 +199,9 @@ pub(crate) fn mark_units(
             congestion.raise(cell, diameter, rise);
         }
     }
+    *last = Some(LastMarks {
+        size,
+        generation,
+        moving,
+    });
 }

@@ -1,10 +1,14 @@
 //! Units at rest: an army that has arrived costs steering nothing (by count: the units it
 //! reads, `TilepathStats::steered`), a unit walking far from it reads none of it, and
-//! one walking into it wakes it and gets through without overlapping anyone.
+//! one walking into it wakes it and gets through without overlapping anyone; the unit
+//! map the planner reads, no longer rebuilt while nothing changes, still holds the army
+//! and follows a unit moved by hand.
 
 use bevy::prelude::*;
+use bevy_tilepath::components::UnitMap;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
 use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, NavGrid, PathRequest};
+use bevy_tilepath::search::UnitKind;
 use bevy_tilepath::stats::TilepathStats;
 
 use crate::common::{app, position, regular_grid_of, shapes, spawn_steering_on};
@@ -139,5 +143,47 @@ fn a_unit_walking_into_a_resting_army_wakes_it_and_gets_through_without_overlaps
             steered(&app) == 0
         });
         assert!(again.is_some(), "{layout:?}: the army never rested again");
+    }
+}
+
+/// The cells the unit map the planner reads marks as held by a standing unit.
+fn standing_cells(app: &App) -> Vec<Cell> {
+    let cells = app.world().resource::<UnitMap>().cells();
+    let size = cells.size();
+    (0..size.height as i32)
+        .flat_map(|y| (0..size.width as i32).map(move |x| Cell::new(x, y)))
+        .filter(|&c| cells.kind(c) == Some(UnitKind::Standing))
+        .collect()
+}
+
+#[test]
+fn the_unit_map_keeps_an_army_at_rest_and_follows_a_unit_moved_by_hand() {
+    for layout in shapes() {
+        let (mut app, army, rested) = army_at_rest(layout, 600);
+        assert!(rested.is_some(), "{layout:?}: the army came to rest");
+        let (xs, ys) = BLOCK;
+        let block: Vec<Cell> = ys
+            .flat_map(|y| xs.clone().map(move |x| Cell::new(x, y)))
+            .collect();
+        for _ in 0..30 {
+            app.update();
+        }
+        assert_eq!(standing_cells(&app), block, "{layout:?}: the army at rest");
+        // One unit is carried off by hand to the far west end.
+        let to = Cell::new(3, 2);
+        let at = app.world().resource::<NavGrid>().agent_center(to, 1);
+        app.world_mut()
+            .get_mut::<Transform>(army[0])
+            .unwrap()
+            .translation = at.extend(1.0);
+        app.update();
+        let mut expected: Vec<Cell> = block[1..].to_vec();
+        expected.push(to);
+        expected.sort_by_key(|c| (c.y, c.x));
+        assert_eq!(
+            standing_cells(&app),
+            expected,
+            "{layout:?}: after one unit was moved by hand"
+        );
     }
 }
