@@ -127,9 +127,13 @@ pub struct TilepathStats {
     /// Frames the last complete pass of that review over every request took: how long
     /// an edit waited, at most, to be checked against every path.
     pub review_pass_frames: u32,
-    /// Steering units the last frame's steering read: the units that may move (they
-    /// follow a path, or something moved or changed them lately) and those near them.
-    /// Units at rest away from them cost steering nothing; see [`crate::steering::Steering`].
+    /// Units the last frame's steering and grid stepping read. Steering reads the units
+    /// that may move (they follow a path, or something moved or changed them lately)
+    /// and those near them: units at rest away from them cost nothing (see
+    /// [`crate::steering::Steering`]). Grid stepping reads every
+    /// [`GridStepper`](crate::steering::GridStepper), or none in a tick that could change
+    /// nothing (every stepper stood settled after the last one, and nothing changed
+    /// since).
     pub steered: usize,
     /// Pathfinders the solve step keeps between frames: one warm pathfinder per solver
     /// thread (at most [`crate::settings::TilepathSettings::max_threads`] and the compute

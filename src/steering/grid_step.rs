@@ -9,6 +9,7 @@ use super::passage;
 use super::pose::{Poses, write_position};
 use super::sidestep::{Reach, Sidestep};
 use super::step_out::{step_from, way_out};
+use super::step_quiet::{Quiet, StepChanged, StepChanges, all_settled};
 use super::stepper::{
     Steppers, Turn, Way, WayAhead, is_idle, next_of, overlaps, profile_of, take_result,
 };
@@ -17,6 +18,7 @@ use crate::grid::Cell;
 use crate::main_thread::MainThread;
 use crate::scenario::ProfileId;
 use crate::shape::GridShape;
+use crate::stats::TilepathStats;
 
 #[derive(Clone, Copy)]
 struct Standing {
@@ -31,26 +33,37 @@ pub(crate) struct StepBuffers {
     poses: Poses,
     standing: Vec<Standing>,
     sidestep: Sidestep,
+    /// Whether a unit moved this tick, and whether the last tick ended quiet.
+    moved: bool,
+    quiet: Quiet,
 }
 
 /// Moves grid-stepping units one cell (see [`GridStepper`](super::GridStepper)).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn step_on_grid(
     _main: MainThread,
     grid: Option<Res<NavGrid>>,
     mut occupancy: ResMut<Occupancy>,
     mut commands: Commands,
     mut buffers: Local<StepBuffers>,
-    mut set: ParamSet<(Steppers, TransformHelper)>,
+    mut set: ParamSet<(Steppers, TransformHelper, StepChanged)>,
+    mut changes: StepChanges,
+    mut stats: ResMut<TilepathStats>,
 ) {
     let Some(grid) = grid else {
         return;
     };
     let b = &mut *buffers;
+    if b.quiet.skip(&grid, &mut changes, &set.p2()) {
+        return;
+    }
+    b.moved = false;
     b.poses.begin();
     for (entity, _, _, _, transform, _, _, _, parent) in set.p0().iter() {
         b.poses.add(entity, transform.translation, parent);
     }
     b.poses.finish(&set.p1(), grid.placement());
+    stats.steered += b.poses.poses.len();
     let mut units = set.p0();
     occupancy.clear(grid.size(), grid.layout().shape());
     b.standing.clear();
@@ -104,6 +117,8 @@ pub(crate) fn step_on_grid(
             }
         }
     }
+    let at = (b.poses.poses.iter().zip(&b.standing)).map(|(pose, unit)| (pose.entity, unit.anchor));
+    b.quiet.end(&grid, b.moved, all_settled(&units, at));
 }
 
 /// Takes note of a new result or arrival and counts the tick; returns what the unit
@@ -215,6 +230,7 @@ fn move_unit(
     let Ok((_, _, _, _, mut transform, mut progress, ..)) = units.get_mut(pose.entity) else {
         return;
     };
+    b.moved = true;
     if let Some(at) = unit.anchor {
         occupancy.release(at, unit.diameter, pose.entity);
     }

@@ -19,6 +19,7 @@ mod right_of_way;
 mod sidestep;
 mod size;
 mod step_out;
+mod step_quiet;
 mod stepper;
 mod system;
 mod unit_map;

@@ -58,6 +58,11 @@ use crate::shape::GridShape;
 /// steps, not their bounding square) whenever the rules above ask whether a cell is off
 /// another unit's way.
 ///
+/// A tick that could change nothing is skipped: when every unit stood settled after the
+/// last tick (arrived on its goal, or without a path) and none came, went or changed its
+/// `Transform`, result, request, footprint or markers since, on the same map, and none is
+/// a child entity. An army that has arrived costs a check of its change ticks.
+///
 /// A unit on the last cell of its path gets [`Arrived`]; the marker goes when its
 /// [`PathResult`] changes. An arrived unit that stepped aside next to its goal steps
 /// back onto it when that cell is free, `patience` ticks later. A unit waiting `16 × patience` ticks gets

@@ -94,7 +94,7 @@ pub(crate) fn steer_units(
         step,
         cell_span,
     );
-    stats.steered = b.poses.poses.len();
+    stats.steered += b.poses.poses.len();
     let mut units = set.p0();
     plan_moves(
         &mut units,

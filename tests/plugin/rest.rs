@@ -2,12 +2,13 @@
 //! reads, `TilepathStats::steered`), a unit walking far from it reads none of it, and
 //! one walking into it wakes it and gets through without overlapping anyone; the unit
 //! map the planner reads, no longer rebuilt while nothing changes, still holds the army
-//! and follows a unit moved by hand.
+//! and follows a unit moved by hand; grid steppers that all stand settled cost no tick,
+//! and a new stepper still walks past them.
 
 use bevy::prelude::*;
 use bevy_tilepath::components::UnitMap;
 use bevy_tilepath::crowd::OVERLAP_TOLERANCE;
-use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, NavGrid, PathRequest};
+use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, GridStepper, NavGrid, PathRequest};
 use bevy_tilepath::search::UnitKind;
 use bevy_tilepath::stats::TilepathStats;
 
@@ -185,5 +186,66 @@ fn the_unit_map_keeps_an_army_at_rest_and_follows_a_unit_moved_by_hand() {
             expected,
             "{layout:?}: after one unit was moved by hand"
         );
+    }
+}
+
+/// Spawns a one-tile grid stepper on `from`, sent to `to`.
+fn spawn_stepper(app: &mut App, from: Cell, to: Cell) -> Entity {
+    let at = app.world().resource::<NavGrid>().agent_center(from, 1);
+    app.world_mut()
+        .spawn((
+            Transform::from_translation(at.extend(1.0)),
+            PathRequest::new(to),
+            GridStepper::default(),
+        ))
+        .id()
+}
+
+#[test]
+fn grid_steppers_at_rest_cost_no_tick_and_a_new_stepper_still_walks_among_them() {
+    for layout in shapes() {
+        let mut app = app();
+        let rows = vec![".".repeat(40); 6].join("\n");
+        app.insert_resource(regular_grid_of(layout, &rows));
+        let army: Vec<Entity> = (1..5)
+            .flat_map(|y| (20..26).map(move |x| Cell::new(x, y)))
+            .map(|c| spawn_stepper(&mut app, c, c))
+            .collect();
+        let quiet = (1..=300).find(|_| {
+            app.update();
+            steered(&app) == 0
+        });
+        assert!(
+            quiet.is_some(),
+            "{layout:?}: ticks still read {} settled steppers",
+            steered(&app)
+        );
+        let before = positions(&app, &army);
+        for _ in 0..60 {
+            app.update();
+            assert_eq!(steered(&app), 0, "{layout:?}: a quiet tick read units");
+        }
+        // A new stepper crosses the map past the army: every tick reads the units again.
+        let walker = spawn_stepper(&mut app, Cell::new(2, 2), Cell::new(37, 2));
+        let through = (1..=3_000).find(|_| {
+            app.update();
+            assert!(
+                steered(&app) > 0,
+                "{layout:?}: a tick with a walker was skipped"
+            );
+            app.world().get::<Arrived>(walker).is_some()
+        });
+        assert!(through.is_some(), "{layout:?}: the walker never arrived");
+        // It arrived: quiet again once the units it moved aside are back.
+        let again = (1..=600).find(|_| {
+            app.update();
+            steered(&app) == 0
+        });
+        assert!(again.is_some(), "{layout:?}: never quiet again");
+        let mut after = positions(&app, &army);
+        after.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        let mut before = before;
+        before.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        assert_eq!(after, before, "{layout:?}: the army stands where it stood");
     }
 }

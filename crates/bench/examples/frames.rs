@@ -1,8 +1,8 @@
 //! What the plugin costs a frame when it has little or nothing to do: CPU per
 //! `App::update` of `MinimalPlugins` alone, and with `TilepathPlugin` added, with no map,
 //! with a 512 × 512 map, with that map and 5,000 units whose paths are found (no
-//! steering: they stand), and with 5,000 steering units that have arrived (each sent to
-//! the cell it stands on, side by side). The rows run one after another in one process, in alternation,
+//! steering: they stand), and with 5,000 steering units or grid steppers that have
+//! arrived (each sent to the cell it stands on, side by side). The rows run one after another in one process, in alternation,
 //! and each row's figure is its median over the rounds.
 //!
 //! `cargo run --release -p tilepath_bench --example frames [-- ROUNDS]`
@@ -12,7 +12,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_tilepath::prelude::{
-    Arrived, Cell, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin,
+    Arrived, Cell, GridStepper, NavGrid, PathRequest, PathResult, Steering, TilepathPlugin,
 };
 use bevy_tilepath::scenario::CachedScenario;
 use bevy_tilepath::tilepath::grid::GridSize;
@@ -34,15 +34,17 @@ enum Setup {
     PluginMap,
     PluginUnits,
     SteeringArrived,
+    SteppersArrived,
 }
 
 impl Setup {
-    const ALL: [Setup; 5] = [
+    const ALL: [Setup; 6] = [
         Setup::Bare,
         Setup::PluginNoMap,
         Setup::PluginMap,
         Setup::PluginUnits,
         Setup::SteeringArrived,
+        Setup::SteppersArrived,
     ];
 
     fn name(self) -> &'static str {
@@ -52,6 +54,7 @@ impl Setup {
             Setup::PluginMap => "+ a 512 × 512 NavGrid",
             Setup::PluginUnits => "+ 5,000 units with found paths",
             Setup::SteeringArrived => "5,000 steering units, all arrived (instead)",
+            Setup::SteppersArrived => "5,000 grid steppers, all arrived (instead)",
         }
     }
 }
@@ -67,7 +70,7 @@ fn app(setup: Setup) -> App {
         let map = CachedScenario::from_bits(bits).expect("an open map");
         app.insert_resource(NavGrid::new(map, Vec2::ZERO, Vec2::ONE));
     }
-    if matches!(setup, Setup::SteeringArrived) {
+    if matches!(setup, Setup::SteeringArrived | Setup::SteppersArrived) {
         // Steering's timers run on simulated time: 16 ms a frame.
         app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             16,
@@ -88,6 +91,13 @@ fn app(setup: Setup) -> App {
                     Transform::from_xyz(x as f32 + 0.5, y as f32 + 0.5, 0.0),
                     PathRequest::new(Cell::new(x, y)),
                     Steering::with_speed(4.0),
+                ));
+            }
+            Setup::SteppersArrived => {
+                unit.insert((
+                    Transform::from_xyz(x as f32 + 0.5, y as f32 + 0.5, 0.0),
+                    PathRequest::new(Cell::new(x, y)),
+                    GridStepper::default(),
                 ));
             }
             _ => {}
@@ -130,7 +140,7 @@ fn main() {
                     "every unit has its path before timing"
                 )
             }
-            Setup::SteeringArrived => {
+            Setup::SteeringArrived | Setup::SteppersArrived => {
                 assert_eq!(arrived, UNITS as usize, "every unit arrived before timing")
             }
             _ => {}
