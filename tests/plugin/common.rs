@@ -509,3 +509,26 @@ pub fn hex_neighbours(layout: HexLayout, c: Cell) -> [Cell; 6] {
     };
     table.map(|(dx, dy)| Cell::new(c.x + dx, c.y + dy))
 }
+
+/// Where `unit` stands in the steering plane, in plane tiles.
+pub fn plane_at(app: &App, unit: Entity) -> Vec2 {
+    let grid = app.world().resource::<NavGrid>();
+    grid.world_to_plane(position(app, unit)) / grid.plane_tile_size().x
+}
+
+/// The worst overlap (plane tiles) of two units' bodies (discs of their shape's
+/// `body_radius`, diameter in tiles) at the moment, and the pair.
+pub fn worst_overlap(app: &App, units: &[(Entity, u32)]) -> (f32, Option<(Entity, Entity)>) {
+    let shape = app.world().resource::<NavGrid>().layout().shape();
+    let body = |d: u32| shape.body_radius(d) as f32;
+    let mut worst = (0.0, None);
+    for (i, &(a, da)) in units.iter().enumerate() {
+        for &(b, db) in &units[i + 1..] {
+            let gap = plane_at(app, a).distance(plane_at(app, b)) - body(da) - body(db);
+            if -gap > worst.0 {
+                worst = (-gap, Some((a, b)));
+            }
+        }
+    }
+    worst
+}

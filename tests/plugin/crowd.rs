@@ -8,7 +8,9 @@ use bevy_tilepath::prelude::{
     Arrived, Cell, GridLayout, NavGrid, PathRequest, PathResult, Steering, TilepathSettings,
 };
 
-use crate::common::{Rng, TILE, app, position, regular_grid_of, shapes, unlimited};
+use crate::common::{
+    Rng, TILE, app, plane_at, position, regular_grid_of, shapes, unlimited, worst_overlap,
+};
 
 /// The issue's reproduction: a one-cell corridor, four rows long, between two open rows.
 const MOUTH: &str = "
@@ -46,12 +48,6 @@ fn spawn_at(app: &mut App, at: Vec2, goal: Cell, diameter: u32) -> Entity {
 fn spawn(app: &mut App, cell: Cell, goal: Cell, diameter: u32) -> Entity {
     let at = grid(app).agent_center(cell, diameter);
     spawn_at(app, at, goal, diameter)
-}
-
-/// Where `unit` stands in the steering plane, in plane tiles.
-fn plane_at(app: &App, unit: Entity) -> Vec2 {
-    let grid = grid(app);
-    grid.world_to_plane(position(app, unit)) / grid.plane_tile_size().x
 }
 
 fn all_arrived(app: &App, units: &[Entity]) -> bool {
@@ -107,23 +103,6 @@ fn two_units_at_the_mouth_of_a_one_cell_corridor_both_get_through() {
             "{layout:?}: both through in {both} frames, alone {alone}"
         );
     }
-}
-
-/// The worst overlap (plane tiles) of two units' bodies (discs of their shape's
-/// `body_radius`, diameter in tiles) at the moment.
-fn worst_overlap(app: &App, units: &[(Entity, u32)]) -> (f32, Option<(Entity, Entity)>) {
-    let shape = grid(app).layout().shape();
-    let body = |d: u32| shape.body_radius(d) as f32;
-    let mut worst = (0.0, None);
-    for (i, &(a, da)) in units.iter().enumerate() {
-        for &(b, db) in &units[i + 1..] {
-            let gap = plane_at(app, a).distance(plane_at(app, b)) - body(da) - body(db);
-            if -gap > worst.0 {
-                worst = (-gap, Some((a, b)));
-            }
-        }
-    }
-    worst
 }
 
 /// Prints every unit that has not arrived and the map with their cells marked.

@@ -12,7 +12,7 @@ use bevy_tilepath::prelude::{Arrived, Cell, GridLayout, GridStepper, NavGrid, Pa
 use bevy_tilepath::search::UnitKind;
 use bevy_tilepath::stats::TilepathStats;
 
-use crate::common::{app, position, regular_grid_of, shapes, spawn_steering_on};
+use crate::common::{app, position, regular_grid_of, shapes, spawn_steering_on, worst_overlap};
 
 /// The army's block: columns 40..46, rows 3..9 of a 64 × 12 open map.
 const BLOCK: (std::ops::Range<i32>, std::ops::Range<i32>) = (40..46, 3..9);
@@ -42,24 +42,6 @@ fn army_at_rest(layout: GridLayout, limit: usize) -> (App, Vec<Entity>, Option<u
 
 fn positions(app: &App, units: &[Entity]) -> Vec<Vec2> {
     units.iter().map(|&e| position(app, e)).collect()
-}
-
-/// The worst overlap (plane tiles) of two units' bodies among `units`.
-fn worst_overlap(app: &App, units: &[Entity]) -> f32 {
-    let grid = app.world().resource::<NavGrid>();
-    let body = 2.0 * grid.layout().shape().body_radius(1) as f32;
-    let tile = grid.plane_tile_size().x;
-    let at: Vec<Vec2> = units
-        .iter()
-        .map(|&e| grid.world_to_plane(position(app, e)) / tile)
-        .collect();
-    let mut worst = 0.0f32;
-    for (i, a) in at.iter().enumerate() {
-        for b in &at[i + 1..] {
-            worst = worst.max(body - a.distance(*b));
-        }
-    }
-    worst
 }
 
 #[test]
@@ -117,12 +99,13 @@ fn a_unit_walking_into_a_resting_army_wakes_it_and_gets_through_without_overlaps
             PathRequest::new(Cell::new(56, 6)),
         );
         units.push(walker);
+        let bodies: Vec<(Entity, u32)> = units.iter().map(|&e| (e, 1)).collect();
         let mut woke = 0;
         let mut arrived = None;
         for frame in 1..=1_800 {
             app.update();
             woke = woke.max(steered(&app));
-            let overlap = worst_overlap(&app, &units);
+            let (overlap, _) = worst_overlap(&app, &bodies);
             assert!(
                 frame == 1 || overlap <= OVERLAP_TOLERANCE,
                 "{layout:?} frame {frame}: units overlap by {overlap} tiles"
